@@ -1,0 +1,33 @@
+# warroom: `make run` sets up and plays; `make test` sets up and runs the whole suite.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/warroom play $(or $(SCENARIO),caen) --allies human --axis bot
+
+lint: $(STAMP)
+	$(BIN)/ruff check warroom tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python bench/campaigns.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,82 @@
+"""Dice as explicit chance nodes.
+
+Rules never roll dice themselves. A state at a chance node describes the dice to roll with a
+`Dice` spec; whoever drives the game samples them from an injected RNG and applies the result
+as a `Roll` action, which the log records like any other action.
+
+>>> Dice(2).outcomes()[0]
+(Roll(values=(1, 1)), 0.027777777777777776)
+>>> d3(5)
+3
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+from warroom.core.errors import IllegalActionError
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The outcome of a chance node: the face of every die, in order."""
+
+    values: tuple[int, ...]
+
+    def to_str(self) -> str:
+        return "roll " + " ".join(str(v) for v in self.values) if self.values else "roll -"
+
+    @classmethod
+    def parse(cls, words: list[str]) -> Roll:
+        if words == ["-"]:
+            return cls(())
+        try:
+            return cls(tuple(int(w) for w in words))
+        except ValueError as exc:
+            raise IllegalActionError(f"a roll is a list of die faces, got {' '.join(words)!r}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """`count` dice of `sides` faces, rolled together at one chance node."""
+
+    count: int
+    sides: int = 6
+
+    def outcomes(self) -> list[tuple[Roll, float]]:
+        """Every outcome with its exact probability (uniform, independent dice)."""
+        p = 1.0 / (self.sides**self.count)
+        faces = range(1, self.sides + 1)
+        return [(Roll(combo), p) for combo in itertools.product(faces, repeat=self.count)]
+
+    def sample(self, rng: random.Random) -> Roll:
+        """Sample one outcome; equivalent to drawing from `outcomes()`."""
+        s = self.sides
+        rnd = rng.random
+        return Roll(tuple(int(rnd() * s) + 1 for _ in range(self.count)))
+
+    def check(self, roll: Roll) -> None:
+        """Raise `IllegalActionError` unless `roll` is a possible outcome."""
+        if len(roll.values) != self.count or any(not 1 <= v <= self.sides for v in roll.values):
+            raise IllegalActionError(
+                f"this chance node rolls {self.count} d{self.sides}, got {roll.to_str()!r}"
+            )
+
+
+def d3(face: int) -> int:
+    """A d6 read as a D3: 1-2 -> 1, 3-4 -> 2, 5-6 -> 3 (Firestorm, every book)."""
+    return (face + 1) // 2
+
+
+class FixedDice:
+    """A stand-in RNG for tests: `random()` replays the given d6 faces in order."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = list(faces)
+
+    def random(self) -> float:
+        if not self.faces:
+            raise AssertionError("FixedDice ran out of faces")
+        return (self.faces.pop(0) - 1) / 6 + 1e-9

@@ -1,0 +1,25 @@
+"""Errors raised by the engine. Every message names the rule or the input at fault."""
+
+
+class WarroomError(Exception):
+    """Base class for every error warroom raises on purpose."""
+
+
+class IllegalActionError(WarroomError, ValueError):
+    """An action that `legal_actions()` does not offer; the message names the rule."""
+
+
+class ScenarioError(WarroomError, ValueError):
+    """A scenario file that fails validation. `problems` lists every error found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class SaveError(WarroomError, ValueError):
+    """A saved game that cannot be read or replayed."""
+
+
+class UnknownNameError(WarroomError, ValueError):
+    """An unknown scenario, area, unit or side named on input."""

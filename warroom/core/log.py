@@ -1,0 +1,130 @@
+"""The log is the source of truth: saves hold the scenario, parameters, seed and action log.
+
+>>> rec = GameRecord("caen", "1", {"mode": "gw"}, 7, [LogEntry("roll 3", "chance", 1, "battle", True)])
+>>> GameRecord.from_json(rec.to_json()) == rec
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.core.errors import SaveError
+
+SAVE_FORMAT = "warroom-save"
+SAVE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One applied action: its text, who took it, when, and whether it was automatic (dice)."""
+
+    action: str
+    side: str
+    turn: int
+    phase: str
+    automatic: bool = False
+    redacted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "side": self.side,
+            "turn": self.turn,
+            "phase": self.phase,
+            "automatic": self.automatic,
+            "redacted": self.redacted,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, index: int) -> LogEntry:
+        where = f"log entry {index}"
+        if not isinstance(data, dict):
+            raise SaveError(f"{where} is not an object")
+        try:
+            action, side, turn, phase = data["action"], data["side"], data["turn"], data["phase"]
+        except KeyError as exc:
+            raise SaveError(f"{where} has no {exc.args[0]!r}") from exc
+        if not isinstance(action, str) or not isinstance(side, str) or not isinstance(phase, str):
+            raise SaveError(f"{where}: action, side and phase must be strings")
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            raise SaveError(f"{where}: turn must be an integer")
+        return cls(action, side, turn, phase, bool(data.get("automatic", False)),
+                   bool(data.get("redacted", False)))
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """Everything needed to rebuild a game exactly."""
+
+    scenario: str
+    scenario_version: str
+    params: dict[str, Any]
+    seed: int
+    log: list[LogEntry] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": SAVE_FORMAT,
+                "format_version": SAVE_VERSION,
+                "scenario": self.scenario,
+                "scenario_version": self.scenario_version,
+                "params": self.params,
+                "seed": self.seed,
+                "log": [e.to_dict() for e in self.log],
+            },
+            indent=1,
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SaveError(f"not a warroom save: invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError("not a warroom save: the 'format' field is missing or wrong")
+        if data.get("format_version") != SAVE_VERSION:
+            raise SaveError(f"unsupported save format version {data.get('format_version')!r}")
+        for key, typ in (("scenario", str), ("scenario_version", str), ("params", dict), ("seed", int),
+                         ("log", list)):
+            if not isinstance(data.get(key), typ):
+                raise SaveError(f"save field {key!r} is missing or not a {typ.__name__}")
+        entries = [LogEntry.from_dict(e, i) for i, e in enumerate(data["log"])]
+        return cls(data["scenario"], data["scenario_version"], data["params"], data["seed"], entries)
+
+    def save(self, path: Path) -> None:
+        """Write atomically: a failure never leaves a half-written or clobbered save."""
+        write_atomic(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: Path) -> GameRecord:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise SaveError(f"no save file at {path}") from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SaveError(f"cannot read save file {path}: {exc}") from exc
+        return cls.from_json(text)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and an atomic rename."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

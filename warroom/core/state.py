@@ -1,0 +1,65 @@
+"""The one state API every ruleset offers (after OpenSpiel's `State`).
+
+The CLI, the web app, the bots, the simulator and the tests drive games through these verbs only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, Self, runtime_checkable
+
+from warroom.core.dice import Dice, Roll
+
+CHANCE = "chance"
+"""`current_player()` at a chance node: sample `chance_dice()` and apply the `Roll`."""
+REPORT = "report"
+"""`current_player()` when an outside result (a tabletop battle) must be reported."""
+TERMINAL = "terminal"
+"""`current_player()` once the game is over."""
+
+
+@runtime_checkable
+class Action(Protocol):
+    """Actions are frozen dataclasses with a stable text form."""
+
+    def to_str(self) -> str: ...
+
+
+class GameState(Protocol):
+    """The verbs of a game position."""
+
+    def current_player(self) -> str:
+        """A side id, or `CHANCE`, `REPORT` or `TERMINAL`."""
+        ...
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The single source of legality for the player to act."""
+        ...
+
+    def chance_dice(self) -> Dice:
+        """The dice rolled at this chance node."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[Roll, float]]:
+        """Every outcome of this chance node with its probability."""
+        ...
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a legal action; raises `IllegalActionError` otherwise."""
+        ...
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action from its text form (the codec shared by logs, URLs and the CLI)."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> dict[str, float]:
+        """Final score per side (VP difference for the winner, negative for the loser)."""
+        ...
+
+    def clone(self) -> Self: ...
+
+    def view(self, side: str | None) -> dict[str, Any]:
+        """What `side` may see (None: a spectator)."""
+        ...

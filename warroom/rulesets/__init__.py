@@ -1,0 +1,1 @@
+"""Rule systems hosted on the core."""

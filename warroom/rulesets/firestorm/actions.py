@@ -1,0 +1,165 @@
+"""Firestorm actions: frozen dataclasses with one text codec for logs, URLs and the CLI.
+
+>>> parse_words("arrow A-2 B4".split(), lambda t: t.replace("-", ""))
+Arrow(frm='A2', to='B4')
+>>> Commit(("inf_50", "@air")).to_str()
+'commit inf_50 @air'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from warroom.core.dice import Roll
+from warroom.core.errors import IllegalActionError
+
+AIR = "@air"
+"""The side's air sortie, as a committed Firestorm Troop."""
+CARPET = "@carpet"
+"""Caen carpet bombing: an extra to the attack, not one of the two troops."""
+DEFENCE = "@defence"
+"""Caen's implicit German Defence Firestorm Troop."""
+TOKENS = (AIR, CARPET, DEFENCE)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    """Place the battle arrow from a friendly area into an adjacent enemy area."""
+
+    frm: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"arrow {self.frm} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """Commit up to two Firestorm Troops (and extras) to the open battle."""
+
+    units: tuple[str, ...]
+
+    def to_str(self) -> str:
+        return "commit " + (" ".join(self.units) if self.units else "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """Choose how the open battle is resolved: 'gw' (rolled) or 'tabletop' (reported)."""
+
+    mode: str
+
+    def to_str(self) -> str:
+        return f"mode {self.mode}"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A tabletop result: the attacker's and the defender's Flames of War victory points."""
+
+    attacker_vp: int
+    defender_vp: int
+
+    def to_str(self) -> str:
+        return f"report {self.attacker_vp} {self.defender_vp}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"retreat {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    unit: str
+
+    def to_str(self) -> str:
+        return f"advance {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place a reinforcement in an area (or 'reserve': the Caen Tactical Reserve)."""
+
+    unit: str
+    area: str
+
+    def to_str(self) -> str:
+        return f"place {self.unit} {self.area}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A strategic move of one troop to a destination area."""
+
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"move {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline: no (more) attack, advance or moves."""
+
+    def to_str(self) -> str:
+        return "pass"
+
+
+FirestormAction = Arrow | Commit | Mode | Report | Retreat | Advance | Place | Move | Pass | Roll
+PASS = Pass()
+
+
+def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction:
+    """Parse an action's words; `area` maps a typed area code to its canonical id or raises."""
+    if not words:
+        raise IllegalActionError("empty action")
+    verb, args = words[0].lower(), words[1:]
+
+    def need(n: int, form: str) -> None:
+        if len(args) != n:
+            raise IllegalActionError(f"'{verb}' takes {form}, got {' '.join(args) or 'nothing'!r}")
+
+    if verb == "roll":
+        return Roll.parse(args)
+    if verb == "arrow":
+        need(2, "a from-area and a to-area")
+        return Arrow(area(args[0]), area(args[1]))
+    if verb == "commit":
+        if args == ["-"]:
+            return Commit(())
+        return Commit(tuple(args))
+    if verb == "mode":
+        need(1, "'gw' or 'tabletop'")
+        if args[0] not in ("gw", "tabletop"):
+            raise IllegalActionError(f"unknown resolution mode {args[0]!r} (use gw or tabletop)")
+        return Mode(args[0])
+    if verb == "report":
+        need(2, "two victory point scores")
+        try:
+            a, d = int(args[0]), int(args[1])
+        except ValueError as exc:
+            raise IllegalActionError(f"victory points must be whole numbers, got {' '.join(args)!r}") from exc
+        return Report(a, d)
+    if verb == "retreat":
+        need(2, "a troop and an area")
+        return Retreat(args[0], area(args[1]))
+    if verb == "advance":
+        need(1, "a troop")
+        return Advance(args[0])
+    if verb == "place":
+        need(2, "a troop and an area (or 'reserve')")
+        return Place(args[0], args[1] if args[1] == "reserve" else area(args[1]))
+    if verb == "move":
+        need(2, "a troop and an area")
+        return Move(args[0], area(args[1]))
+    if verb in ("pass", "done"):
+        need(0, "nothing")
+        return PASS
+    raise IllegalActionError(f"unknown action {verb!r}")

@@ -1,0 +1,422 @@
+"""The Firestorm scenario model: maps, troops, turns and tables, read and validated from data.
+
+Numbers, maps and orders of battle are data; the rules that use them are code.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.core.errors import ScenarioError
+from warroom.core.schema import Reader
+
+TERRAINS = ("plain", "bocage", "city")
+AREA_FLAGS = ("beach", "fortified", "moselle_east")
+TROOP_FLAGS = ("panzer", "defence_only")
+HOOKS = (
+    "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
+    "withdrawal", "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success",
+)
+POOL_RULES = ("any", "beach", "depot")
+LOCATIONS = ("pool", "offmap")
+
+
+@dataclass(frozen=True, slots=True)
+class AreaDef:
+    id: str
+    name: str
+    map: str
+    vp: int
+    terrain: str
+    x: int
+    y: int
+    flags: frozenset[str]
+    supply: str
+    control: str
+    aliases: tuple[str, ...] = ()
+    assumption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BorderDef:
+    a: str
+    b: str
+    river: str = ""
+    assumption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TroopDef:
+    """A Firestorm Troop counter (core digest section 1)."""
+
+    id: str
+    name: str
+    side: str
+    category: str
+    bonus: dict[str, int]
+    variable: tuple[int, ...]
+    points: int
+    rating: str
+    capture_vp: int
+    flags: frozenset[str]
+    start: str
+    assumption: str = ""
+
+    def gw_bonus(self, terrain: str, face: int = 0) -> int:
+        """The General's Wargame bonus in `terrain`; `face` is the d6 of a variable troop."""
+        if self.variable:
+            return self.variable[face - 1]
+        return self.bonus.get(terrain, self.bonus.get("*", 0))
+
+    @property
+    def is_panzer(self) -> bool:
+        return "panzer" in self.flags
+
+
+@dataclass(frozen=True, slots=True)
+class AirDef:
+    """A side's air sorties: a bonus (flat, by terrain or a d6 table) and sorties per turn."""
+
+    side: str
+    name: str
+    bonus: dict[str, int]
+    variable: tuple[int, ...]
+    sorties: tuple[int, ...]
+
+    def gw_bonus(self, terrain: str, face: int = 0) -> int:
+        if self.variable:
+            return self.variable[face - 1]
+        return self.bonus.get(terrain, self.bonus.get("*", 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A new unit entering play; `areas` empty means wherever the side's pool rule allows."""
+
+    unit: str
+    areas: tuple[str, ...]
+    when: str  # "planning" | "strategic"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDef:
+    number: int
+    name: str
+    battles_base: int
+    battles_d3: int
+    initiative_side: str
+    initiative_bonus: int
+    tie_side: str
+    arrivals: tuple[Arrival, ...]
+    reserve_limit: int = 0
+    carpet: int = 0
+    special: frozenset[str] = frozenset()
+    withdraw: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    stacking: int
+    advance_cap: int
+    move_range: int
+    redeploy_returned: bool
+    reinforce_order: tuple[str, ...]
+    move_order: tuple[str, ...]
+    pool_areas: dict[str, str]
+    destroyed_to: str  # "pool" | "gone"
+    oos_gw: int
+    river_gw: int
+    hooks: frozenset[str]
+    fow_destroy: tuple[tuple[int, int], ...]  # (min own VP, roll needed), best first
+    gw_destroy: tuple[tuple[int, int, int], ...]  # (min difference, vs loser, vs winner); 0 = no roll
+    out_of_supply: tuple[tuple[int, str], ...]  # (highest face, effect)
+    thresholds: tuple[tuple[int, str], ...]  # (min VP difference, level)
+    values: dict[str, Any] = field(default_factory=dict)  # named campaign numbers for hooks
+
+
+@dataclass(slots=True)
+class FirestormScenario:
+    id: str
+    version: str
+    title: str
+    system: str
+    sides: tuple[str, str]
+    side_names: dict[str, str]
+    description: str
+    maps: dict[str, dict[str, Any]]
+    areas: dict[str, AreaDef]
+    borders: list[BorderDef]
+    troops: dict[str, TroopDef]
+    air: dict[str, AirDef]
+    turns: list[TurnDef]
+    rules: Rules
+    tables: dict[str, Any]
+    adjacency: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    rivers: dict[frozenset[str], str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    assumptions: list[str] = field(default_factory=list)
+
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def area_id(self, text: str) -> str | None:
+        """The canonical area id for `text` (case-insensitive, legacy codes accepted)."""
+        return self.aliases.get(text.strip().upper().replace(" ", ""))
+
+    def turn(self, number: int) -> TurnDef:
+        return self.turns[number - 1]
+
+    def has(self, hook: str) -> bool:
+        return hook in self.rules.hooks
+
+
+def _bonus(r: Reader, key: str) -> dict[str, int]:
+    if not r.has(key):
+        return {}
+    raw = r.data[key]
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return {"*": raw}
+    if isinstance(raw, dict) and all(k in TERRAINS and isinstance(v, int) for k, v in raw.items()):
+        return dict(raw)
+    r.fail(f"key {key!r}: expected an integer or a table of {', '.join(TERRAINS)} -> integer, got {raw!r}")
+    return {}
+
+
+def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
+    """Build and validate a Firestorm scenario. Raises `ScenarioError` listing every problem."""
+    problems: list[str] = []
+    root = Reader(where, data, problems)
+    head = root.table("scenario", required=True)
+    sides_t = head.strs("sides")
+    sides: tuple[str, str] = (sides_t[0], sides_t[1]) if len(sides_t) == 2 else ("allies", "axis")
+    if len(sides_t) != 2:
+        head.fail("key 'sides': expected exactly two side ids")
+    side_names_r = head.table("side_names")
+    side_names = {s: side_names_r.str(s, s.title()) for s in sides}
+    n_turns = head.int("turns", lo=1, hi=20)
+
+    maps: dict[str, dict[str, Any]] = {}
+    for m in root.tables("map"):
+        mid = m.str("id")
+        maps[mid] = {"id": mid, "name": m.str("name", mid), "width": m.int("width", 1000, lo=1),
+                     "height": m.int("height", 700, lo=1)}
+    if not maps:
+        root.fail("no [[map]] table: a scenario needs at least one map")
+
+    areas: dict[str, AreaDef] = {}
+    aliases: dict[str, str] = {}
+    assumptions: list[str] = []
+    for a in root.tables("area"):
+        aid = a.str("id")
+        if aid in areas:
+            a.fail(f"duplicate area id {aid!r}")
+        mid = a.str("map")
+        if mid and maps and mid not in maps:
+            a.fail(f"area {aid!r} is on map {mid!r}, which is not defined")
+        flags = a.strs("flags")
+        for f in flags:
+            if f not in AREA_FLAGS:
+                a.fail(f"unknown flag {f!r} (known: {', '.join(AREA_FLAGS)})")
+        supply = a.str("supply", "")
+        if supply and supply not in sides:
+            a.fail(f"key 'supply': {supply!r} is not a side ({', '.join(sides)})")
+        control = a.str("control", sides[1])
+        if control not in sides:
+            a.fail(f"key 'control': {control!r} is not a side ({', '.join(sides)})")
+        width = maps.get(mid, {}).get("width", 10_000)
+        height = maps.get(mid, {}).get("height", 10_000)
+        area = AreaDef(
+            id=aid, name=a.str("name", ""), map=mid, vp=a.int("vp", 0, lo=0, hi=1000),
+            terrain=a.str("terrain", "plain", TERRAINS), x=a.int("x", lo=0, hi=width),
+            y=a.int("y", lo=0, hi=height), flags=frozenset(flags), supply=supply, control=control,
+            aliases=a.strs("aliases"), assumption=a.str("assumption", ""),
+        )
+        areas[aid] = area
+        for name in (aid, *area.aliases):
+            key = name.upper().replace(" ", "")
+            if key in aliases and aliases[key] != aid:
+                a.fail(f"alias {name!r} already names area {aliases[key]!r}")
+            aliases[key] = aid
+        if area.assumption:
+            assumptions.append(f"area {aid}: {area.assumption}")
+
+    borders: list[BorderDef] = []
+    adj: dict[str, list[str]] = {aid: [] for aid in areas}
+    rivers: dict[frozenset[str], str] = {}
+    for b in root.tables("border", label="a"):
+        x, y = b.str("a"), b.str("b")
+        ok = True
+        for end in (x, y):
+            if end not in areas:
+                b.fail(f"border end {end!r} is not a defined area")
+                ok = False
+        if x == y:
+            b.fail(f"border joins area {x!r} to itself")
+            ok = False
+        pair = frozenset((x, y))
+        if ok and y in adj[x]:
+            b.fail(f"border {x}-{y} is listed twice")
+            ok = False
+        border = BorderDef(x, y, b.str("river", ""), b.str("assumption", ""))
+        if ok:
+            borders.append(border)
+            adj[x].append(y)
+            adj[y].append(x)
+            if border.river:
+                rivers[pair] = border.river
+            if border.assumption:
+                assumptions.append(f"border {x}-{y}: {border.assumption}")
+    if areas:
+        _check_connected(adj, problems, where)
+
+    troops: dict[str, TroopDef] = {}
+    for t in root.tables("troop"):
+        tid = t.str("id")
+        if tid in troops:
+            t.fail(f"duplicate troop id {tid!r}")
+        side = t.str("side", choices=sides)
+        start = t.str("start", "offmap")
+        if start not in LOCATIONS and start not in areas:
+            t.fail(f"start {start!r} is not an area on the map (nor 'pool' or 'offmap')")
+        flags = t.strs("flags")
+        for f in flags:
+            if f not in TROOP_FLAGS:
+                t.fail(f"unknown troop flag {f!r} (known: {', '.join(TROOP_FLAGS)})")
+        variable = t.ints("variable", length=6) if t.has("variable") else ()
+        bonus = _bonus(t, "bonus")
+        if not bonus and not variable:
+            t.fail("a troop needs 'bonus' or 'variable' (its General's Wargame bonus)")
+        troop = TroopDef(
+            id=tid, name=t.str("name", tid), side=side, category=t.str("category", "infantry"),
+            bonus=bonus, variable=variable, points=t.int("points", 0, lo=0),
+            rating=t.str("rating", ""), capture_vp=t.int("capture_vp", 10, lo=0), flags=frozenset(flags),
+            start=start, assumption=t.str("assumption", ""),
+        )
+        troops[tid] = troop
+        if troop.assumption:
+            assumptions.append(f"troop {tid}: {troop.assumption}")
+
+    air: dict[str, AirDef] = {}
+    for a in root.tables("air", label="side"):
+        side = a.str("side", choices=sides)
+        sorties = a.ints("sorties", length=n_turns)
+        air[side] = AirDef(side, a.str("name", "air"), _bonus(a, "bonus"),
+                           a.ints("variable", length=6) if a.has("variable") else (), sorties)
+
+    rr = root.table("rules", required=True)
+    hooks = rr.strs("hooks")
+    for h in hooks:
+        if h not in HOOKS:
+            rr.fail(f"unknown hook {h!r} (known: {', '.join(HOOKS)})")
+    pool_r = rr.table("pool_areas")
+    pool_areas = {s: pool_r.str(s, "any", POOL_RULES) for s in sides}
+    order_checks = []
+    for key in ("reinforce_order", "move_order"):
+        order = rr.strs(key, sides)
+        if sorted(order) != sorted(sides):
+            rr.fail(f"key {key!r}: must list both sides once, got {list(order)}")
+            order = sides
+        order_checks.append(order)
+    tables_r = root.table("tables", required=True)
+    fow = tuple((row[0], row[1]) for row in _rows(tables_r, "fow_destroy", 2))
+    gw = tuple((row[0], row[1], row[2]) for row in _rows(tables_r, "gw_destroy", 3))
+    oos = tuple((row[0], str(row[1])) for row in _rows(tables_r, "out_of_supply", 2, last_str=True))
+    thresholds = tuple((row[0], str(row[1])) for row in _rows(tables_r, "outcome", 2, last_str=True))
+    values = dict(rr.data.get("values", {})) if isinstance(rr.data.get("values", {}), dict) else {}
+    rules = Rules(
+        stacking=rr.int("stacking", 0, lo=0), advance_cap=rr.int("advance_cap", 3, lo=0, hi=10),
+        move_range=rr.int("move_range", 1, lo=0, hi=50),
+        redeploy_returned=rr.bool("redeploy_returned", False), reinforce_order=order_checks[0],
+        move_order=order_checks[1], pool_areas=pool_areas,
+        destroyed_to=rr.str("destroyed_to", "pool", ("pool", "gone")), oos_gw=rr.int("oos_gw", -2),
+        river_gw=rr.int("river_gw", 2), hooks=frozenset(hooks), fow_destroy=fow, gw_destroy=gw,
+        out_of_supply=oos, thresholds=thresholds, values=values,
+    )
+
+    turns: list[TurnDef] = []
+    for i, t in enumerate(root.tables("turn", label="name"), start=1):
+        number = t.int("number")
+        if number != i:
+            t.fail(f"turns must be numbered 1, 2, ... in order; expected {i}, got {number}")
+        init = t.table("initiative")
+        arrivals: list[Arrival] = []
+        for ar in t.tables("arrival", label="unit"):
+            unit = ar.str("unit")
+            if unit not in troops:
+                ar.fail(f"unit {unit!r} in turn {i} arrivals is not a defined troop")
+            places = ar.strs("areas")
+            for p in places:
+                if p not in areas:
+                    ar.fail(f"area {p!r} in turn {i} arrivals is not on the map")
+            arrivals.append(Arrival(unit, places, ar.str("when", "strategic", ("planning", "strategic"))))
+        special = t.strs("special")
+        withdraw = t.strs("withdraw")
+        for w in withdraw:
+            if w not in troops:
+                t.fail(f"unit {w!r} in turn {i} withdrawals is not a defined troop")
+        turns.append(TurnDef(
+            number=i, name=t.str("name"), battles_base=t.int("battles", 0, lo=0, hi=30),
+            battles_d3=t.int("battles_d3", 0, lo=0, hi=5),
+            initiative_side=init.str("side", sides[0], sides), initiative_bonus=init.int("bonus", 0, lo=0, hi=6),
+            tie_side=init.str("ties", sides[0], sides), arrivals=tuple(arrivals),
+            reserve_limit=t.int("reserve_limit", 0, lo=0, hi=5), carpet=t.int("carpet", 0, lo=0, hi=5),
+            special=frozenset(special), withdraw=withdraw,
+        ))
+    if len(turns) != n_turns:
+        head.fail(f"key 'turns' says {n_turns} but {len(turns)} [[turn]] tables are given")
+
+    scenario = FirestormScenario(
+        id=head.str("id"), version=head.str("version", "1"), title=head.str("title"),
+        system=head.str("system", "firestorm"), sides=sides, side_names=side_names,
+        description=head.str("description", ""), maps=maps, areas=areas, borders=borders, troops=troops,
+        air=air, turns=turns, rules=rules,
+        tables={k: v for k, v in tables_r.data.items()},
+        adjacency={k: tuple(v) for k, v in adj.items()}, rivers=rivers, aliases=aliases,
+        assumptions=assumptions + [f"rule: {a}" for a in rr.strs("assumptions")],
+    )
+    _check_supply_sources(scenario, problems, where)
+    if problems:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def _rows(r: Reader, key: str, width: int, last_str: bool = False) -> list[tuple[Any, ...]]:
+    raw = r.data.get(key)
+    if raw is None:
+        r.fail(f"missing key {key!r}")
+        return []
+    out: list[tuple[Any, ...]] = []
+    if not isinstance(raw, list):
+        r.fail(f"key {key!r}: expected a list of rows")
+        return []
+    for i, row in enumerate(raw):
+        good = isinstance(row, list) and len(row) == width and all(
+            isinstance(v, str) if (last_str and j == width - 1) else isinstance(v, int) for j, v in enumerate(row)
+        )
+        if not good:
+            r.fail(f"key {key!r} row {i}: expected {width} values, got {row!r}")
+            continue
+        out.append(tuple(row))
+    return out
+
+
+def _check_connected(adj: dict[str, list[str]], problems: list[str], where: str) -> None:
+    start = next(iter(adj))
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for n in adj[queue.popleft()]:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    missing = sorted(set(adj) - seen)
+    if missing:
+        problems.append(f"{where}: the map is not connected: {', '.join(missing)} cannot be reached from {start}")
+
+
+def _check_supply_sources(s: FirestormScenario, problems: list[str], where: str) -> None:
+    for side in s.sides:
+        if not any(a.supply == side for a in s.areas.values()):
+            problems.append(f"{where}: side {side!r} has no supply source area (set supply = {side!r})")

@@ -1,0 +1,187 @@
+"""Legal options for each Firestorm decision (the single source that `legal_actions()` reads)."""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Arrow, Commit, Move, Place
+from warroom.rulesets.firestorm.state import RESERVE
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.state import FirestormState
+
+
+def attack_froms(st: FirestormState, side: str) -> list[str]:
+    """Areas `side` controls that hold one of its ground troops (battle arrow, core 5.1)."""
+    troops = st.sc.troops
+    control = st.control
+    froms = {where for u, where in st.loc.items()
+             if where in control and control[where] == side and troops[u].side == side}
+    return sorted(froms)
+
+
+def panzer_froms(st: FirestormState) -> list[str]:
+    """Lorraine: areas holding a German Panzer Unit next to an enemy area (must attack, L 4.1)."""
+    axis = st.sc.sides[1]
+    adjacency = st.sc.adjacency
+    out = set()
+    for u, where in st.loc.items():
+        troop = st.sc.troops[u]
+        if troop.is_panzer and troop.side == axis and where in st.control and st.control[where] == axis \
+                and any(st.control[n] != axis for n in adjacency[where]):
+            out.add(where)
+    return sorted(out)
+
+
+def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None) -> list[Arrow]:
+    """Battle arrows from a friendly area with a ground troop into an adjacent enemy area."""
+    sc = st.sc
+    if froms is None:
+        froms = attack_froms(st, side)
+        if sc.has("panzer_units") and side == sc.sides[1]:
+            forced = panzer_froms(st)
+            if forced:
+                froms = forced
+        blocked = st.flags.get("no_attack_from", {})
+        froms = [f for f in froms if blocked.get(f, 0) < st.turn]
+    restrict = sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0]
+    open_targets = set(sc.rules.values.get("t1_open_targets", ()))
+    out = []
+    for frm in froms:
+        for to in sc.adjacency[frm]:
+            if st.control[to] == side:
+                continue
+            if restrict and not (sc.rivers.get(frozenset((frm, to))) == "Moselle" or to in open_targets
+                                 or sc.areas[to].control == side):
+                continue
+            out.append(Arrow(frm, to))
+    return out
+
+
+def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
+    """Up to two Firestorm Troops per side (core 5.2-5.6) plus each campaign's extras."""
+    b = st.battle
+    assert b is not None
+    sc = st.sc
+    side = b.attacker if attacking else b.defender
+    area = b.frm if attacking else b.to
+    troops = sc.troops
+    present = [u for u, where in st.loc.items() if where == area and troops[u].side == side]
+    reserve: list[str] = []
+    if sc.has("tactical_reserve"):
+        reserve = [u for u, where in st.loc.items() if where == RESERVE and troops[u].side == side]
+    units = present + reserve
+    air_ok = side in sc.air and st.air_left[side] > 0
+    limit = b.max_ft if attacking else 2
+    options: list[tuple[str, ...]] = []
+    if attacking:
+        for u in units:
+            options.append((u,))
+        if limit >= 2:
+            options.extend(combinations(units, 2))
+            if air_ok:
+                options.extend((u, AIR) for u in units)
+    else:
+        items = list(units)
+        if air_ok:
+            items.append(AIR)
+        if (sc.has("german_defence") and side == sc.sides[1] and st.turn >= 2
+                and len(present) < sc.rules.values.get("defence_max_regular", 3)):
+            items.append(DEFENCE)
+        options.append(())
+        options.extend((u,) for u in items)
+        options.extend(combinations(items, 2))
+    panzer = sc.has("panzer_units")
+    stacking = sc.rules.stacking
+    here = st.stack_count(area) if stacking else 0
+    out: list[Commit] = []
+    for opt in options:
+        real = [u for u in opt if u[0] != "@"]
+        if panzer and len(opt) > 1 and any(troops[u].is_panzer for u in real):
+            continue  # a Panzer Unit fights alone (Lorraine 4.1)
+        if attacking and b.required:
+            if b.required == "panzer":
+                if not any(troops[u].is_panzer for u in real):
+                    continue
+            elif b.required not in opt:
+                continue
+        if stacking and reserve:
+            joining = sum(1 for u in real if u in reserve)
+            if joining and here + joining > stacking:
+                continue
+        out.append(Commit(opt))
+    if attacking and st.carpet_left > 0 and sc.has("carpet_bombing") and side == sc.sides[0]:
+        out.extend(Commit((*c.units, CARPET)) for c in list(out))
+    return out
+
+
+def move_destinations(st: FirestormState, unit: str) -> list[str]:
+    """Strategic move destinations (core 2; Caen 4.9; Lorraine 4.6)."""
+    sc = st.sc
+    side = sc.troops[unit].side
+    start = st.loc[unit]
+    control = st.control
+    if unit in st.returned and sc.rules.redeploy_returned:
+        supplied = st.supplied_areas(side)
+        dests = [a for a in sc.areas if a != start and control[a] == side and a in supplied]
+    else:
+        rng = sc.rules.move_range
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            cur = queue.popleft()
+            d = seen[cur]
+            if d >= rng:
+                continue
+            for n in sc.adjacency[cur]:
+                if n not in seen and control[n] == side:
+                    seen[n] = d + 1
+                    queue.append(n)
+        dests = [a for a in seen if a != start]
+    if sc.rules.stacking:
+        dests = [a for a in dests if st.has_room(a)]
+    return sorted(dests)
+
+
+def move_options(st: FirestormState, side: str) -> list[Move]:
+    troops = st.sc.troops
+    out = []
+    for u, where in st.loc.items():
+        if where in st.control and troops[u].side == side and u not in st.moved:
+            out.extend(Move(u, a) for a in move_destinations(st, u))
+    return out
+
+
+def place_areas(st: FirestormState, unit: str) -> list[str]:
+    """Where a reinforcement may be placed (Caen 4.8, Lorraine 4.6), stacking permitting."""
+    sc = st.sc
+    side = sc.troops[unit].side
+    control = st.control
+    listed = st.arrived.get(unit, ())
+    if listed:
+        spots = [a for a in listed if control[a] == side]
+        if not spots and sc.rules.values.get("arrival_fallback", "pool") == "adjacent":
+            spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side})
+    else:
+        rule = sc.rules.pool_areas[side]
+        if rule == "beach":
+            spots = [a.id for a in sc.areas.values() if "beach" in a.flags and control[a.id] == side]
+        elif rule == "depot":
+            spots = [a.id for a in sc.areas.values() if a.supply == side and control[a.id] == side]
+        else:
+            spots = [a for a in sc.areas if control[a] == side]
+    if sc.rules.stacking:
+        spots = [a for a in spots if st.has_room(a)]
+    return spots
+
+
+def place_options(st: FirestormState, unit: str) -> list[Place]:
+    out = [Place(unit, a) for a in place_areas(st, unit)]
+    sc = st.sc
+    if sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns):
+        limit = sc.turn(st.turn + 1).reserve_limit
+        if sum(1 for w in st.loc.values() if w == RESERVE) < limit:
+            out.append(Place(unit, "reserve"))
+    return out

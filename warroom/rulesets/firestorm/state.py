@@ -1,0 +1,269 @@
+"""The Firestorm campaign state: the one state API over a flow table.
+
+Locations of a troop: an area id, or one of `POOL` (Reinforcement Pool), `OFFMAP` (not yet in play),
+`RESERVE` (Caen Tactical Reserve), `CAPTURED`, `GONE` (destroyed for good) or `WITHDRAWN`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from warroom.core.dice import Dice, Roll
+from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.flow import Flow
+from warroom.core.log import GameRecord, LogEntry
+from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.rulesets.firestorm.actions import FirestormAction, parse_words
+from warroom.rulesets.firestorm.battle import Battle
+from warroom.rulesets.firestorm.model import FirestormScenario
+
+POOL = "pool"
+OFFMAP = "offmap"
+RESERVE = "reserve"
+CAPTURED = "captured"
+GONE = "gone"
+WITHDRAWN = "withdrawn"
+OFF_BOARD = frozenset({POOL, OFFMAP, RESERVE, CAPTURED, GONE, WITHDRAWN})
+
+
+class FirestormState:
+    """A Firestorm campaign position. Drive it only through the state API verbs."""
+
+    def __init__(self, scenario: FirestormScenario, flow: Flow[FirestormState], params: dict[str, Any]) -> None:
+        self.sc = scenario
+        self.flow = flow
+        self.params = params
+        self.mode: str = params.get("mode", "gw")
+        self.step = ""
+        self.turn = 1
+        self.terminal = False
+        self.control: dict[str, str] = {a.id: a.control for a in scenario.areas.values()}
+        self.loc: dict[str, str] = {t.id: t.start for t in scenario.troops.values()}
+        self.unit_vp: dict[str, int] = dict.fromkeys(scenario.sides, 0)
+        self.bonus_vp: dict[str, int] = dict.fromkeys(scenario.sides, 0)
+        self.battles_left = 0
+        self.battles_total = 0
+        self.battle_no = 0
+        self.air_left: dict[str, int] = dict.fromkeys(scenario.sides, 0)
+        self.carpet_left = 0
+        self.battle: Battle | None = None
+        self.attacker = ""
+        self.init_dice: tuple[int, int] = (0, 0)
+        self.idx = 0  # which side acts in a two-sided strategic step
+        self.placing: list[str] = []
+        self.arrived: dict[str, tuple[str, ...]] = {}  # fresh arrivals -> their listed areas
+        self.returned: set[str] = set()  # came back from the pool this turn (Lorraine redeploy)
+        self.moved: set[str] = set()
+        self.flags: dict[str, Any] = {}
+        self.log: list[LogEntry] = []
+        self.events: list[tuple[int, str]] = []
+        self.record_events = True
+        self._supplied: dict[str, frozenset[str]] = {}
+
+    # ----- the state API ------------------------------------------------------------------
+    def current_player(self) -> str:
+        if self.terminal:
+            return TERMINAL
+        return self.flow.steps[self.step].actor(self)
+
+    def legal_actions(self) -> Sequence[Action]:
+        if self.terminal:
+            return ()
+        who = self.current_player()
+        if who in (CHANCE, REPORT):
+            return ()
+        return self.flow.steps[self.step].legal(self)
+
+    def chance_dice(self) -> Dice:
+        if self.current_player() != CHANCE:
+            raise IllegalActionError(f"step {self.step!r} is not a chance node")
+        return Dice(self.dice_needed())
+
+    def chance_outcomes(self) -> list[tuple[Roll, float]]:
+        return self.chance_dice().outcomes()
+
+    def dice_needed(self) -> int:
+        """How many d6 the current chance node rolls."""
+        return int(self.flags.get("dice", 0))
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a legal action (or a roll at a chance node) and run the flow to the next decision."""
+        who = self.current_player()
+        if who == TERMINAL:
+            raise IllegalActionError("the campaign is over: no more actions")
+        if who == CHANCE:
+            if not isinstance(action, Roll):
+                raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
+            Dice(self.dice_needed()).check(action)
+        elif who == REPORT:
+            from warroom.rulesets.firestorm.actions import Report
+
+            if not isinstance(action, Report):
+                raise IllegalActionError(f"a tabletop result must be reported now, not {action.to_str()!r}")
+            for v in (action.attacker_vp, action.defender_vp):
+                if not 0 <= v <= 6:
+                    raise IllegalActionError(f"tabletop victory points run from 0 to 6, got {v}")
+        elif action not in self.legal_actions():
+            raise IllegalActionError(self.explain_illegal(action))
+        self.apply_unchecked(action, who)
+
+    def apply_unchecked(self, action: Action, who: str | None = None) -> None:
+        """Fast path for search code: apply `action` WITHOUT checking legality."""
+        if who is None:
+            who = self.current_player()
+        self.log.append(LogEntry(action.to_str(), who, self.turn, self.flow.steps[self.step].phase,
+                                 who == CHANCE))
+        self.flow.apply(self, action)
+
+    def parse_action(self, text: str) -> FirestormAction:
+        return parse_words(text.split(), self.area_or_raise)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> dict[str, float]:
+        a, b = self.sc.sides
+        diff = self.total_vp(a) - self.total_vp(b)
+        return {a: float(diff), b: float(-diff)}
+
+    def clone(self) -> FirestormState:
+        new = object.__new__(FirestormState)
+        new.__dict__.update(self.__dict__)
+        new.control = dict(self.control)
+        new.loc = dict(self.loc)
+        new.unit_vp = dict(self.unit_vp)
+        new.bonus_vp = dict(self.bonus_vp)
+        new.air_left = dict(self.air_left)
+        new.battle = self.battle.clone() if self.battle is not None else None
+        new.placing = list(self.placing)
+        new.arrived = dict(self.arrived)
+        new.returned = set(self.returned)
+        new.moved = set(self.moved)
+        new.flags = {k: (set(v) if isinstance(v, set) else list(v) if isinstance(v, list) else v)
+                     for k, v in self.flags.items()}
+        new.log = list(self.log)
+        new.events = list(self.events)
+        new._supplied = dict(self._supplied)
+        return new
+
+    def view(self, side: str | None) -> dict[str, Any]:
+        from warroom.rulesets.firestorm.view import build_view
+
+        return build_view(self, side)
+
+    def record(self, seed: int) -> GameRecord:
+        return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))
+
+    # ----- helpers used by the rules, bots and views -----------------------------------------
+    def phase(self) -> str:
+        return self.flow.steps[self.step].phase if self.step else ""
+
+    def note(self, text: str) -> None:
+        if self.record_events:
+            self.events.append((self.turn, text))
+
+    def area_or_raise(self, text: str) -> str:
+        aid = self.sc.area_id(text)
+        if aid is None:
+            raise UnknownNameError(f"unknown area {text!r} in scenario {self.sc.id!r}")
+        return aid
+
+    def name(self, unit: str) -> str:
+        t = self.sc.troops.get(unit)
+        return t.name if t is not None else unit
+
+    def area_label(self, area: str) -> str:
+        a = self.sc.areas[area]
+        return f"{a.id} {a.name}" if a.name else a.id
+
+    def units_at(self, area: str, side: str | None = None) -> list[str]:
+        troops = self.sc.troops
+        return [u for u, where in self.loc.items() if where == area and (side is None or troops[u].side == side)]
+
+    def stack_count(self, area: str) -> int:
+        return sum(1 for where in self.loc.values() if where == area)
+
+    def has_room(self, area: str, extra: int = 1) -> bool:
+        limit = self.sc.rules.stacking
+        return limit == 0 or self.stack_count(area) + extra <= limit
+
+    def set_control(self, area: str, side: str) -> None:
+        if self.control[area] != side:
+            self.control[area] = side
+            self._supplied = {}
+
+    def supplied_areas(self, side: str) -> frozenset[str]:
+        """Areas linked to one of `side`'s held supply sources through friendly areas (core 6)."""
+        got = self._supplied.get(side)
+        if got is not None:
+            return got
+        control = self.control
+        adjacency = self.sc.adjacency
+        start = [a.id for a in self.sc.areas.values() if a.supply == side and control[a.id] == side]
+        seen = set(start)
+        queue = deque(start)
+        while queue:
+            for n in adjacency[queue.popleft()]:
+                if n not in seen and control[n] == side:
+                    seen.add(n)
+                    queue.append(n)
+        result = frozenset(seen)
+        self._supplied[side] = result
+        return result
+
+    def in_supply(self, area: str, side: str) -> bool:
+        return area in self.supplied_areas(side)
+
+    def area_vp(self, side: str) -> int:
+        return sum(a.vp for a in self.sc.areas.values() if self.control[a.id] == side)
+
+    def total_vp(self, side: str) -> int:
+        return self.area_vp(side) + self.unit_vp[side] + self.bonus_vp[side]
+
+    def outcome(self) -> tuple[str, str, int]:
+        """(winning side or '', level, margin) from the final VP (core 8)."""
+        a, b = self.sc.sides
+        diff = self.total_vp(a) - self.total_vp(b)
+        winner = a if diff > 0 else b if diff < 0 else ""
+        margin = abs(diff)
+        for minimum, level in self.sc.rules.thresholds:
+            if margin >= minimum and winner:
+                return winner, level, margin
+        return "", "Draw", margin
+
+    def outcome_text(self) -> str:
+        winner, level, margin = self.outcome()
+        if not winner:
+            return f"Draw (VP difference {margin}, within 50)"
+        adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, self.sc.side_names[winner])
+        return f"{adjective} {level} by {margin} VP"
+
+    def capture(self, unit: str) -> None:
+        """A captured troop: removed for good; the enemy scores its capture VP."""
+        troop = self.sc.troops[unit]
+        self.loc[unit] = CAPTURED
+        enemy = self.sc.other(troop.side)
+        self.unit_vp[enemy] += troop.capture_vp
+        self.note(f"{troop.name} is captured: {self.sc.side_names[enemy]} +{troop.capture_vp} VP")
+
+    def destroy(self, unit: str) -> None:
+        """A destroyed troop goes to its pool, or is gone for good with VP to the enemy (rules.destroyed_to)."""
+        troop = self.sc.troops[unit]
+        if troop.is_panzer and self.sc.has("panzer_units"):
+            self.note(f"{troop.name} (Panzer Unit) is destroyed and counts as captured")
+            self.capture(unit)
+        elif self.sc.rules.destroyed_to == "gone":
+            self.loc[unit] = GONE
+            enemy = self.sc.other(troop.side)
+            self.unit_vp[enemy] += troop.capture_vp
+            self.note(f"{troop.name} is destroyed for good: {self.sc.side_names[enemy]} +{troop.capture_vp} VP")
+        else:
+            self.loc[unit] = POOL
+            self.note(f"{troop.name} is destroyed and goes to the Reinforcement Pool")
+
+    def explain_illegal(self, action: Action) -> str:
+        from warroom.rulesets.firestorm.legality import explain
+
+        return explain(self, action)

@@ -1,0 +1,699 @@
+"""The Firestorm flow table: Planning -> Battle (repeated) -> Strategic, as data.
+
+Each step is a row: who acts, what is legal, what it does, and which step follows.
+Campaign rules switched on by the scenario's `hooks` (Caen's D-Day, Lorraine's Panzer Units, ...)
+are named functions called from these rows, never `if campaign == ...` branches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from warroom.core.dice import Roll, d3
+from warroom.core.flow import Flow, Step
+from warroom.core.state import CHANCE, REPORT
+from warroom.rulesets.firestorm import campaign
+from warroom.rulesets.firestorm.actions import (
+    AIR,
+    CARPET,
+    DEFENCE,
+    PASS,
+    Advance,
+    Arrow,
+    Commit,
+    Mode,
+    Move,
+    Pass,
+    Place,
+    Report,
+    Retreat,
+)
+from warroom.rulesets.firestorm.battle import (
+    ATTACKER,
+    DEFENDER,
+    DRAW,
+    Battle,
+    fow_destroy_need,
+    gw_destroy_needs,
+    gw_winner,
+    out_of_supply_effect,
+    tabletop_winner,
+)
+from warroom.rulesets.firestorm.options import (
+    arrow_options,
+    commit_options,
+    move_options,
+    place_options,
+)
+from warroom.rulesets.firestorm.state import OFF_BOARD, OFFMAP, POOL, RESERVE, FirestormState
+
+St = FirestormState
+
+
+# ----- helpers for chance and auto-skipping steps -------------------------------------------------
+def chance_step(name: str, phase: str, dice: Callable[[St], int], resolve: Callable[[St, tuple[int, ...]], None],
+                nxt: Callable[[St], str]) -> Step[St]:
+    """A chance node rolling `dice(st)` d6; with no dice it resolves at once without a roll."""
+
+    def begin(st: St) -> None:
+        n = dice(st)
+        if n == 0:
+            resolve(st, ())
+            st.flags["dice"] = 0
+        else:
+            st.flags["dice"] = n
+
+    def apply(st: St, roll: Any) -> None:
+        assert isinstance(roll, Roll)
+        st.flags["dice"] = 0
+        resolve(st, roll.values)
+
+    return Step(name, phase, actor=lambda st: CHANCE, apply=apply, on_begin=begin,
+                end_if=lambda st: st.flags.get("dice", 0) == 0, next=nxt)
+
+
+def faces(values: tuple[int, ...]) -> str:
+    return " ".join(f"[{v}]" for v in values)
+
+
+def battle_of(st: St) -> Battle:
+    b = st.battle
+    assert b is not None, "no open battle"
+    return b
+
+
+def side_name(st: St, side: str) -> str:
+    return st.sc.side_names[side]
+
+
+# ----- planning ------------------------------------------------------------------------------------
+def begin_turn(st: St) -> None:
+    """Turn start: air sorties, carpet bombing, and new units due in the Planning Phase."""
+    sc = st.sc
+    t = sc.turn(st.turn)
+    st.note(f"=== Turn {st.turn}: {t.name} ===")
+    for side, air in sc.air.items():
+        st.air_left[side] = air.sorties[st.turn - 1]
+    st.carpet_left = t.carpet
+    st.moved = set()
+    st.returned = set()
+    st.arrived = {}
+    st.battle_no = 0
+    st.battles_left = 0
+    st.battles_total = 0
+    for arrival in t.arrivals:
+        if arrival.when == "planning" and st.loc[arrival.unit] == OFFMAP:
+            st.loc[arrival.unit] = POOL
+            st.arrived[arrival.unit] = arrival.areas
+    st.placing = [u for u in st.arrived]
+    prune_placing(st)
+
+
+def prune_placing(st: St) -> None:
+    """Units with nowhere to go wait in the pool (Caen 4.1: landings obey stacking)."""
+    while st.placing and not place_options(st, st.placing[0]):
+        unit = st.placing.pop(0)
+        st.note(f"{st.name(unit)} has no room to be placed and waits in the Reinforcement Pool")
+
+
+def placer(st: St) -> str:
+    return st.sc.troops[st.placing[0]].side
+
+
+def legal_place(st: St) -> Sequence[Any]:
+    return place_options(st, st.placing[0])
+
+
+def apply_place(st: St, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.loc[action.unit] = action.area if action.area != "reserve" else RESERVE
+    st.placing.pop(0)
+    if action.unit not in st.arrived:
+        st.returned.add(action.unit)
+    where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
+    st.note(f"{side_name(st, st.sc.troops[action.unit].side)} place {st.name(action.unit)} in {where}")
+    prune_placing(st)
+
+
+def battles_dice(st: St) -> int:
+    t = st.sc.turn(st.turn)
+    if "dday" in t.special and st.sc.has("dday"):
+        return 0
+    return t.battles_d3
+
+
+def resolve_battles(st: St, values: tuple[int, ...]) -> None:
+    t = st.sc.turn(st.turn)
+    extra = sum(d3(v) for v in values)
+    st.battles_left = st.battles_total = t.battles_base + extra
+    if values:
+        st.note(f"Number of battles: {t.battles_base} + D3 {faces(values)} = {st.battles_total}")
+    elif st.battles_total:
+        st.note(f"Number of battles: {st.battles_total}")
+
+
+def after_planning(st: St) -> str:
+    t = st.sc.turn(st.turn)
+    if "dday" in t.special and st.sc.has("dday"):
+        return "dday_tonga"
+    if campaign.caumont_due(st):
+        return "caumont"
+    return next_battle(st)
+
+
+def next_battle(st: St) -> str:
+    return "initiative" if st.battles_left > 0 else "strategic_start"
+
+
+# ----- battle: initiative and arrow -----------------------------------------------------------------
+def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
+    """Initiative (core 4): each side rolls d6 plus its turn bonus; ties go to the turn's tie side."""
+    sc = st.sc
+    t = sc.turn(st.turn)
+    a, b = sc.sides
+    st.battle_no += 1
+    totals = {a: values[0], b: values[1]}
+    totals[t.initiative_side] += t.initiative_bonus
+    winner = a if totals[a] > totals[b] else b if totals[b] > totals[a] else t.tie_side
+    st.init_dice = (values[0], values[1])
+    bonus = f" (+{t.initiative_bonus} {side_name(st, t.initiative_side)})" if t.initiative_bonus else ""
+    st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
+            f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
+    if not arrow_options(st, winner):
+        other = sc.other(winner)
+        if arrow_options(st, other):
+            st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} attack instead")
+            winner = other
+        else:
+            st.note("Neither side can attack; the battle counts toward the turn's total")
+            winner = ""
+    st.attacker = winner
+
+
+def legal_arrow(st: St) -> Sequence[Any]:
+    return arrow_options(st, st.attacker)
+
+
+def open_battle(st: St, kind: str, attacker: str, frm: str, to: str, max_ft: int = 2, required: str = "") -> None:
+    sc = st.sc
+    b = Battle(kind, attacker, sc.other(attacker), frm, to, max_ft=max_ft, required=required)
+    if (not required and sc.has("panzer_units") and attacker == sc.sides[1] and kind == "normal"
+            and frm in _panzer_from_set(st)):
+        b.required = "panzer"
+    st.battle = b
+    st.note(f"{side_name(st, attacker)} attack {st.area_label(to)} from {st.area_label(frm)}")
+
+
+def _panzer_from_set(st: St) -> set[str]:
+    from warroom.rulesets.firestorm.options import panzer_froms
+
+    return set(panzer_froms(st))
+
+
+def apply_arrow(st: St, action: Any) -> None:
+    assert isinstance(action, Arrow)
+    open_battle(st, "normal", st.attacker, action.frm, action.to)
+
+
+# ----- battle: commitment, supply and resolution ------------------------------------------------------
+def legal_attack_commit(st: St) -> Sequence[Any]:
+    return commit_options(st, True)
+
+
+def legal_defend_commit(st: St) -> Sequence[Any]:
+    return commit_options(st, False)
+
+
+def apply_commit(st: St, action: Any, attacking: bool) -> None:
+    assert isinstance(action, Commit)
+    b = battle_of(st)
+    side = b.attacker if attacking else b.defender
+    area = b.frm if attacking else b.to
+    for u in action.units:
+        if u == AIR:
+            st.air_left[side] -= 1
+        elif u == CARPET:
+            st.carpet_left -= 1
+        elif u != DEFENCE and st.loc[u] == RESERVE:
+            st.loc[u] = area
+            st.note(f"{st.name(u)} joins from the Tactical Reserve")
+    if attacking:
+        b.att = action.units
+    else:
+        b.dfn = action.units
+        b.att_supplied = st.in_supply(b.frm, b.attacker)
+        b.def_supplied = st.in_supply(b.to, b.defender)
+    st.note(f"{side_name(st, side)} commit {describe_units(st, action.units)}")
+
+
+def describe_units(st: St, units: Sequence[str]) -> str:
+    if not units:
+        return "no troops"
+    sc = st.sc
+    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
+    out = []
+    for u in units:
+        if u in labels:
+            air = sc.air.get(st.battle.attacker if st.battle else "")
+            out.append(f"{air.name} sortie" if u == AIR and air else labels[u])
+        else:
+            out.append(st.name(u))
+    return ", ".join(out)
+
+
+def after_commit(st: St) -> str:
+    return "mode_choice"
+
+
+def mode_actor(st: St) -> str:
+    return battle_of(st).attacker if st.mode == "mixed" else ""
+
+
+def legal_mode(st: St) -> Sequence[Any]:
+    return [Mode("gw"), Mode("tabletop")]
+
+
+def begin_mode(st: St) -> None:
+    b = battle_of(st)
+    b.mode = "gw" if st.mode == "mixed" else st.mode
+    st.flags["mode_set"] = st.mode != "mixed"
+    for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
+        if not ok:
+            st.note(f"The {label} ({side_name(st, side)}) is out of supply")
+
+
+def apply_mode(st: St, action: Any) -> None:
+    assert isinstance(action, Mode)
+    battle_of(st).mode = action.mode
+    st.flags["mode_set"] = True
+
+
+def after_mode(st: St) -> str:
+    return "gw_roll" if battle_of(st).mode == "gw" else "tabletop_prep"
+
+
+def gw_dice(st: St) -> int:
+    """Two battle dice plus one for every variable bonus (Caen German Defence, Lorraine infantry/air)."""
+    b = battle_of(st)
+    sc = st.sc
+    b.variable = []
+    for side, units in ((b.attacker, b.att), (b.defender, b.dfn)):
+        for u in units:
+            if u == AIR:
+                if sc.air[side].variable:
+                    b.variable.append((side, u))
+            elif u == DEFENCE:
+                b.variable.append((side, u))
+            elif u != CARPET and sc.troops[u].variable:
+                b.variable.append((side, u))
+    return 2 + len(b.variable)
+
+
+def item_bonus(st: St, side: str, item: str, terrain: str, face: int) -> int:
+    sc = st.sc
+    if item == AIR:
+        return sc.air[side].gw_bonus(terrain, face)
+    if item == DEFENCE:
+        return int(sc.rules.values["defence_variable"][face - 1])
+    return sc.troops[item].gw_bonus(terrain, face)
+
+
+def resolve_gw(st: St, values: tuple[int, ...]) -> None:
+    """The General's Wargame: d6 + troop bonuses + situation modifiers; a tie is a draw (core 7.2)."""
+    b = battle_of(st)
+    sc = st.sc
+    terrain = sc.areas[b.to].terrain
+    var_faces = {(side, item): values[2 + i] for i, (side, item) in enumerate(b.variable)}
+    mods: dict[str, list[tuple[str, int]]] = {b.attacker: [], b.defender: []}
+    for side, units in ((b.attacker, b.att), (b.defender, b.dfn)):
+        for u in units:
+            if u == CARPET:
+                mods[side].append(("carpet bombing", int(sc.rules.values.get("carpet_gw", 2))))
+                continue
+            face = var_faces.get((side, u), 0)
+            label = describe_units(st, [u]) + (f" (roll [{face}])" if face else "")
+            mods[side].append((label, item_bonus(st, side, u, terrain, face)))
+    for label, value in campaign.defence_modifiers(st, b):
+        mods[b.defender].append((label, value))
+    if not b.att_supplied:
+        mods[b.attacker].append(("out of supply", sc.rules.oos_gw))
+    if not b.def_supplied:
+        mods[b.defender].append(("out of supply", sc.rules.oos_gw))
+    b.modifiers = mods
+    b.att_total = values[0] + sum(v for _, v in mods[b.attacker])
+    b.def_total = values[1] + sum(v for _, v in mods[b.defender])
+    b.winner = gw_winner(b.att_total, b.def_total)
+
+    def detail(side: str, die: int, total: int) -> str:
+        parts = " ".join(f"{v:+d} {label}" for label, v in mods[side])
+        return f"{side_name(st, side)} [{die}] {parts} = {total}".replace("  ", " ")
+
+    st.note(f"General's Wargame: {detail(b.attacker, values[0], b.att_total)}; "
+            f"{detail(b.defender, values[1], b.def_total)} -> {winner_text(st, b)}")
+
+
+def winner_text(st: St, b: Battle) -> str:
+    if b.winner == ATTACKER:
+        return f"{side_name(st, b.attacker)} win"
+    if b.winner == DEFENDER:
+        return f"{side_name(st, b.defender)} hold"
+    return "draw: the defender holds"
+
+
+def tabletop_dice(st: St) -> int:
+    """Tabletop: one Out-of-Supply die per unsupplied side, and the weather die when aircraft fly."""
+    b = battle_of(st)
+    n = (not b.att_supplied) + (not b.def_supplied)
+    if st.sc.has("weather") and (AIR in b.att or AIR in b.dfn):
+        n += 1
+    return n
+
+
+def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
+    b = battle_of(st)
+    i = 0
+    for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
+        if not ok:
+            effect = out_of_supply_effect(values[i], st.sc.rules)
+            b.notes.append(f"{side_name(st, side)} out of supply [{values[i]}]: {effect}")
+            st.note(b.notes[-1])
+            i += 1
+    if i < len(values):
+        effect = campaign.weather_effect(st, values[i])
+        b.notes.append(f"Weather [{values[i]}]: {effect}")
+        st.note(b.notes[-1])
+
+
+def apply_report(st: St, action: Any) -> None:
+    """A tabletop result (core 7.1): a side is defeated if the other scored 3+ and more VP."""
+    assert isinstance(action, Report)
+    b = battle_of(st)
+    b.att_vp, b.def_vp = action.attacker_vp, action.defender_vp
+    b.winner = tabletop_winner(b.att_vp, b.def_vp)
+    st.note(f"Tabletop result reported: {side_name(st, b.attacker)} {b.att_vp} VP, "
+            f"{side_name(st, b.defender)} {b.def_vp} VP -> {winner_text(st, b)}")
+
+
+# ----- after action: roll to destroy, retreat, advance ---------------------------------------------------
+def is_troop(u: str) -> bool:
+    return not u.startswith("@")
+
+
+def destroy_dice(st: St) -> int:
+    """Roll to destroy (core 7.3): one die for every enemy troop committed; aircraft and the
+    German Defence troop are never rolled for."""
+    b = battle_of(st)
+    rules = st.sc.rules
+    targets: list[tuple[str, str, int]] = []
+    if b.mode == "gw":
+        vs_loser, vs_winner = gw_destroy_needs(abs(b.att_total - b.def_total), rules)
+        att_lost = b.winner == DEFENDER
+        need_vs_att = vs_loser if att_lost else vs_winner
+        need_vs_def = vs_winner if att_lost else vs_loser
+    else:
+        need_vs_def = fow_destroy_need(b.att_vp, rules)
+        need_vs_att = fow_destroy_need(b.def_vp, rules)
+    for u in b.dfn:
+        if is_troop(u) and need_vs_def:
+            targets.append((u, b.defender, need_vs_def))
+    for u in b.att:
+        if is_troop(u) and need_vs_att:
+            targets.append((u, b.attacker, need_vs_att))
+    b.targets = targets
+    return len(targets)
+
+
+def resolve_destroy(st: St, values: tuple[int, ...]) -> None:
+    b = battle_of(st)
+    for (unit, _owner, need), face in zip(b.targets, values, strict=True):
+        hit = face >= need
+        if values:
+            st.note(f"Roll to destroy {st.name(unit)}: [{face}] needs {need}+ -> "
+                    f"{'destroyed' if hit else 'survives'}")
+        if hit:
+            b.destroyed.append(unit)
+    setup_retreat(st)
+
+
+def setup_retreat(st: St) -> None:
+    """Retreat and capture (core 7.4; Caen 4.1: a retreat blocked only by stacking destroys)."""
+    b = battle_of(st)
+    sc = st.sc
+    for u in b.destroyed:
+        if sc.troops[u].side == b.attacker:
+            st.destroy(u)
+    if b.winner != ATTACKER:
+        for u in b.destroyed:
+            if sc.troops[u].side == b.defender:
+                st.destroy(u)
+        return
+    staying = [u for u in st.units_at(b.to, b.defender) if u not in b.destroyed]
+    friendly = [n for n in sc.adjacency[b.to] if st.control[n] == b.defender]
+    if not friendly:
+        lost = [u for u in b.destroyed if sc.troops[u].side == b.defender] + staying
+        if lost:
+            st.note(f"{st.area_label(b.to)} is surrounded: no friendly area to retreat into")
+        for u in lost:
+            st.capture(u)
+        return
+    for u in b.destroyed:
+        if sc.troops[u].side == b.defender:
+            st.destroy(u)
+    b.retreating = staying
+    prune_retreat(st)
+
+
+def retreat_targets(st: St, unit: str) -> list[str]:
+    b = battle_of(st)
+    return [n for n in st.sc.adjacency[b.to] if st.control[n] == b.defender and st.has_room(n)]
+
+
+def prune_retreat(st: St) -> None:
+    b = battle_of(st)
+    while b.retreating and not retreat_targets(st, b.retreating[0]):
+        unit = b.retreating.pop(0)
+        st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
+        st.destroy(unit)
+
+
+def retreat_actor(st: St) -> str:
+    return battle_of(st).defender
+
+
+def legal_retreat(st: St) -> Sequence[Any]:
+    b = battle_of(st)
+    unit = b.retreating[0]
+    return [Retreat(unit, n) for n in retreat_targets(st, unit)]
+
+
+def apply_retreat(st: St, action: Any) -> None:
+    assert isinstance(action, Retreat)
+    b = battle_of(st)
+    b.retreating.pop(0)
+    st.loc[action.unit] = action.to
+    st.note(f"{st.name(action.unit)} retreats to {st.area_label(action.to)}")
+    prune_retreat(st)
+
+
+def begin_advance(st: St) -> None:
+    """Advance (core 7.5): the winner takes the area; battle survivors move in first."""
+    b = battle_of(st)
+    st.flags["advance_done"] = b.winner != ATTACKER
+    if b.winner != ATTACKER:
+        return
+    st.set_control(b.to, b.attacker)
+    st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
+    b.survivors = [u for u in b.att if is_troop(u) and st.loc[u] == b.frm]
+    campaign.after_capture(st, b.to)
+
+
+def advance_options(st: St) -> list[Any]:
+    b = battle_of(st)
+    sc = st.sc
+    if b.advanced >= sc.rules.advance_cap or not st.has_room(b.to):
+        return []
+    if b.survivors:
+        out: list[Any] = [Advance(u) for u in b.survivors]
+        if b.advanced == 0:
+            out.append(PASS)
+        return out
+    troops = sc.troops
+    near = set(sc.adjacency[b.to])
+    out = [Advance(u) for u, where in st.loc.items()
+           if where in near and troops[u].side == b.attacker and st.control[where] == b.attacker]
+    out.append(PASS)
+    return out
+
+
+def apply_advance(st: St, action: Any) -> None:
+    b = battle_of(st)
+    if isinstance(action, Pass):
+        st.flags["advance_done"] = True
+        return
+    assert isinstance(action, Advance)
+    st.loc[action.unit] = b.to
+    b.advanced += 1
+    if action.unit in b.survivors:
+        b.survivors.remove(action.unit)
+    st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
+    if not advance_options(st):
+        st.flags["advance_done"] = True
+
+
+def end_battle(st: St) -> None:
+    b = battle_of(st)
+    if b.kind == "normal":
+        st.battles_left -= 1
+    st.flags["last_battle"] = b
+    st.battle = None
+
+
+def after_battle(st: St, b: Battle | None = None) -> str:
+    last = st.flags.get("last_battle")
+    kind = last.kind if isinstance(last, Battle) else "normal"
+    if kind == "exploit":
+        return "dday_exploit"
+    if kind == "pz21":
+        return "strategic_start"
+    if campaign.caumont_due(st):
+        return "caumont"
+    return next_battle(st)
+
+
+# ----- strategic phase -------------------------------------------------------------------------------
+def begin_strategic(st: St) -> None:
+    sc = st.sc
+    t = sc.turn(st.turn)
+    st.note(f"--- Strategic Phase, turn {st.turn} ---")
+    campaign.withdraw(st, t.withdraw)
+    st.arrived = {}
+    for arrival in t.arrivals:
+        if arrival.when == "strategic" and st.loc[arrival.unit] == OFFMAP:
+            st.loc[arrival.unit] = POOL
+            st.arrived[arrival.unit] = arrival.areas
+    st.idx = 0
+    fill_placing(st)
+
+
+def fill_placing(st: St) -> None:
+    """Queue the acting side's pool for placement; move on to the next side when it is empty."""
+    order = st.sc.rules.reinforce_order
+    troops = st.sc.troops
+    while st.idx < len(order):
+        side = order[st.idx]
+        fresh = [u for u in st.arrived if troops[u].side == side and st.loc[u] == POOL]
+        rest = [u for u, w in st.loc.items() if w == POOL and troops[u].side == side and u not in st.arrived]
+        st.placing = fresh + rest
+        prune_placing(st)
+        if st.placing:
+            return
+        st.idx += 1
+
+
+def apply_reinforce(st: St, action: Any) -> None:
+    apply_place(st, action)
+    if not st.placing:
+        st.idx += 1
+        fill_placing(st)
+
+
+def begin_moves(st: St) -> None:
+    st.idx = 0
+    st.moved = set()
+    skip_idle_movers(st)
+
+
+def skip_idle_movers(st: St) -> None:
+    order = st.sc.rules.move_order
+    while st.idx < len(order) and not move_options(st, order[st.idx]):
+        st.idx += 1
+
+
+def mover(st: St) -> str:
+    return st.sc.rules.move_order[st.idx]
+
+
+def legal_moves(st: St) -> Sequence[Any]:
+    return [*move_options(st, mover(st)), PASS]
+
+
+def apply_move(st: St, action: Any) -> None:
+    if isinstance(action, Pass):
+        st.idx += 1
+    else:
+        assert isinstance(action, Move)
+        frm = st.loc[action.unit]
+        st.loc[action.unit] = action.to
+        st.moved.add(action.unit)
+        st.note(f"{st.name(action.unit)} moves {st.area_label(frm)} -> {st.area_label(action.to)}")
+    skip_idle_movers(st)
+
+
+def end_turn(st: St) -> None:
+    sc = st.sc
+    last = st.turn == len(sc.turns)
+    if last:
+        campaign.final_bonuses(st)
+    a, b = sc.sides
+    st.note(f"VP after turn {st.turn}: {side_name(st, a)} {st.total_vp(a)} "
+            f"(areas {st.area_vp(a)}, troops {st.unit_vp[a]}, bonus {st.bonus_vp[a]}), "
+            f"{side_name(st, b)} {st.total_vp(b)} (areas {st.area_vp(b)}, troops {st.unit_vp[b]}, "
+            f"bonus {st.bonus_vp[b]})")
+    if last:
+        st.terminal = True
+        st.note(f"Campaign over: {st.outcome_text()}")
+    else:
+        st.turn += 1
+
+
+def build_flow() -> Flow[St]:
+    """The flow table shared by every Firestorm campaign."""
+    never_done: Callable[[St], bool] = lambda st: False  # noqa: E731
+    steps: list[Step[St]] = [
+        Step("turn_start", "planning", on_begin=begin_turn, next=lambda st: "plan_place"),
+        Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place,
+             end_if=lambda st: not st.placing, next=lambda st: "battles"),
+        chance_step("battles", "planning", battles_dice, resolve_battles, after_planning),
+        chance_step("initiative", "battle", lambda st: 2, resolve_initiative,
+                    lambda st: "arrow" if st.attacker else "no_battle"),
+        Step("no_battle", "battle", on_begin=lambda st: setattr(st, "battles_left", st.battles_left - 1),
+             next=lambda st: after_planning_battles(st)),
+        Step("arrow", "battle", actor=lambda st: st.attacker, legal=legal_arrow, apply=apply_arrow,
+             end_if=lambda st: st.battle is not None, next=lambda st: "attack_commit"),
+        Step("attack_commit", "battle", actor=lambda st: battle_of(st).attacker, legal=legal_attack_commit,
+             apply=lambda st, a: apply_commit(st, a, True), end_if=lambda st: bool(battle_of(st).att),
+             next=lambda st: "defend_commit"),
+        Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
+             apply=lambda st, a: (apply_commit(st, a, False), st.flags.__setitem__("committed", True))[0],
+             on_begin=lambda st: st.flags.__setitem__("committed", False),
+             end_if=lambda st: bool(st.flags.get("committed")), next=after_commit),
+        Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
+             end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
+        chance_step("gw_roll", "battle", gw_dice, resolve_gw, lambda st: "destroy_roll"),
+        chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, lambda st: "report"),
+        Step("report", "battle", actor=lambda st: REPORT, apply=apply_report,
+             end_if=lambda st: bool(battle_of(st).winner), next=lambda st: "destroy_roll"),
+        chance_step("destroy_roll", "after action", destroy_dice, resolve_destroy, lambda st: "retreat"),
+        Step("retreat", "after action", actor=retreat_actor, legal=legal_retreat, apply=apply_retreat,
+             end_if=lambda st: not battle_of(st).retreating, next=lambda st: "advance"),
+        Step("advance", "after action", actor=lambda st: battle_of(st).attacker,
+             legal=lambda st: advance_options(st), apply=apply_advance, on_begin=begin_advance,
+             end_if=lambda st: bool(st.flags.get("advance_done")), next=lambda st: "battle_end"),
+        Step("battle_end", "after action", on_begin=end_battle, next=after_battle),
+        Step("caumont", "battle", on_begin=campaign.begin_caumont,
+             next=lambda st: "mode_choice" if st.battle is not None else next_battle(st)),
+        Step("strategic_start", "strategic", on_begin=begin_strategic, next=lambda st: "reinforce"),
+        Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce,
+             end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "moves"),
+        Step("moves", "strategic", actor=mover, legal=legal_moves, apply=apply_move, on_begin=begin_moves,
+             end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "turn_end"),
+        Step("turn_end", "strategic", on_begin=end_turn, next=lambda st: "turn_start"),
+        *campaign.dday_steps(),
+    ]
+    del never_done
+    return Flow(steps)
+
+
+def after_planning_battles(st: St) -> str:
+    return after_battle(st)
