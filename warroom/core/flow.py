@@ -60,6 +60,13 @@ class Step(Generic[S]):
     on_begin: Callable[[S], None] | None = None
     end_if: Callable[[S], bool] = _always
     next: Callable[[S], str] = field(default=lambda _s: "")
+    check: Callable[[S, Any], bool] | None = None
+
+    def is_legal(self, state: S, action: Any) -> bool:
+        """`check` if the step has a fast one, else membership in `legal(state)`."""
+        if self.check is not None:
+            return self.check(state, action)
+        return action in self.legal(state)
 
 
 class Flow(Generic[S]):

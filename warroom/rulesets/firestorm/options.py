@@ -117,8 +117,11 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     return out
 
 
-def move_destinations(st: FirestormState, unit: str) -> list[str]:
-    """Strategic move destinations (core 2; Caen 4.9; Lorraine 4.6)."""
+def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | None = None) -> list[str]:
+    """Strategic move destinations (core 2; Caen 4.9; Lorraine 4.6).
+
+    `counts` (troops per area) may be passed in when many units are asked about at once.
+    """
     sc = st.sc
     side = sc.troops[unit].side
     start = st.loc[unit]
@@ -127,31 +130,73 @@ def move_destinations(st: FirestormState, unit: str) -> list[str]:
         supplied = st.supplied_areas(side)
         dests = [a for a in sc.areas if a != start and control[a] == side and a in supplied]
     else:
-        rng = sc.rules.move_range
-        seen = {start: 0}
-        queue = deque([start])
-        while queue:
-            cur = queue.popleft()
-            d = seen[cur]
-            if d >= rng:
-                continue
-            for n in sc.adjacency[cur]:
-                if n not in seen and control[n] == side:
-                    seen[n] = d + 1
-                    queue.append(n)
-        dests = [a for a in seen if a != start]
-    if sc.rules.stacking:
-        dests = [a for a in dests if st.has_room(a)]
-    return sorted(dests)
+        reach = sc.rules.move_range
+        adjacency = sc.adjacency
+        seen = {start}
+        frontier = [start]
+        for _ in range(reach):
+            nxt = []
+            for cur in frontier:
+                for n in adjacency[cur]:
+                    if n not in seen and control[n] == side:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        seen.discard(start)
+        dests = list(seen)
+    limit = sc.rules.stacking
+    if limit:
+        if counts is None:
+            counts = st.stack_counts()
+        dests = [a for a in dests if counts.get(a, 0) < limit]
+    dests.sort()
+    return dests
+
+
+def movable_units(st: FirestormState, side: str) -> list[str]:
+    troops = st.sc.troops
+    control = st.control
+    moved = st.moved
+    return [u for u, where in st.loc.items() if where in control and troops[u].side == side and u not in moved]
 
 
 def move_options(st: FirestormState, side: str) -> list[Move]:
-    troops = st.sc.troops
+    counts = st.stack_counts()
     out = []
-    for u, where in st.loc.items():
-        if where in st.control and troops[u].side == side and u not in st.moved:
-            out.extend(Move(u, a) for a in move_destinations(st, u))
+    by_area: dict[str, list[str]] = {}
+    loc = st.loc
+    for u in movable_units(st, side):
+        if u in st.returned:
+            dests = move_destinations(st, u, counts)
+        else:
+            got = by_area.get(loc[u])
+            if got is None:
+                got = by_area[loc[u]] = move_destinations(st, u, counts)
+            dests = got
+        out.extend([_move(u, a) for a in dests])
     return out
+
+
+_MOVES: dict[tuple[str, str], Move] = {}
+
+
+def _move(unit: str, to: str) -> Move:
+    """Interned `Move` values: equal actions are built once (bots ask for these many times)."""
+    key = (unit, to)
+    got = _MOVES.get(key)
+    if got is None:
+        got = _MOVES[key] = Move(unit, to)
+    return got
+
+
+def can_move(st: FirestormState, side: str) -> bool:
+    counts = st.stack_counts()
+    return any(move_destinations(st, u, counts) for u in movable_units(st, side))
+
+
+def is_legal_move(st: FirestormState, action: Move) -> bool:
+    return action.unit in movable_units(st, st.sc.troops[action.unit].side) and action.to in move_destinations(
+        st, action.unit)
 
 
 def place_areas(st: FirestormState, unit: str) -> list[str]:

@@ -105,7 +105,7 @@ class FirestormState:
             for v in (action.attacker_vp, action.defender_vp):
                 if not 0 <= v <= 6:
                     raise IllegalActionError(f"tabletop victory points run from 0 to 6, got {v}")
-        elif action not in self.legal_actions():
+        elif not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.explain_illegal(action))
         self.apply_unchecked(action, who)
 
@@ -184,6 +184,13 @@ class FirestormState:
 
     def stack_count(self, area: str) -> int:
         return sum(1 for where in self.loc.values() if where == area)
+
+    def stack_counts(self) -> dict[str, int]:
+        """Troops per location, counted once (for callers asking about many areas)."""
+        counts: dict[str, int] = {}
+        for where in self.loc.values():
+            counts[where] = counts.get(where, 0) + 1
+        return counts
 
     def has_room(self, area: str, extra: int = 1) -> bool:
         limit = self.sc.rules.stacking

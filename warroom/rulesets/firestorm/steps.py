@@ -42,7 +42,9 @@ from warroom.rulesets.firestorm.battle import (
 )
 from warroom.rulesets.firestorm.options import (
     arrow_options,
+    can_move,
     commit_options,
+    is_legal_move,
     move_options,
     place_options,
 )
@@ -606,8 +608,15 @@ def begin_moves(st: St) -> None:
 
 def skip_idle_movers(st: St) -> None:
     order = st.sc.rules.move_order
-    while st.idx < len(order) and not move_options(st, order[st.idx]):
+    while st.idx < len(order) and not can_move(st, order[st.idx]):
         st.idx += 1
+
+
+def check_move(st: St, action: Any) -> bool:
+    if isinstance(action, Pass):
+        return True
+    return (isinstance(action, Move) and action.unit in st.sc.troops
+            and st.sc.troops[action.unit].side == mover(st) and is_legal_move(st, action))
 
 
 def mover(st: St) -> str:
@@ -687,6 +696,7 @@ def build_flow() -> Flow[St]:
         Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce,
              end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "moves"),
         Step("moves", "strategic", actor=mover, legal=legal_moves, apply=apply_move, on_begin=begin_moves,
+             check=check_move,
              end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "turn_end"),
         Step("turn_end", "strategic", on_begin=end_turn, next=lambda st: "turn_start"),
         *campaign.dday_steps(),

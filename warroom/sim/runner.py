@@ -1,0 +1,160 @@
+"""Play many campaigns with bots and aggregate the results.
+
+Each worker plays a chunk of seeds and returns one partial `Summary`; partials merge, so memory
+stays flat however many games run. Backends: in-process, local processes, or Ray.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.ai import make_bot
+from warroom.core.game import play
+from warroom.rulesets.firestorm import new_game
+from warroom.scenarios import load_scenario
+from warroom.sim.stats import percentile, wilson
+
+
+@dataclass(slots=True)
+class GameSummary:
+    outcome: str
+    winner: str
+    diff: int
+    held: dict[str, str]
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, int, int]:
+    """Independent seeds for the dice and each bot of game `index` of a run."""
+    base = random.Random(seed * 1_000_003 + index).getrandbits(62)
+    return base, base ^ 0x5DEECE66D, base ^ 0x2545F4914F6CDD1D
+
+
+def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, Any] | None = None,
+             record_events: bool = False) -> Any:
+    """Play one bot-against-bot campaign with dice from `random.Random(seed)`; returns the final state."""
+    sc = load_scenario(scenario)
+    st = new_game(sc, params or {"mode": "gw"})
+    st.record_events = record_events
+    dice_seed, s1, s2 = seed, seed ^ 0x5DEECE66D, seed ^ 0x2545F4914F6CDD1D
+    a, b = sc.sides
+    players = {a: make_bot(bots[a], random.Random(s1)), b: make_bot(bots[b], random.Random(s2))}
+    play(st, players, random.Random(dice_seed))
+    return st
+
+
+def summarise(st: Any) -> GameSummary:
+    winner, level, margin = st.outcome()
+    a, _ = st.sc.sides
+    diff = st.total_vp(a) - st.total_vp(st.sc.other(a))
+    return GameSummary(st.outcome_text().split(" by ")[0].split(" (")[0], winner, diff, dict(st.control))
+
+
+@dataclass(slots=True)
+class Summary:
+    """Aggregates of many games; `merge` combines partial summaries."""
+
+    games: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    diff_hist: dict[int, int] = field(default_factory=dict)
+    diff_sum: int = 0
+    held: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, g: GameSummary) -> None:
+        self.games += 1
+        self.outcomes[g.outcome] = self.outcomes.get(g.outcome, 0) + 1
+        key = g.winner or "draw"
+        self.wins[key] = self.wins.get(key, 0) + 1
+        self.diff_hist[g.diff] = self.diff_hist.get(g.diff, 0) + 1
+        self.diff_sum += g.diff
+        for area, side in g.held.items():
+            per = self.held.setdefault(area, {})
+            per[side] = per.get(side, 0) + 1
+
+    def merge(self, other: Summary) -> None:
+        self.games += other.games
+        self.diff_sum += other.diff_sum
+        for src, dst in ((other.outcomes, self.outcomes), (other.wins, self.wins)):
+            for k, v in src.items():
+                dst[k] = dst.get(k, 0) + v
+        for k2, v2 in other.diff_hist.items():
+            self.diff_hist[k2] = self.diff_hist.get(k2, 0) + v2
+        for area, per in other.held.items():
+            mine = self.held.setdefault(area, {})
+            for side, n in per.items():
+                mine[side] = mine.get(side, 0) + n
+
+    def report(self, sides: tuple[str, str]) -> dict[str, Any]:
+        n = self.games
+        return {
+            "games": n,
+            "outcomes": {k: {"count": v, "rate": round(v / n, 4) if n else 0.0, "ci95": list(wilson(v, n))}
+                         for k, v in sorted(self.outcomes.items(), key=lambda kv: -kv[1])},
+            "wins": {k: {"count": self.wins.get(k, 0), "rate": round(self.wins.get(k, 0) / n, 4) if n else 0.0,
+                         "ci95": list(wilson(self.wins.get(k, 0), n))} for k in (*sides, "draw")},
+            "vp_difference": {
+                "of": f"{sides[0]} minus {sides[1]}",
+                "mean": round(self.diff_sum / n, 2) if n else 0.0,
+                "percentiles": {str(q): percentile(self.diff_hist, q / 100) for q in (5, 25, 50, 75, 95)},
+            },
+            "held_at_end": {area: {s: round(per.get(s, 0) / n, 4) if n else 0.0 for s in sides}
+                            for area, per in sorted(self.held.items())},
+        }
+
+
+def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, str]) -> Summary:
+    out = Summary()
+    for i in range(start, stop):
+        dice_seed, _, _ = game_seeds(seed, i)
+        out.add(summarise(play_one(scenario, dice_seed, bots)))
+    return out
+
+
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def simulate(scenario: str, games: int, seed: int, bots: dict[str, str], jobs: int = 1,
+             backend: str = "local", progress: Callable[[int], None] | None = None,
+             chunk: int = 25) -> Summary:
+    """Play `games` campaigns; results depend only on (scenario, games, seed, bots), not on `jobs`."""
+    total = Summary()
+    parts = list(_chunks(games, chunk))
+    if backend == "ray":
+        from warroom.sim.ray_backend import run_ray
+
+        for part in run_ray(scenario, seed, parts, bots, run_chunk):
+            total.merge(part)
+            if progress:
+                progress(part.games)
+        return total
+    if jobs <= 1:
+        for start, stop in parts:
+            part = run_chunk(scenario, seed, start, stop, bots)
+            total.merge(part)
+            if progress:
+                progress(part.games)
+        return total
+    window = jobs * 4  # chunks in flight: bounded, so memory stays flat for any number of games
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        todo = iter(parts)
+        inflight: deque[Future[Summary]] = deque()
+        for start, stop in todo:
+            inflight.append(pool.submit(run_chunk, scenario, seed, start, stop, bots))
+            if len(inflight) >= window:
+                break
+        while inflight:
+            part = inflight.popleft().result()
+            total.merge(part)
+            if progress:
+                progress(part.games)
+            nxt = next(todo, None)
+            if nxt is not None:
+                inflight.append(pool.submit(run_chunk, scenario, seed, nxt[0], nxt[1], bots))
+    return total
