@@ -246,10 +246,10 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
         b.dfn = action.units
         b.att_supplied = st.in_supply(b.frm, b.attacker)
         b.def_supplied = st.in_supply(b.to, b.defender)
-    st.note(f"{side_name(st, side)} commit {describe_units(st, action.units)}")
+    st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
 
 
-def describe_units(st: St, units: Sequence[str]) -> str:
+def describe_units(st: St, units: Sequence[str], side: str) -> str:
     if not units:
         return "no troops"
     sc = st.sc
@@ -257,7 +257,7 @@ def describe_units(st: St, units: Sequence[str]) -> str:
     out = []
     for u in units:
         if u in labels:
-            air = sc.air.get(st.battle.attacker if st.battle else "")
+            air = sc.air.get(side)
             out.append(f"{air.name} sortie" if u == AIR and air else labels[u])
         else:
             out.append(st.name(u))
@@ -334,7 +334,7 @@ def resolve_gw(st: St, values: tuple[int, ...]) -> None:
                 mods[side].append(("carpet bombing", int(sc.rules.values.get("carpet_gw", 2))))
                 continue
             face = var_faces.get((side, u), 0)
-            label = describe_units(st, [u]) + (f" (roll [{face}])" if face else "")
+            label = describe_units(st, [u], side) + (f" (roll [{face}])" if face else "")
             mods[side].append((label, item_bonus(st, side, u, terrain, face)))
     for label, value in campaign.defence_modifiers(st, b):
         mods[b.defender].append((label, value))

@@ -1,0 +1,231 @@
+"""Seeded bot-vs-bot campaigns (Caen and Lorraine) with invariants checked after every action.
+
+Invariants (DESIGN.md, tests in layers):
+* every troop of the scenario has exactly one location (``st.loc`` is the single record), and that
+  location is an area id or one of the off-board boxes; a troop on the map stands in an area its
+  own side controls;
+* stacking (Caen: 3 per area) holds at every point the flow stops;
+* the control map covers every area with a valid side;
+* VP totals equal their sources: area VP (recomputed here from the map), unit VP (the capture VP
+  of the other side's captured troops: in Caen and Lorraine a troop destroyed but not captured goes
+  to the pool for no VP) and bonus VP (only Lorraine's German Success, at the very end);
+* replaying ``st.record(seed)`` (through its JSON form) rebuilds the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+from warroom.ai import make_bot
+from warroom.core.game import replay
+from warroom.core.log import GameRecord
+from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.model import FirestormScenario
+from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
+from warroom.scenarios import load_scenario
+
+SCENARIOS = ("caen", "lorraine")
+BOT_KINDS = ("random", "heuristic")
+MODES = ("gw", "tabletop", "mixed")
+SEEDS_DEFAULT = 300  # per scenario
+MAX_ACTIONS = 20_000
+LOCATION_BOXES = frozenset({"pool", "offmap", "reserve", "captured", "gone", "withdrawn"})
+
+
+def scenario(name: str) -> FirestormScenario:
+    return load_scenario(name)
+
+
+# ----- invariants ---------------------------------------------------------------------------------------
+def expected_bonus(st: FirestormState, side: str) -> int:
+    """Bonus VP from the rules alone: Lorraine's German Success (+100 once, at the end of the game)."""
+    sc = st.sc
+    if not (sc.has("german_success") and st.is_terminal() and side == sc.sides[1]):
+        return 0
+    areas = sc.rules.values["german_success_areas"]
+    return int(sc.rules.values["german_success_vp"]) if any(st.control[a] == side for a in areas) else 0
+
+
+def check_invariants(st: FirestormState) -> None:
+    sc = st.sc
+    sides = set(sc.sides)
+    assert OFF_BOARD == LOCATION_BOXES
+    # one location per troop, and a valid one
+    assert set(st.loc) == set(sc.troops), "st.loc must list every troop exactly once"
+    for unit, where in st.loc.items():
+        assert where in sc.areas or where in LOCATION_BOXES, f"{unit} is at unknown location {where!r}"
+        if where in sc.areas:
+            owner = sc.troops[unit].side
+            assert st.control[where] == owner, f"{unit} ({owner}) stands in {where}, held by {st.control[where]}"
+        # destroyed troops go to the pool in Caen and Lorraine; 'gone' is Norway's rule
+        assert where != GONE or sc.rules.destroyed_to == "gone"
+    # stacking
+    limit = sc.rules.stacking
+    if limit:
+        counts: dict[str, int] = {}
+        for where in st.loc.values():
+            if where in sc.areas:
+                counts[where] = counts.get(where, 0) + 1
+        over = {a: n for a, n in counts.items() if n > limit}
+        assert not over, f"stacking limit {limit} broken at step {st.step!r}: {over}"
+    # control
+    assert set(st.control) == set(sc.areas)
+    assert all(side in sides for side in st.control.values())
+    # VP
+    for side in sc.sides:
+        other = sc.other(side)
+        area_vp = sum(a.vp for a in sc.areas.values() if st.control[a.id] == side)
+        unit_vp = sum(t.capture_vp for t in sc.troops.values() if t.side == other and st.loc[t.id] == CAPTURED)
+        assert st.area_vp(side) == area_vp
+        assert st.unit_vp[side] == unit_vp, (
+            f"{side} unit VP {st.unit_vp[side]} != capture VP of captured enemy troops {unit_vp}")
+        assert st.bonus_vp[side] == expected_bonus(st, side)
+        assert st.total_vp(side) == area_vp + unit_vp + st.bonus_vp[side]
+    a, b = sc.sides
+    assert st.returns() == {a: float(st.total_vp(a) - st.total_vp(b)), b: float(st.total_vp(b) - st.total_vp(a))}
+    # counters
+    assert st.battles_left >= 0
+    assert all(n >= 0 for n in st.air_left.values())
+
+
+def check_replay(st: FirestormState, seed: int) -> None:
+    record = GameRecord.from_json(st.record(seed).to_json())
+    assert record.seed == seed
+    sc = st.sc
+    again = replay(record, lambda: new_game(sc, record.params))
+    assert isinstance(again, FirestormState)
+    assert again.is_terminal() == st.is_terminal()
+    assert again.control == st.control
+    assert again.loc == st.loc
+    assert again.unit_vp == st.unit_vp
+    assert again.bonus_vp == st.bonus_vp
+    assert again.events == st.events
+    assert [e.to_dict() for e in again.log] == [e.to_dict() for e in st.log]
+    assert again.outcome_text() == st.outcome_text()
+
+
+# ----- driving ----------------------------------------------------------------------------------------------
+def random_report(rng: random.Random) -> Report:
+    return Report(rng.randint(0, 6), rng.randint(0, 6))
+
+
+def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> FirestormState:
+    """Play one whole campaign, checking every invariant after every action."""
+    sc = scenario(name)
+    st = new_game(sc, {"mode": mode})
+    dice_rng = random.Random(seed)
+    report_rng = random.Random(seed ^ 0x5EED)
+    bots: dict[str, Any] = {side: make_bot(kind, random.Random(seed * 31 + i))
+                            for i, (side, kind) in enumerate(zip(sc.sides, kinds, strict=True))}
+    check_invariants(st)
+    for _ in range(MAX_ACTIONS):
+        who = st.current_player()
+        if who == TERMINAL:
+            break
+        action: Action
+        if who == CHANCE:
+            assert st.dice_needed() > 0, f"chance node {st.step!r} rolls no dice"
+            action = st.chance_dice().sample(dice_rng)
+        elif who == REPORT:
+            action = random_report(report_rng)
+        else:
+            assert who in sc.sides, f"unexpected player {who!r}"
+            legal = st.legal_actions()
+            assert legal, f"{who} must act in step {st.step!r} but has no legal action"
+            action = bots[who].choose(st, legal)
+            assert action in legal
+            assert st.parse_action(action.to_str()) == action, "text codec must round-trip"
+        st.apply_action(action)
+        check_invariants(st)
+    else:
+        pytest.fail(f"{name} seed {seed} did not finish within {MAX_ACTIONS} actions")
+    assert st.is_terminal()
+    assert st.legal_actions() == ()
+    return st
+
+
+def setup_for(seed: int) -> tuple[str, tuple[str, str]]:
+    """A deterministic mix of resolution modes and bot pairings for a seed."""
+    mode = MODES[0] if seed % 5 < 3 else MODES[seed % 5 - 2]
+    kinds = (BOT_KINDS[seed % 2], BOT_KINDS[(seed // 2) % 2])
+    return mode, kinds
+
+
+def run_seeds(name: str, seeds: range) -> None:
+    for seed in seeds:
+        mode, kinds = setup_for(seed)
+        st = play_checked(name, seed, mode, kinds)
+        check_replay(st, seed)
+
+
+# ----- tests ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_seeded_campaigns_keep_invariants(name: str) -> None:
+    run_seeds(name, range(SEEDS_DEFAULT))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_tabletop_campaign_with_random_reports(name: str) -> None:
+    st = play_checked(name, 4242, "tabletop", ("heuristic", "random"))
+    assert any(e.side == REPORT for e in st.log), "a tabletop campaign must ask for reported results"
+    check_replay(st, 4242)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_play_helper_finishes_every_mode(name: str) -> None:
+    """The engine's own `play` loop drives a campaign to the end in every mode."""
+    from warroom.core.game import play
+
+    sc = scenario(name)
+    for i, mode in enumerate(MODES):
+        st = new_game(sc, {"mode": mode})
+        rng = random.Random(i)
+        players: dict[str, Any] = {s: make_bot("random", random.Random(i + 10)) for s in sc.sides}
+
+        class Reporter:
+            def choose(self, state: Any, legal: Sequence[Action]) -> Action:
+                return random_report(rng)
+
+        players[REPORT] = Reporter()
+        play(st, players, rng)
+        assert st.is_terminal()
+        check_invariants(st)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hst.integers(0, 10**6), name=hst.sampled_from(SCENARIOS), mode=hst.sampled_from(MODES),
+       kinds=hst.tuples(hst.sampled_from(BOT_KINDS), hst.sampled_from(BOT_KINDS)))
+def test_hypothesis_campaigns(seed: int, name: str, mode: str, kinds: tuple[str, str]) -> None:
+    st = play_checked(name, seed, mode, kinds)
+    check_replay(st, seed)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hst.integers(0, 10**6), name=hst.sampled_from(SCENARIOS), cut=hst.floats(0.0, 1.0))
+def test_clone_is_independent(seed: int, name: str, cut: float) -> None:
+    """A clone taken mid-game and played on leaves the original untouched."""
+    st = play_checked(name, seed, "gw", ("random", "random"))
+    record = st.record(seed)
+    n = int(len(record.log) * cut)
+    sc = st.sc
+    partial = new_game(sc, record.params)
+    for entry in record.log[:n]:
+        partial.apply_action(partial.parse_action(entry.action))
+    before = (dict(partial.control), dict(partial.loc), dict(partial.unit_vp), list(partial.events),
+              partial.step, partial.current_player())
+    twin = partial.clone()
+    for entry in record.log[n:]:
+        twin.apply_action(twin.parse_action(entry.action))
+    assert twin.is_terminal()
+    assert twin.loc == st.loc and twin.control == st.control and twin.events == st.events
+    after = (dict(partial.control), dict(partial.loc), dict(partial.unit_vp), list(partial.events),
+             partial.step, partial.current_player())
+    assert before == after

@@ -1,0 +1,1 @@
+"""The `warroom` command line (Typer + Rich)."""

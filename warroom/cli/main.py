@@ -1,0 +1,240 @@
+"""`warroom`: list, play, resume, autoplay, simulate and validate Firestorm campaigns."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
+from warroom.core.game import replay
+from warroom.core.log import GameRecord
+from warroom.core.state import CHANCE
+from warroom.rulesets.firestorm import new_game
+from warroom.scenarios import bundled_ids, load_path, load_scenario
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine).")
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class Who(str, Enum):
+    human = "human"
+    bot = "bot"
+
+
+class BotKind(str, Enum):
+    heuristic = "heuristic"
+    random = "random"
+
+
+class ModeOpt(str, Enum):
+    gw = "gw"
+    tabletop = "tabletop"
+    mixed = "mixed"
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/bold red] {message}", markup=True)
+    return typer.Exit(code)
+
+
+def scenario_or_exit(name: str) -> Any:
+    try:
+        return load_scenario(name)
+    except (UnknownNameError, ScenarioError) as exc:
+        raise fail(str(exc)) from exc
+
+
+@app.command()
+def scenarios() -> None:
+    """List the bundled campaigns with their turns and sides."""
+    table = Table(title="Bundled campaigns")
+    for col in ("id", "title", "turns", "sides", "areas", "troops"):
+        table.add_column(col)
+    for sid in bundled_ids():
+        sc = load_scenario(sid)
+        table.add_row(sid, sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
+                      str(len(sc.areas)), str(len(sc.troops)))
+    out.print(table)
+
+
+def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
+             dice: random.Random | None = None) -> None:
+    from warroom.cli.session import Session
+
+    console = Console(highlight=False)
+    session = Session(st, seed, players, bot, save, console, input, dice)
+    finished = session.run()
+    if not finished and save is not None:
+        console.print(f"Game saved to {save}. Continue with: warroom resume {save}")
+
+
+@app.command()
+def play(
+    scenario: Annotated[str, typer.Argument(help="bundled id (caen, lorraine) or a scenario path")],
+    allies: Annotated[Who, typer.Option(help="who plays the Allies")] = Who.human,
+    axis: Annotated[Who, typer.Option(help="who plays the Axis")] = Who.bot,
+    seed: Annotated[int, typer.Option(help="dice seed")] = 1,
+    save: Annotated[Path | None, typer.Option(help="save file, written after every action")] = None,
+    bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
+    mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
+) -> None:
+    """Play a campaign at the terminal: against the bot, or both sides hot-seat."""
+    sc = scenario_or_exit(scenario)
+    if save is not None and save.exists():
+        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
+                   "or choose another file")
+    players = {sc.sides[0]: allies.value, sc.sides[1]: axis.value}
+    st = new_game(sc, {"mode": mode.value, "players": players, "bot": bot.value})
+    if save is not None:
+        try:
+            st.record(seed).save(save)
+        except OSError as exc:
+            raise fail(f"cannot write save file {save}: {exc}") from exc
+    _session(st, seed, players, bot.value, save)
+
+
+def load_record(path: Path) -> tuple[GameRecord, Any]:
+    """Read a save and replay it; any problem is reported without touching the file."""
+    try:
+        record = GameRecord.load(path)
+        sc = load_scenario(record.scenario)
+    except (SaveError, UnknownNameError, ScenarioError) as exc:
+        raise fail(f"cannot resume {path}: {exc}") from exc
+    if sc.version != record.scenario_version:
+        raise fail(f"cannot resume {path}: saved with scenario {record.scenario} version "
+                   f"{record.scenario_version}, but version {sc.version} is installed")
+    try:
+        st = replay(record, lambda: new_game(sc, record.params))
+    except (SaveError, ValueError) as exc:
+        raise fail(f"cannot resume {path}: {exc}") from exc
+    return record, st
+
+
+@app.command()
+def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom play --save'")]) -> None:
+    """Resume a saved campaign: the log is replayed, then play continues."""
+    record, st = load_record(file)
+    players = record.params.get("players", {"allies": "human", "axis": "bot"})
+    dice = random.Random(record.seed)
+    for entry in record.log:  # advance the dice to where the saved game stopped
+        if entry.side == CHANCE:
+            dice.random()
+    out.print(f"Resumed {st.sc.title} at turn {st.turn} ({len(record.log)} actions replayed)")
+    _session(st, record.seed, players, str(record.params.get("bot", "heuristic")), file, dice)
+
+
+@app.command()
+def autoplay(
+    scenario: Annotated[str, typer.Argument(help="bundled id or scenario path")],
+    seed: Annotated[int, typer.Option(help="seed for dice and bots")] = 1,
+    allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
+    axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
+    save: Annotated[Path | None, typer.Option(help="also write the game as a save file")] = None,
+) -> None:
+    """Play a whole campaign bot against bot and print a turn-by-turn report."""
+    from warroom.sim.runner import play_one
+
+    sc = scenario_or_exit(scenario)
+    bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
+    st = play_one(scenario, seed, bots, {"mode": "gw"}, record_events=True)
+    lines = [f"{sc.title}: autoplay, seed {seed}, "
+             f"{sc.side_names[sc.sides[0]]} {allies_bot.value} vs {sc.side_names[sc.sides[1]]} {axis_bot.value}"]
+    lines.extend(text for _, text in st.events)
+    lines.append(f"Outcome: {st.outcome_text()}")
+    typer.echo("\n".join(lines))
+    if save is not None:
+        if save.exists():
+            raise fail(f"save file {save} already exists; not overwritten")
+        st.params.update({"players": {s: "bot" for s in sc.sides}, "bot": allies_bot.value})
+        st.record(seed).save(save)
+
+
+@app.command()
+def simulate(
+    scenario: Annotated[str, typer.Argument(help="bundled id or scenario path")],
+    games: Annotated[int, typer.Option(min=1, help="number of campaigns")] = 1000,
+    seed: Annotated[int, typer.Option(help="base seed")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
+    axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
+    ray: Annotated[bool, typer.Option("--ray", help="run on a Ray cluster")] = False,
+) -> None:
+    """Play many campaigns bot against bot and report outcome rates, VP and area control."""
+    from warroom.sim.runner import simulate as run
+
+    sc = scenario_or_exit(scenario)
+    bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=as_json) as progress:
+        task = progress.add_task(f"simulating {sc.id}", total=games)
+        summary = run(scenario, games, seed, bots, jobs=jobs, backend="ray" if ray else "local",
+                      progress=lambda n: progress.advance(task, n))
+    report = summary.report(sc.sides)
+    report.update({"scenario": sc.id, "seed": seed, "bots": bots})
+    if as_json:
+        typer.echo(json.dumps(report, indent=1, ensure_ascii=False))
+        return
+    print_report(sc, report)
+
+
+def print_report(sc: Any, report: dict[str, Any]) -> None:
+    n = report["games"]
+    t = Table(title=f"{sc.title}: {n} campaigns")
+    for col in ("outcome", "games", "rate", "95% interval"):
+        t.add_column(col)
+    for name, row in report["outcomes"].items():
+        lo, hi = row["ci95"]
+        t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
+    out.print(t)
+    w = Table(title="Wins")
+    for col in ("side", "rate", "95% interval"):
+        w.add_column(col)
+    for side, row in report["wins"].items():
+        lo, hi = row["ci95"]
+        w.add_row(sc.side_names.get(side, side), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
+    out.print(w)
+    vp = report["vp_difference"]
+    pct = ", ".join(f"p{q} {v:+d}" for q, v in vp["percentiles"].items())
+    out.print(f"VP difference ({vp['of']}): mean {vp['mean']:+.1f}; {pct}")
+    h = Table(title="Held at the end")
+    h.add_column("area")
+    h.add_column("name")
+    for s in sc.sides:
+        h.add_column(sc.side_names[s])
+    for area, row in report["held_at_end"].items():
+        h.add_row(area, sc.areas[area].name, *(f"{row[s]:.1%}" for s in sc.sides))
+    out.print(h)
+
+
+@app.command()
+def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or folder")]) -> None:
+    """Check a scenario file and print every problem found."""
+    try:
+        sc = load_path(path)
+    except ScenarioError as exc:
+        err.print(f"[bold red]{path}: {len(exc.problems)} problem(s)[/bold red]")
+        for p in exc.problems:
+            err.print(f"  - {p}", markup=False)
+        raise typer.Exit(1) from exc
+    out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.areas)} areas, {len(sc.borders)} borders, "
+              f"{len(sc.troops)} troops, {len(sc.turns)} turns, {len(sc.assumptions)} recorded assumptions")
+
+
+def main() -> None:
+    try:
+        app()
+    except WarroomError as exc:
+        err.print(f"error: {exc}", markup=False)
+        sys.exit(2)

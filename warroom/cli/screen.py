@@ -1,0 +1,121 @@
+"""The terminal campaign screen: turn and phase, every area, the open battle, VP, log and choices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from warroom.core.state import Action
+from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
+from warroom.rulesets.firestorm.state import FirestormState
+
+SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
+
+
+def side_text(st: FirestormState, side: str) -> Text:
+    return Text(st.sc.side_names.get(side, side), style=SIDE_STYLE.get(side, "bold"))
+
+
+def header(st: FirestormState) -> Panel:
+    sc = st.sc
+    t = sc.turn(st.turn)
+    a, b = sc.sides
+    line = Text()
+    line.append(f"{sc.title}  ", style="bold")
+    line.append(f"Turn {st.turn}/{len(sc.turns)}: {t.name}  ")
+    line.append(f"Phase: {st.phase()} ({st.step})  ", style="cyan")
+    if st.battles_total:
+        line.append(f"Battle {st.battle_no}/{st.battles_total}  ")
+    vp = Text()
+    vp.append_text(side_text(st, a))
+    vp.append(f" {st.total_vp(a)} VP   ")
+    vp.append_text(side_text(st, b))
+    vp.append(f" {st.total_vp(b)} VP   ")
+    air = ", ".join(f"{sc.air[s].name} sorties left: {st.air_left[s]}" for s in sc.air)
+    if air:
+        vp.append(air)
+    return Panel(Group(line, vp), title="warroom", border_style="white")
+
+
+def areas_table(st: FirestormState) -> Table:
+    table = Table(title="Areas", expand=True, show_lines=False, pad_edge=False)
+    for col in ("Area", "Name", "VP", "Terrain", "Held by", "Troops", "Supply"):
+        table.add_column(col, overflow="fold")
+    for a in st.sc.areas.values():
+        holder = st.control[a.id]
+        troops = ", ".join(st.name(u) for u in st.units_at(a.id))
+        extras = []
+        if a.supply:
+            extras.append(f"source ({st.sc.side_names[a.supply]})")
+        extras.extend(sorted(a.flags))
+        supplied = "in supply" if st.in_supply(a.id, holder) else "OUT"
+        table.add_row(a.id, a.name + (f" [{'; '.join(extras)}]" if extras else ""), str(a.vp), a.terrain,
+                      side_text(st, holder), troops or "-", supplied)
+    return table
+
+
+def battle_panel(st: FirestormState) -> Panel | None:
+    b = st.battle
+    if b is None:
+        return None
+    sc = st.sc
+    lines = [Text(f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)} "
+                  f"({sc.areas[b.to].terrain}{', across the ' + sc.rivers[frozenset((b.frm, b.to))] if frozenset((b.frm, b.to)) in sc.rivers else ''})")]
+    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
+    for side, units, ok in ((b.attacker, b.att, b.att_supplied), (b.defender, b.dfn, b.def_supplied)):
+        names = ", ".join(labels.get(u, st.name(u)) for u in units) or "(not yet committed)"
+        lines.append(Text(f"  {sc.side_names[side]}: {names}; {'in supply' if ok else 'OUT OF SUPPLY'}"))
+        for label, value in b.modifiers.get(side, []):
+            lines.append(Text(f"      {value:+d} {label}"))
+    if b.winner:
+        lines.append(Text(f"  Totals {b.att_total} vs {b.def_total}: {b.winner}", style="bold"))
+    return Panel(Group(*lines), title=f"Battle arrow ({b.kind})", border_style="yellow")
+
+
+def log_panel(st: FirestormState, lines: int = 14) -> Panel:
+    tail = [Text(text) for _, text in st.events[-lines:]]
+    return Panel(Group(*tail) if tail else Text("-"), title="Log", border_style="green")
+
+
+def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
+    rows = [Text(f"{i:>3}. {describe(st, a)}   [{a.to_str()}]") for i, a in enumerate(legal, start=1)]
+    who = st.sc.side_names.get(st.current_player(), st.current_player())
+    return Panel(Group(*rows), title=f"{who}: choose by number or type the action "
+                                     "(help, quit)", border_style="magenta")
+
+
+def describe(st: FirestormState, action: Action) -> str:
+    """A readable line for an action (the bracketed text form is what can be typed)."""
+    from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Pass, Place, Retreat
+
+    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
+    if isinstance(action, Arrow):
+        return f"attack {st.area_label(action.to)} from {st.area_label(action.frm)}"
+    if isinstance(action, Commit):
+        return "commit " + (", ".join(labels.get(u, st.name(u)) for u in action.units) or "nothing")
+    if isinstance(action, Retreat):
+        return f"retreat {st.name(action.unit)} to {st.area_label(action.to)}"
+    if isinstance(action, Advance):
+        return f"advance {st.name(action.unit)} (from {st.loc[action.unit]})"
+    if isinstance(action, Place):
+        where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
+        return f"place {st.name(action.unit)} in {where}"
+    if isinstance(action, Move):
+        return f"move {st.name(action.unit)} from {st.loc[action.unit]} to {st.area_label(action.to)}"
+    if isinstance(action, Pass):
+        return "pass / done"
+    return action.to_str()
+
+
+def screen(st: FirestormState, legal: Sequence[Action]) -> Group:
+    parts: list[Panel | Table] = [header(st), areas_table(st)]
+    bp = battle_panel(st)
+    if bp is not None:
+        parts.append(bp)
+    parts.append(log_panel(st))
+    parts.append(choices_panel(st, legal))
+    return Group(*parts)
