@@ -46,6 +46,9 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
                 froms = forced
         blocked = st.flags.get("no_attack_from", {})
         froms = [f for f in froms if blocked.get(f, 0) < st.turn]
+    else:
+        holding = set(attack_froms(st, side))
+        froms = [f for f in froms if f in holding]
     restrict = sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0]
     open_targets = set(sc.rules.values.get("t1_open_targets", ()))
     out = []
