@@ -12,7 +12,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
-from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Advance, Arrow, Commit, Move, Place, Retreat
+from warroom.rulesets.firestorm.actions import (
+    AIR,
+    CARPET,
+    DEFENCE,
+    Advance,
+    Arrow,
+    Commit,
+    Move,
+    Place,
+    Retreat,
+)
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -23,8 +33,8 @@ def unit_bonus(st: FirestormState, side: str, item: str, terrain: str) -> float:
     if item == CARPET:
         return float(sc.rules.values.get("carpet_gw", 2))
     if item == DEFENCE:
-        table = sc.rules.values.get("defence_variable", [1] * 6)
-        return sum(table) / 6
+        table: list[int] = sc.rules.values.get("defence_variable", [1] * 6)
+        return float(sum(table)) / 6
     if item == AIR:
         air = sc.air[side]
         return sum(air.variable) / 6 if air.variable else float(air.gw_bonus(terrain))

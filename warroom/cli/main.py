@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,17 +27,17 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 
-class Who(str, Enum):
+class Who(StrEnum):
     human = "human"
     bot = "bot"
 
 
-class BotKind(str, Enum):
+class BotKind(StrEnum):
     heuristic = "heuristic"
     random = "random"
 
 
-class ModeOpt(str, Enum):
+class ModeOpt(StrEnum):
     gw = "gw"
     tabletop = "tabletop"
     mixed = "mixed"

@@ -63,8 +63,9 @@ def battle_panel(st: FirestormState) -> Panel | None:
     if b is None:
         return None
     sc = st.sc
-    lines = [Text(f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)} "
-                  f"({sc.areas[b.to].terrain}{', across the ' + sc.rivers[frozenset((b.frm, b.to))] if frozenset((b.frm, b.to)) in sc.rivers else ''})")]
+    river = sc.rivers.get(frozenset((b.frm, b.to)), "")
+    where = sc.areas[b.to].terrain + (f", across the {river}" if river else "")
+    lines = [Text(f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)} ({where})")]
     labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
     for side, units, ok in ((b.attacker, b.att, b.att_supplied), (b.defender, b.dfn, b.def_supplied)):
         names = ", ".join(labels.get(u, st.name(u)) for u in units) or "(not yet committed)"

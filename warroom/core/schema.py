@@ -1,7 +1,7 @@
 """Path-aware readers for validating data files (scenarios, saves) with precise error messages.
 
 >>> r = Reader("caen.toml", {"turns": "five"}, [])
->>> r.int("turns", lo=1)
+>>> r.integer("turns", lo=1)
 0
 >>> r.problems
 ["caen.toml: key 'turns': expected an integer, got 'five'"]
@@ -36,7 +36,7 @@ class Reader:
             return None
         return self.data[key]
 
-    def str(self, key: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
+    def text(self, key: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
         value = self._get(key, default is None)
         if value is None:
             return default or ""
@@ -47,7 +47,7 @@ class Reader:
             self.fail(f"key {key!r}: expected one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def int(self, key: str, default: int | None = None, lo: int | None = None, hi: int | None = None) -> int:
+    def integer(self, key: str, default: int | None = None, lo: int | None = None, hi: int | None = None) -> int:
         value = self._get(key, default is None)
         if value is None:
             return default or 0
@@ -59,7 +59,7 @@ class Reader:
                       f"{hi if hi is not None else 'inf'}]")
         return value
 
-    def bool(self, key: str, default: bool) -> bool:
+    def flag(self, key: str, default: bool) -> bool:
         value = self._get(key, False)
         if value is None:
             return default
@@ -68,7 +68,7 @@ class Reader:
             return default
         return value
 
-    def strs(self, key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    def texts(self, key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
         value = self._get(key, False)
         if value is None:
             return default
@@ -77,7 +77,7 @@ class Reader:
             return default
         return tuple(value)
 
-    def ints(self, key: str, default: tuple[int, ...] = (), length: int | None = None) -> tuple[int, ...]:
+    def integers(self, key: str, default: tuple[int, ...] = (), length: int | None = None) -> tuple[int, ...]:
         value = self._get(key, False)
         if value is None:
             return default

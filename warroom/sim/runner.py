@@ -7,8 +7,8 @@ stays flat however many games run. Backends: in-process, local processes, or Ray
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +48,7 @@ def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, A
 
 
 def summarise(st: Any) -> GameSummary:
-    winner, level, margin = st.outcome()
+    winner, _level, _margin = st.outcome()
     a, _ = st.sc.sides
     diff = st.total_vp(a) - st.total_vp(st.sc.other(a))
     return GameSummary(st.outcome_text().split(" by ")[0].split(" (")[0], winner, diff, dict(st.control))

@@ -221,7 +221,7 @@ def prune_exploits(st: St) -> None:
 def apply_exploit(st: St, action: Any) -> None:
     from warroom.rulesets.firestorm.steps import open_battle
 
-    beach, max_ft = st.flags["exploits"].pop(0)
+    _beach, max_ft = st.flags["exploits"].pop(0)
     if isinstance(action, Pass):
         prune_exploits(st)
         return

@@ -189,19 +189,19 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     problems: list[str] = []
     root = Reader(where, data, problems)
     head = root.table("scenario", required=True)
-    sides_t = head.strs("sides")
+    sides_t = head.texts("sides")
     sides: tuple[str, str] = (sides_t[0], sides_t[1]) if len(sides_t) == 2 else ("allies", "axis")
     if len(sides_t) != 2:
         head.fail("key 'sides': expected exactly two side ids")
     side_names_r = head.table("side_names")
-    side_names = {s: side_names_r.str(s, s.title()) for s in sides}
-    n_turns = head.int("turns", lo=1, hi=20)
+    side_names = {s: side_names_r.text(s, s.title()) for s in sides}
+    n_turns = head.integer("turns", lo=1, hi=20)
 
     maps: dict[str, dict[str, Any]] = {}
     for m in root.tables("map"):
-        mid = m.str("id")
-        maps[mid] = {"id": mid, "name": m.str("name", mid), "width": m.int("width", 1000, lo=1),
-                     "height": m.int("height", 700, lo=1)}
+        mid = m.text("id")
+        maps[mid] = {"id": mid, "name": m.text("name", mid), "width": m.integer("width", 1000, lo=1),
+                     "height": m.integer("height", 700, lo=1)}
     if not maps:
         root.fail("no [[map]] table: a scenario needs at least one map")
 
@@ -209,29 +209,29 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     aliases: dict[str, str] = {}
     assumptions: list[str] = []
     for a in root.tables("area"):
-        aid = a.str("id")
+        aid = a.text("id")
         if aid in areas:
             a.fail(f"duplicate area id {aid!r}")
-        mid = a.str("map")
+        mid = a.text("map")
         if mid and maps and mid not in maps:
             a.fail(f"area {aid!r} is on map {mid!r}, which is not defined")
-        flags = a.strs("flags")
+        flags = a.texts("flags")
         for f in flags:
             if f not in AREA_FLAGS:
                 a.fail(f"unknown flag {f!r} (known: {', '.join(AREA_FLAGS)})")
-        supply = a.str("supply", "")
+        supply = a.text("supply", "")
         if supply and supply not in sides:
             a.fail(f"key 'supply': {supply!r} is not a side ({', '.join(sides)})")
-        control = a.str("control", sides[1])
+        control = a.text("control", sides[1])
         if control not in sides:
             a.fail(f"key 'control': {control!r} is not a side ({', '.join(sides)})")
         width = maps.get(mid, {}).get("width", 10_000)
         height = maps.get(mid, {}).get("height", 10_000)
         area = AreaDef(
-            id=aid, name=a.str("name", ""), map=mid, vp=a.int("vp", 0, lo=0, hi=1000),
-            terrain=a.str("terrain", "plain", TERRAINS), x=a.int("x", lo=0, hi=width),
-            y=a.int("y", lo=0, hi=height), flags=frozenset(flags), supply=supply, control=control,
-            aliases=a.strs("aliases"), assumption=a.str("assumption", ""),
+            id=aid, name=a.text("name", ""), map=mid, vp=a.integer("vp", 0, lo=0, hi=1000),
+            terrain=a.text("terrain", "plain", TERRAINS), x=a.integer("x", lo=0, hi=width),
+            y=a.integer("y", lo=0, hi=height), flags=frozenset(flags), supply=supply, control=control,
+            aliases=a.texts("aliases"), assumption=a.text("assumption", ""),
         )
         areas[aid] = area
         for name in (aid, *area.aliases):
@@ -246,7 +246,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     adj: dict[str, list[str]] = {aid: [] for aid in areas}
     rivers: dict[frozenset[str], str] = {}
     for b in root.tables("border", label="a"):
-        x, y = b.str("a"), b.str("b")
+        x, y = b.text("a"), b.text("b")
         ok = True
         for end in (x, y):
             if end not in areas:
@@ -259,7 +259,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         if ok and y in adj[x]:
             b.fail(f"border {x}-{y} is listed twice")
             ok = False
-        border = BorderDef(x, y, b.str("river", ""), b.str("assumption", ""))
+        border = BorderDef(x, y, b.text("river", ""), b.text("assumption", ""))
         if ok:
             borders.append(border)
             adj[x].append(y)
@@ -273,26 +273,26 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
 
     troops: dict[str, TroopDef] = {}
     for t in root.tables("troop"):
-        tid = t.str("id")
+        tid = t.text("id")
         if tid in troops:
             t.fail(f"duplicate troop id {tid!r}")
-        side = t.str("side", choices=sides)
-        start = t.str("start", "offmap")
+        side = t.text("side", choices=sides)
+        start = t.text("start", "offmap")
         if start not in LOCATIONS and start not in areas:
             t.fail(f"start {start!r} is not an area on the map (nor 'pool' or 'offmap')")
-        flags = t.strs("flags")
+        flags = t.texts("flags")
         for f in flags:
             if f not in TROOP_FLAGS:
                 t.fail(f"unknown troop flag {f!r} (known: {', '.join(TROOP_FLAGS)})")
-        variable = t.ints("variable", length=6) if t.has("variable") else ()
+        variable = t.integers("variable", length=6) if t.has("variable") else ()
         bonus = _bonus(t, "bonus")
         if not bonus and not variable:
             t.fail("a troop needs 'bonus' or 'variable' (its General's Wargame bonus)")
         troop = TroopDef(
-            id=tid, name=t.str("name", tid), side=side, category=t.str("category", "infantry"),
-            bonus=bonus, variable=variable, points=t.int("points", 0, lo=0),
-            rating=t.str("rating", ""), capture_vp=t.int("capture_vp", 10, lo=0), flags=frozenset(flags),
-            start=start, assumption=t.str("assumption", ""),
+            id=tid, name=t.text("name", tid), side=side, category=t.text("category", "infantry"),
+            bonus=bonus, variable=variable, points=t.integer("points", 0, lo=0),
+            rating=t.text("rating", ""), capture_vp=t.integer("capture_vp", 10, lo=0), flags=frozenset(flags),
+            start=start, assumption=t.text("assumption", ""),
         )
         troops[tid] = troop
         if troop.assumption:
@@ -300,21 +300,21 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
 
     air: dict[str, AirDef] = {}
     for a in root.tables("air", label="side"):
-        side = a.str("side", choices=sides)
-        sorties = a.ints("sorties", length=n_turns)
-        air[side] = AirDef(side, a.str("name", "air"), _bonus(a, "bonus"),
-                           a.ints("variable", length=6) if a.has("variable") else (), sorties)
+        side = a.text("side", choices=sides)
+        sorties = a.integers("sorties", length=n_turns)
+        air[side] = AirDef(side, a.text("name", "air"), _bonus(a, "bonus"),
+                           a.integers("variable", length=6) if a.has("variable") else (), sorties)
 
     rr = root.table("rules", required=True)
-    hooks = rr.strs("hooks")
+    hooks = rr.texts("hooks")
     for h in hooks:
         if h not in HOOKS:
             rr.fail(f"unknown hook {h!r} (known: {', '.join(HOOKS)})")
     pool_r = rr.table("pool_areas")
-    pool_areas = {s: pool_r.str(s, "any", POOL_RULES) for s in sides}
+    pool_areas = {s: pool_r.text(s, "any", POOL_RULES) for s in sides}
     order_checks = []
     for key in ("reinforce_order", "move_order"):
-        order = rr.strs(key, sides)
+        order = rr.texts(key, sides)
         if sorted(order) != sorted(sides):
             rr.fail(f"key {key!r}: must list both sides once, got {list(order)}")
             order = sides
@@ -326,55 +326,55 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     thresholds = tuple((row[0], str(row[1])) for row in _rows(tables_r, "outcome", 2, last_str=True))
     values = dict(rr.data.get("values", {})) if isinstance(rr.data.get("values", {}), dict) else {}
     rules = Rules(
-        stacking=rr.int("stacking", 0, lo=0), advance_cap=rr.int("advance_cap", 3, lo=0, hi=10),
-        move_range=rr.int("move_range", 1, lo=0, hi=50),
-        redeploy_returned=rr.bool("redeploy_returned", False), reinforce_order=order_checks[0],
+        stacking=rr.integer("stacking", 0, lo=0), advance_cap=rr.integer("advance_cap", 3, lo=0, hi=10),
+        move_range=rr.integer("move_range", 1, lo=0, hi=50),
+        redeploy_returned=rr.flag("redeploy_returned", False), reinforce_order=order_checks[0],
         move_order=order_checks[1], pool_areas=pool_areas,
-        destroyed_to=rr.str("destroyed_to", "pool", ("pool", "gone")), oos_gw=rr.int("oos_gw", -2),
-        river_gw=rr.int("river_gw", 2), hooks=frozenset(hooks), fow_destroy=fow, gw_destroy=gw,
+        destroyed_to=rr.text("destroyed_to", "pool", ("pool", "gone")), oos_gw=rr.integer("oos_gw", -2),
+        river_gw=rr.integer("river_gw", 2), hooks=frozenset(hooks), fow_destroy=fow, gw_destroy=gw,
         out_of_supply=oos, thresholds=thresholds, values=values,
     )
 
     turns: list[TurnDef] = []
     for i, t in enumerate(root.tables("turn", label="name"), start=1):
-        number = t.int("number")
+        number = t.integer("number")
         if number != i:
             t.fail(f"turns must be numbered 1, 2, ... in order; expected {i}, got {number}")
         init = t.table("initiative")
         arrivals: list[Arrival] = []
         for ar in t.tables("arrival", label="unit"):
-            unit = ar.str("unit")
+            unit = ar.text("unit")
             if unit not in troops:
                 ar.fail(f"unit {unit!r} in turn {i} arrivals is not a defined troop")
-            places = ar.strs("areas")
+            places = ar.texts("areas")
             for p in places:
                 if p not in areas:
                     ar.fail(f"area {p!r} in turn {i} arrivals is not on the map")
-            arrivals.append(Arrival(unit, places, ar.str("when", "strategic", ("planning", "strategic"))))
-        special = t.strs("special")
-        withdraw = t.strs("withdraw")
+            arrivals.append(Arrival(unit, places, ar.text("when", "strategic", ("planning", "strategic"))))
+        special = t.texts("special")
+        withdraw = t.texts("withdraw")
         for w in withdraw:
             if w not in troops:
                 t.fail(f"unit {w!r} in turn {i} withdrawals is not a defined troop")
         turns.append(TurnDef(
-            number=i, name=t.str("name"), battles_base=t.int("battles", 0, lo=0, hi=30),
-            battles_d3=t.int("battles_d3", 0, lo=0, hi=5),
-            initiative_side=init.str("side", sides[0], sides), initiative_bonus=init.int("bonus", 0, lo=0, hi=6),
-            tie_side=init.str("ties", sides[0], sides), arrivals=tuple(arrivals),
-            reserve_limit=t.int("reserve_limit", 0, lo=0, hi=5), carpet=t.int("carpet", 0, lo=0, hi=5),
+            number=i, name=t.text("name"), battles_base=t.integer("battles", 0, lo=0, hi=30),
+            battles_d3=t.integer("battles_d3", 0, lo=0, hi=5),
+            initiative_side=init.text("side", sides[0], sides), initiative_bonus=init.integer("bonus", 0, lo=0, hi=6),
+            tie_side=init.text("ties", sides[0], sides), arrivals=tuple(arrivals),
+            reserve_limit=t.integer("reserve_limit", 0, lo=0, hi=5), carpet=t.integer("carpet", 0, lo=0, hi=5),
             special=frozenset(special), withdraw=withdraw,
         ))
     if len(turns) != n_turns:
         head.fail(f"key 'turns' says {n_turns} but {len(turns)} [[turn]] tables are given")
 
     scenario = FirestormScenario(
-        id=head.str("id"), version=head.str("version", "1"), title=head.str("title"),
-        system=head.str("system", "firestorm"), sides=sides, side_names=side_names,
-        description=head.str("description", ""), maps=maps, areas=areas, borders=borders, troops=troops,
+        id=head.text("id"), version=head.text("version", "1"), title=head.text("title"),
+        system=head.text("system", "firestorm"), sides=sides, side_names=side_names,
+        description=head.text("description", ""), maps=maps, areas=areas, borders=borders, troops=troops,
         air=air, turns=turns, rules=rules,
         tables={k: v for k, v in tables_r.data.items()},
         adjacency={k: tuple(v) for k, v in adj.items()}, rivers=rivers, aliases=aliases,
-        assumptions=assumptions + [f"rule: {a}" for a in rr.strs("assumptions")],
+        assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
     )
     _check_supply_sources(scenario, problems, where)
     if problems:

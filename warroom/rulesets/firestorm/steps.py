@@ -32,7 +32,6 @@ from warroom.rulesets.firestorm.actions import (
 from warroom.rulesets.firestorm.battle import (
     ATTACKER,
     DEFENDER,
-    DRAW,
     Battle,
     fow_destroy_need,
     gw_destroy_needs,
@@ -48,7 +47,7 @@ from warroom.rulesets.firestorm.options import (
     move_options,
     place_options,
 )
-from warroom.rulesets.firestorm.state import OFF_BOARD, OFFMAP, POOL, RESERVE, FirestormState
+from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormState
 
 St = FirestormState
 
@@ -249,6 +248,11 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
     st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
 
 
+def apply_defend_commit(st: St, action: Any) -> None:
+    apply_commit(st, action, False)
+    st.flags["committed"] = True
+
+
 def describe_units(st: St, units: Sequence[str], side: str) -> str:
     if not units:
         return "no troops"
@@ -305,9 +309,7 @@ def gw_dice(st: St) -> int:
             if u == AIR:
                 if sc.air[side].variable:
                     b.variable.append((side, u))
-            elif u == DEFENCE:
-                b.variable.append((side, u))
-            elif u != CARPET and sc.troops[u].variable:
+            elif u == DEFENCE or (u != CARPET and sc.troops[u].variable):
                 b.variable.append((side, u))
     return 2 + len(b.variable)
 
@@ -375,7 +377,7 @@ def tabletop_dice(st: St) -> int:
 def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
     b = battle_of(st)
     i = 0
-    for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
+    for ok, side in ((b.att_supplied, b.attacker), (b.def_supplied, b.defender)):
         if not ok:
             effect = out_of_supply_effect(values[i], st.sc.rules)
             b.notes.append(f"{side_name(st, side)} out of supply [{values[i]}]: {effect}")
@@ -674,7 +676,7 @@ def build_flow() -> Flow[St]:
              apply=lambda st, a: apply_commit(st, a, True), end_if=lambda st: bool(battle_of(st).att),
              next=lambda st: "defend_commit"),
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
-             apply=lambda st, a: (apply_commit(st, a, False), st.flags.__setitem__("committed", True))[0],
+             apply=apply_defend_commit,
              on_begin=lambda st: st.flags.__setitem__("committed", False),
              end_if=lambda st: bool(st.flags.get("committed")), next=after_commit),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
