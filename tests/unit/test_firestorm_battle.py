@@ -55,7 +55,7 @@ def test_tabletop_attacker_needs_three_and_more() -> None:
             assert tabletop_winner(att, dfn) == expected, (att, dfn)
 
 
-# ----- General's Wargame winner (core 7.2) ------------------------------------------------------------------
+# ----- General's Wargame winner (core 7.2) ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_gw_tie_is_a_draw_not_an_attacker_win() -> None:
     assert gw_winner(5, 5) not in (ATTACKER, DEFENDER)
 
 
-# ----- roll to destroy (core 7.3) ------------------------------------------------------------------------------
+# ----- roll to destroy (core 7.3) -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_destroy_tables_agree_between_caen_and_lorraine() -> None:
         assert gw_destroy_needs(diff, caen) == gw_destroy_needs(diff, lorraine)
 
 
-# ----- out of supply (core 6.1, Caen bands) -------------------------------------------------------------------
+# ----- out of supply (core 6.1, Caen bands) ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_out_of_supply_faces_beyond_the_table_use_the_last_row() -> None:
     assert out_of_supply_effect(7, caen_rules()).startswith("fight to the death")
 
 
-# ----- the battle record -----------------------------------------------------------------------------------------
+# ----- the battle record ----------------------------------------------------------------------------------
 
 
 def test_battle_clone_is_independent() -> None:

@@ -15,7 +15,7 @@ DATA = Path(__file__).resolve().parents[2] / "warroom" / "scenarios" / "data"
 CAEN = DATA / "caen"
 
 
-# ----- the bundled campaigns ----------------------------------------------------------------------------------
+# ----- the bundled campaigns ------------------------------------------------------------------------------
 
 
 def test_bundled_ids() -> None:
@@ -68,10 +68,12 @@ def test_unknown_scenario_name() -> None:
         load_scenario("norway-2")
 
 
-# ----- broken copies of Caen ------------------------------------------------------------------------------------
+# ----- broken copies of Caen ------------------------------------------------------------------------------
 
 
-def broken_caen(tmp_path: Path, file: str = "map.toml", old: str = "", new: str = "", append: str = "") -> Path:
+def broken_caen(
+    tmp_path: Path, file: str = "map.toml", old: str = "", new: str = "", append: str = ""
+) -> Path:
     """Copy the Caen folder to `tmp_path`, replacing the first `old` in `file` by `new` and appending text."""
     folder = tmp_path / "caen"
     folder.mkdir()
@@ -254,14 +256,12 @@ def test_unsupported_system(tmp_path: Path) -> None:
     assert problems == [f"{path}: [scenario] system 'kampen' is not supported (known: firestorm)"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: units named in [tables.tonga]/[tables.neptune] are not validated")
 def test_unknown_unit_in_dday_tables(tmp_path: Path) -> None:
     path = broken_caen(tmp_path, "scenario.toml", 'unit = "abn_6"', 'unit = "abn_99"')
     problems = problems_of(path)
     assert any("abn_99" in p for p in problems)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: areas and units in [rules.values] caumont are not validated")
 def test_unknown_area_in_caumont_values(tmp_path: Path) -> None:
     path = broken_caen(tmp_path, "scenario.toml", 'trigger = "A1"', 'trigger = "Q1"')
     problems = problems_of(path)

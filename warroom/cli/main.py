@@ -11,9 +11,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
@@ -44,7 +46,7 @@ class ModeOpt(StrEnum):
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/bold red] {message}", markup=True)
+    err.print(f"[bold red]error:[/bold red] {escape(message)}", markup=True)
     return typer.Exit(code)
 
 
@@ -76,7 +78,7 @@ def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path |
     session = Session(st, seed, players, bot, save, console, input, dice)
     finished = session.run()
     if not finished and save is not None:
-        console.print(f"Game saved to {save}. Continue with: warroom resume {save}")
+        console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False)
 
 
 @app.command()
@@ -125,13 +127,23 @@ def load_record(path: Path) -> tuple[GameRecord, Any]:
 def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom play --save'")]) -> None:
     """Resume a saved campaign: the log is replayed, then play continues."""
     record, st = load_record(file)
-    players = record.params.get("players", {"allies": "human", "axis": "bot"})
+    sides = list(st.sc.sides)
+    players = record.params.get("players", {sides[0]: "human", sides[1]: "bot"})
+    if (not isinstance(players, dict) or sorted(players) != sorted(sides)
+            or any(v not in (w.value for w in Who) for v in players.values())):
+        raise fail(f"cannot resume {file}: save parameter 'players' must map each side "
+                   f"({', '.join(sides)}) to 'human' or 'bot', got {players!r}")
+    bot = record.params.get("bot", BotKind.heuristic.value)
+    if bot not in (b.value for b in BotKind):
+        raise fail(f"cannot resume {file}: save parameter 'bot' is {bot!r} "
+                   f"(known: {', '.join(b.value for b in BotKind)})")
     dice = random.Random(record.seed)
-    for entry in record.log:  # advance the dice to where the saved game stopped
+    for entry in record.log:  # advance the dice to where the saved game stopped: one draw per die face
         if entry.side == CHANCE:
-            dice.random()
-    out.print(f"Resumed {st.sc.title} at turn {st.turn} ({len(record.log)} actions replayed)")
-    _session(st, record.seed, players, str(record.params.get("bot", "heuristic")), file, dice)
+            for _ in Roll.parse(entry.action.split()[1:]).values:
+                dice.random()
+    out.print(f"Resumed {st.sc.title} at turn {st.turn} ({len(record.log)} actions replayed)", markup=False)
+    _session(st, record.seed, players, str(bot), file, dice)
 
 
 @app.command()
@@ -146,6 +158,8 @@ def autoplay(
     from warroom.sim.runner import play_one
 
     sc = scenario_or_exit(scenario)
+    if save is not None and save.exists():
+        raise fail(f"save file {save} already exists; not overwritten")
     bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     st = play_one(scenario, seed, bots, {"mode": "gw"}, record_events=True)
     lines = [f"{sc.title}: autoplay, seed {seed}, "
@@ -154,10 +168,11 @@ def autoplay(
     lines.append(f"Outcome: {st.outcome_text()}")
     typer.echo("\n".join(lines))
     if save is not None:
-        if save.exists():
-            raise fail(f"save file {save} already exists; not overwritten")
         st.params.update({"players": {s: "bot" for s in sc.sides}, "bot": allies_bot.value})
-        st.record(seed).save(save)
+        try:
+            st.record(seed).save(save)
+        except OSError as exc:
+            raise fail(f"cannot write save file {save}: {exc}") from exc
 
 
 @app.command()
@@ -224,12 +239,13 @@ def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or 
     try:
         sc = load_path(path)
     except ScenarioError as exc:
-        err.print(f"[bold red]{path}: {len(exc.problems)} problem(s)[/bold red]")
+        err.print(f"[bold red]{escape(str(path))}: {len(exc.problems)} problem(s)[/bold red]")
         for p in exc.problems:
             err.print(f"  - {p}", markup=False)
         raise typer.Exit(1) from exc
     out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.areas)} areas, {len(sc.borders)} borders, "
-              f"{len(sc.troops)} troops, {len(sc.turns)} turns, {len(sc.assumptions)} recorded assumptions")
+              f"{len(sc.troops)} troops, {len(sc.turns)} turns, {len(sc.assumptions)} recorded assumptions",
+              markup=False)
 
 
 def main() -> None:

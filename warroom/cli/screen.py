@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from warroom.core.state import Action
+from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
 from warroom.rulesets.firestorm.state import FirestormState
 
@@ -118,5 +118,6 @@ def screen(st: FirestormState, legal: Sequence[Action]) -> Group:
     if bp is not None:
         parts.append(bp)
     parts.append(log_panel(st))
-    parts.append(choices_panel(st, legal))
+    if st.current_player() != REPORT:  # a tabletop result is typed, not chosen; the session prompts for it
+        parts.append(choices_panel(st, legal))
     return Group(*parts)

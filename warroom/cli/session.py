@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from warroom.ai import make_bot
 from warroom.cli.screen import screen
@@ -66,7 +67,7 @@ class Session:
                 return False
             self.autosave()
         self.flush_events()
-        self.console.print(f"[bold]{st.outcome_text()}[/bold]")
+        self.console.print(f"[bold]{escape(st.outcome_text())}[/bold]")
         return True
 
     def human_turn(self, who: str) -> bool:
@@ -93,10 +94,10 @@ class Session:
             if text in ("quit", "exit", "q"):
                 return False
             if text in ("help", "?"):
-                self.console.print(HELP)
+                self.console.print(HELP, markup=False)
                 continue
             try:
-                if text.isdigit() and who != REPORT:
+                if text.isdecimal() and who != REPORT:
                     i = int(text)
                     if not 1 <= i <= len(legal):
                         raise IllegalActionError(f"choose a number from 1 to {len(legal)}")
@@ -106,4 +107,4 @@ class Session:
                 st.apply_action(action)
                 return True
             except (IllegalActionError, UnknownNameError) as exc:
-                self.console.print(f"[red]Not allowed:[/red] {exc}", highlight=False)
+                self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}", highlight=False)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from warroom.core.errors import IllegalActionError, SaveError
+from warroom.core.errors import IllegalActionError, SaveError, UnknownNameError
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
 
@@ -63,6 +63,6 @@ def replay(record: GameRecord, new_state: Callable[[], DriveableState]) -> Drive
             raise SaveError(f"log entry {i} ({entry.action!r}) is by {entry.side!r}, but {who!r} was to act")
         try:
             state.apply_action(state.parse_action(entry.action))
-        except IllegalActionError as exc:
+        except (IllegalActionError, UnknownNameError) as exc:
             raise SaveError(f"log entry {i} ({entry.action!r}) is not legal on replay: {exc}") from exc
     return state

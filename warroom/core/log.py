@@ -54,8 +54,13 @@ class LogEntry:
             raise SaveError(f"{where}: action, side and phase must be strings")
         if not isinstance(turn, int) or isinstance(turn, bool):
             raise SaveError(f"{where}: turn must be an integer")
-        return cls(action, side, turn, phase, bool(data.get("automatic", False)),
-                   bool(data.get("redacted", False)))
+        flags = []
+        for key in ("automatic", "redacted"):
+            value = data.get(key, False)
+            if not isinstance(value, bool):
+                raise SaveError(f"{where}: {key!r} must be true or false, got {value!r}")
+            flags.append(value)
+        return cls(action, side, turn, phase, flags[0], flags[1])
 
 
 @dataclass(slots=True)
@@ -95,7 +100,7 @@ class GameRecord:
             raise SaveError(f"unsupported save format version {data.get('format_version')!r}")
         for key, typ in (("scenario", str), ("scenario_version", str), ("params", dict), ("seed", int),
                          ("log", list)):
-            if not isinstance(data.get(key), typ):
+            if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
                 raise SaveError(f"save field {key!r} is missing or not a {typ.__name__}")
         entries = [LogEntry.from_dict(e, i) for i, e in enumerate(data["log"])]
         return cls(data["scenario"], data["scenario_version"], data["params"], data["seed"], entries)

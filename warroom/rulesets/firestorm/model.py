@@ -377,6 +377,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
     )
     _check_supply_sources(scenario, problems, where)
+    _check_references(scenario, problems, where)
     if problems:
         raise ScenarioError(problems)
     return scenario
@@ -414,6 +415,47 @@ def _check_connected(adj: dict[str, list[str]], problems: list[str], where: str)
     missing = sorted(set(adj) - seen)
     if missing:
         problems.append(f"{where}: the map is not connected: {', '.join(missing)} cannot be reached from {start}")
+
+
+def _check_references(s: FirestormScenario, problems: list[str], where: str) -> None:
+    """Units and areas named by campaign tables and values must exist."""
+    units: list[tuple[str, str]] = []
+    areas: list[tuple[str, str]] = []
+    if s.has("dday"):
+        tonga = s.tables.get("tonga")
+        neptune = s.tables.get("neptune")
+        if not isinstance(tonga, dict) or not isinstance(neptune, dict):
+            problems.append(f"{where}: hook 'dday' needs [tables.tonga] and [tables.neptune]")
+        else:
+            units.append(("[tables.tonga] unit", str(tonga.get("unit"))))
+            areas.append(("[tables.tonga] area", str(tonga.get("area"))))
+            units.append(("[tables.neptune] counter_attack", str(neptune.get("counter_attack"))))
+            for row in neptune.get("beaches", []):
+                if not (isinstance(row, list) and len(row) == 3):
+                    problems.append(f"{where}: [tables.neptune] beaches row {row!r}: expected [area, unit, unit]")
+                    continue
+                areas.append(("[tables.neptune] beaches", str(row[0])))
+                units.extend(("[tables.neptune] beaches", str(u)) for u in row[1:])
+            for key in ("tonga", "neptune"):
+                rows = s.tables[key].get("rows")
+                if not isinstance(rows, list) or len(rows) != 6:
+                    problems.append(f"{where}: [tables.{key}] rows: expected 6 rows, one per die face")
+    if s.has("caumont_gap"):
+        v = s.rules.values.get("caumont")
+        if not isinstance(v, dict):
+            problems.append(f"{where}: hook 'caumont_gap' needs [rules.values] caumont")
+        else:
+            areas.extend(("[rules.values] caumont", str(v.get(k))) for k in ("trigger", "gap", "target"))
+            units.extend(("[rules.values] caumont", str(v.get(k))) for k in ("attacker", "defender"))
+    if s.has("german_success"):
+        areas.extend(("[rules.values] german_success_areas", str(a))
+                     for a in s.rules.values.get("german_success_areas", []))
+    for label, unit in units:
+        if unit not in s.troops:
+            problems.append(f"{where}: {label}: unit {unit!r} is not a defined troop")
+    for label, area in areas:
+        if area not in s.areas:
+            problems.append(f"{where}: {label}: area {area!r} is not on the map")
 
 
 def _check_supply_sources(s: FirestormScenario, problems: list[str], where: str) -> None:

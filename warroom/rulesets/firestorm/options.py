@@ -109,10 +109,11 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
                     continue
             elif b.required not in opt:
                 continue
-        if stacking and reserve:
-            joining = sum(1 for u in real if u in reserve)
-            if joining and here + joining > stacking:
-                continue
+        joining = sum(1 for u in real if u in reserve) if reserve else 0
+        if stacking and joining and here + joining > stacking:
+            continue
+        if DEFENCE in opt and len(present) + joining >= sc.rules.values.get("defence_max_regular", 3):
+            continue  # Caen 4.1: no German Defence troop beside three regular troops
         out.append(Commit(opt))
     if attacking and st.carpet_left > 0 and sc.has("carpet_bombing") and side == sc.sides[0]:
         out.extend(Commit((*c.units, CARPET)) for c in list(out))

@@ -560,9 +560,7 @@ def after_battle(st: St, b: Battle | None = None) -> str:
         return "dday_exploit"
     if kind == "pz21":
         return "strategic_start"
-    if campaign.caumont_due(st):
-        return "caumont"
-    return next_battle(st)
+    return after_normal_battle(st)
 
 
 # ----- strategic phase -------------------------------------------------------------------------------
@@ -669,7 +667,7 @@ def build_flow() -> Flow[St]:
         chance_step("initiative", "battle", lambda st: 2, resolve_initiative,
                     lambda st: "arrow" if st.attacker else "no_battle"),
         Step("no_battle", "battle", on_begin=lambda st: setattr(st, "battles_left", st.battles_left - 1),
-             next=lambda st: after_planning_battles(st)),
+             next=after_normal_battle),
         Step("arrow", "battle", actor=lambda st: st.attacker, legal=legal_arrow, apply=apply_arrow,
              end_if=lambda st: st.battle is not None, next=lambda st: "attack_commit"),
         Step("attack_commit", "battle", actor=lambda st: battle_of(st).attacker, legal=legal_attack_commit,
@@ -707,5 +705,8 @@ def build_flow() -> Flow[St]:
     return Flow(steps)
 
 
-def after_planning_battles(st: St) -> str:
-    return after_battle(st)
+def after_normal_battle(st: St) -> str:
+    """After a battle of the turn's count (or one that could not be fought)."""
+    if campaign.caumont_due(st):
+        return "caumont"
+    return next_battle(st)
