@@ -23,11 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from warroom.ai import make_bot
+from warroom.core.errors import IllegalActionError
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
 from warroom.rulesets.firestorm import FirestormState, new_game
-from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.actions import PASS, Advance, Arrow, Commit, Move, Place, Report, Retreat
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
 from warroom.scenarios import load_scenario
@@ -37,6 +38,7 @@ BOT_KINDS = ("random", "heuristic")
 MODES = ("gw", "tabletop", "mixed")
 SEEDS_DEFAULT = 300  # per scenario
 MAX_ACTIONS = 20_000
+PROBE_RATE = 0.1  # share of decisions where a random (mostly illegal) action is also tried on a clone
 LOCATION_BOXES = frozenset({"pool", "offmap", "reserve", "captured", "gone", "withdrawn"})
 
 
@@ -64,7 +66,8 @@ def check_invariants(st: FirestormState) -> None:
         assert where in sc.areas or where in LOCATION_BOXES, f"{unit} is at unknown location {where!r}"
         if where in sc.areas:
             owner = sc.troops[unit].side
-            assert st.control[where] == owner, f"{unit} ({owner}) stands in {where}, held by {st.control[where]}"
+            held = st.control[where]
+            assert held == owner, f"{unit} ({owner}) stands in {where}, held by {held}"
         # destroyed troops go to the pool in Caen and Lorraine; 'gone' is Norway's rule
         assert where != GONE or sc.rules.destroyed_to == "gone"
     # stacking
@@ -83,14 +86,16 @@ def check_invariants(st: FirestormState) -> None:
     for side in sc.sides:
         other = sc.other(side)
         area_vp = sum(a.vp for a in sc.areas.values() if st.control[a.id] == side)
-        unit_vp = sum(t.capture_vp for t in sc.troops.values() if t.side == other and st.loc[t.id] == CAPTURED)
+        unit_vp = sum(t.capture_vp for t in sc.troops.values()
+                      if t.side == other and st.loc[t.id] == CAPTURED)
         assert st.area_vp(side) == area_vp
         assert st.unit_vp[side] == unit_vp, (
             f"{side} unit VP {st.unit_vp[side]} != capture VP of captured enemy troops {unit_vp}")
         assert st.bonus_vp[side] == expected_bonus(st, side)
         assert st.total_vp(side) == area_vp + unit_vp + st.bonus_vp[side]
     a, b = sc.sides
-    assert st.returns() == {a: float(st.total_vp(a) - st.total_vp(b)), b: float(st.total_vp(b) - st.total_vp(a))}
+    diff = st.total_vp(a) - st.total_vp(b)
+    assert st.returns() == {a: float(diff), b: float(-diff)}
     # counters
     assert st.battles_left >= 0
     assert all(n >= 0 for n in st.air_left.values())
@@ -113,8 +118,54 @@ def check_replay(st: FirestormState, seed: int) -> None:
 
 
 # ----- driving ----------------------------------------------------------------------------------------------
+def random_probe(st: FirestormState, rng: random.Random) -> Action:
+    """Any well-formed Firestorm action on this scenario's areas and troops, legal or not."""
+    areas = sorted(st.sc.areas)
+    troops = sorted(st.sc.troops)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return Arrow(rng.choice(areas), rng.choice(areas))
+    if kind == 1:
+        return Commit(tuple(rng.sample(troops, rng.randint(1, 2))))
+    if kind == 2:
+        return Move(rng.choice(troops), rng.choice(areas))
+    if kind == 3:
+        return Place(rng.choice(troops), rng.choice(areas))
+    if kind == 4:
+        return Retreat(rng.choice(troops), rng.choice(areas))
+    if kind == 5:
+        return Advance(rng.choice(troops))
+    return PASS
+
+
+def check_probe(st: FirestormState, probe: Action) -> None:
+    """`apply_action` accepts exactly what `legal_actions()` lists (including any fast-path check), and
+    refuses everything else with `IllegalActionError`, leaving the state untouched."""
+    legal = probe in st.legal_actions()
+    twin = st.clone()
+    try:
+        twin.apply_action(probe)
+    except IllegalActionError as exc:
+        assert not legal, f"legal action {probe.to_str()!r} refused in step {st.step!r}: {exc}"
+        assert str(exc)
+        assert twin.loc == st.loc and twin.control == st.control and twin.step == st.step
+        assert len(twin.log) == len(st.log)
+    else:
+        assert legal, f"illegal action {probe.to_str()!r} accepted in step {st.step!r}"
+
+
 def random_report(rng: random.Random) -> Report:
     return Report(rng.randint(0, 6), rng.randint(0, 6))
+
+
+class Reporter:
+    """Answers REPORT with random tabletop victory points (0-6 each)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, state: Any, legal: Sequence[Action]) -> Action:
+        return random_report(self.rng)
 
 
 def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> FirestormState:
@@ -123,6 +174,7 @@ def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> Fires
     st = new_game(sc, {"mode": mode})
     dice_rng = random.Random(seed)
     report_rng = random.Random(seed ^ 0x5EED)
+    probe_rng = random.Random(seed ^ 0xBAD)
     bots: dict[str, Any] = {side: make_bot(kind, random.Random(seed * 31 + i))
                             for i, (side, kind) in enumerate(zip(sc.sides, kinds, strict=True))}
     check_invariants(st)
@@ -143,6 +195,9 @@ def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> Fires
             action = bots[who].choose(st, legal)
             assert action in legal
             assert st.parse_action(action.to_str()) == action, "text codec must round-trip"
+            if probe_rng.random() < PROBE_RATE:
+                check_probe(st, random_probe(st, probe_rng))
+                check_probe(st, legal[probe_rng.randrange(len(legal))])
         st.apply_action(action)
         check_invariants(st)
     else:
@@ -187,15 +242,9 @@ def test_play_helper_finishes_every_mode(name: str) -> None:
     sc = scenario(name)
     for i, mode in enumerate(MODES):
         st = new_game(sc, {"mode": mode})
-        rng = random.Random(i)
         players: dict[str, Any] = {s: make_bot("random", random.Random(i + 10)) for s in sc.sides}
-
-        class Reporter:
-            def choose(self, state: Any, legal: Sequence[Action]) -> Action:
-                return random_report(rng)
-
-        players[REPORT] = Reporter()
-        play(st, players, rng)
+        players[REPORT] = Reporter(random.Random(i + 20))
+        play(st, players, random.Random(i))
         assert st.is_terminal()
         check_invariants(st)
 

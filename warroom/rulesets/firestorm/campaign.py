@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 def defence_modifiers(st: St, b: Battle) -> list[tuple[str, int]]:
     """Defender situation modifiers: terrain (Caen), beaches (Caen 4.4), fortifications and rivers.
 
-    Metz fortifications and the river bonus do not add up (Lorraine 4.3): a fortified area gets only
-    its fortification bonus.
+    Metz fortifications defend Germans only, and they do not add to the river bonus (Lorraine 4.3):
+    a fortified area gets only its fortification bonus.
     """
     sc = st.sc
     values = sc.rules.values
@@ -36,7 +36,7 @@ def defence_modifiers(st: St, b: Battle) -> list[tuple[str, int]]:
     if sc.has("beach_defence") and "beach" in area.flags and b.defender == sc.sides[0]:
         out.append(("naval artillery off the beach", int(values.get("beach_gw", 2))))
     river = sc.rivers.get(frozenset((b.frm, b.to)))
-    if sc.has("fortifications") and "fortified" in area.flags:
+    if sc.has("fortifications") and "fortified" in area.flags and b.defender == sc.sides[1]:
         out.append(("fortifications", int(values.get("fortified_gw", 4))))
     elif river:
         out.append((f"defending across the {river}", sc.rules.river_gw))
