@@ -99,10 +99,6 @@ def begin_caumont(st: St) -> None:
     st.note(f"Caumont Gap: {st.name(att)} attacks {st.area_label(target)}; {st.name(dfn)} defends alone")
 
 
-def after_capture(st: St, area: str) -> None:
-    """Hook after the attacker takes an area (nothing campaign-specific yet beyond control)."""
-
-
 # ----- Caen: withdrawal, Lorraine: German Success ---------------------------------------------------
 def withdraw(st: St, units: Sequence[str]) -> None:
     """Caen end of T3: listed units leave for good, for no VP; captured ones stay captured (C 3.4)."""

@@ -509,7 +509,6 @@ def begin_advance(st: St) -> None:
     st.set_control(b.to, b.attacker)
     st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
     b.survivors = [u for u in b.att if is_troop(u) and st.loc[u] == b.frm]
-    campaign.after_capture(st, b.to)
 
 
 def advance_options(st: St) -> list[Any]:
@@ -553,7 +552,7 @@ def end_battle(st: St) -> None:
     st.battle = None
 
 
-def after_battle(st: St, b: Battle | None = None) -> str:
+def after_battle(st: St) -> str:
     last = st.flags.get("last_battle")
     kind = last.kind if isinstance(last, Battle) else "normal"
     if kind == "exploit":
@@ -658,7 +657,6 @@ def end_turn(st: St) -> None:
 
 def build_flow() -> Flow[St]:
     """The flow table shared by every Firestorm campaign."""
-    never_done: Callable[[St], bool] = lambda st: False  # noqa: E731
     steps: list[Step[St]] = [
         Step("turn_start", "planning", on_begin=begin_turn, next=lambda st: "plan_place"),
         Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place,
@@ -701,7 +699,6 @@ def build_flow() -> Flow[St]:
         Step("turn_end", "strategic", on_begin=end_turn, next=lambda st: "turn_start"),
         *campaign.dday_steps(),
     ]
-    del never_done
     return Flow(steps)
 
 
