@@ -9,7 +9,10 @@ Invariants (DESIGN.md, tests in layers):
 * VP totals equal their sources: area VP (recomputed here from the map), unit VP (the capture VP
   of the other side's captured troops: in Caen and Lorraine a troop destroyed but not captured goes
   to the pool for no VP) and bonus VP (only Lorraine's German Success, at the very end);
-* replaying ``st.record(seed)`` (through its JSON form) rebuilds the same game.
+* replaying ``st.record(seed)`` (through its JSON form) rebuilds the same game;
+* `apply_action` accepts exactly the actions `legal_actions()` lists (random probes on clones);
+* rule oracles written from the rule text: roll-to-destroy targets, capture when surrounded, retreat
+  and advance limits, and (Lorraine) Panzer Units must attack and fight alone, the turn 1 US restriction.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import PASS, Advance, Arrow, Commit, Move, Place, Report, Retreat
+from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, DRAW, Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
 from warroom.scenarios import load_scenario
@@ -38,6 +42,7 @@ BOT_KINDS = ("random", "heuristic")
 MODES = ("gw", "tabletop", "mixed")
 SEEDS_DEFAULT = 300  # per scenario
 MAX_ACTIONS = 20_000
+ORACLE_STEPS = frozenset({"destroy_roll", "retreat", "advance"})
 PROBE_RATE = 0.1  # share of decisions where a random (mostly illegal) action is also tried on a clone
 LOCATION_BOXES = frozenset({"pool", "offmap", "reserve", "captured", "gone", "withdrawn"})
 
@@ -154,6 +159,81 @@ def check_probe(st: FirestormState, probe: Action) -> None:
         assert legal, f"illegal action {probe.to_str()!r} accepted in step {st.step!r}"
 
 
+# ----- rule oracles (core 7.3-7.5; Lorraine 4.1 and turn 1), written from the rule text --------------------
+GW_DESTROY = ((5, 4, 0), (3, 5, 0), (0, 6, 6))  # difference >= n -> (vs loser, vs winner); 0 = no roll
+FOW_DESTROY = ((6, 4), (5, 5), (3, 6))  # rolling side's own VP >= n -> roll needed
+
+
+def expected_targets(b: Battle) -> list[tuple[str, str, int]]:
+    """Roll to destroy: one die per enemy troop committed (never aircraft, carpet bombing or the German
+    Defence troop), at the threshold of the GW difference table or the FoW VP table."""
+    if b.mode == "gw":
+        diff = abs(b.att_total - b.def_total)
+        vs_loser, vs_winner = next((lo, wi) for n, lo, wi in GW_DESTROY if diff >= n)
+        if b.winner == DRAW:
+            need_att = need_def = vs_loser
+        else:
+            need_att = vs_loser if b.winner == DEFENDER else vs_winner
+            need_def = vs_loser if b.winner == ATTACKER else vs_winner
+    else:
+        need_def = next((need for n, need in FOW_DESTROY if b.att_vp >= n), 0)
+        need_att = next((need for n, need in FOW_DESTROY if b.def_vp >= n), 0)
+    out = [(u, b.defender, need_def) for u in b.dfn if not u.startswith("@") and need_def]
+    out += [(u, b.attacker, need_att) for u in b.att if not u.startswith("@") and need_att]
+    return sorted(out)
+
+
+def panzer_areas(st: FirestormState) -> set[str]:
+    """Lorraine 4.1: German areas holding a Panzer Unit next to an enemy area."""
+    sc = st.sc
+    axis = sc.sides[1]
+    return {where for u, where in st.loc.items()
+            if sc.troops[u].is_panzer and where in sc.areas and st.control[where] == axis
+            and any(st.control[n] != axis for n in sc.adjacency[where])}
+
+
+def check_decision(st: FirestormState, legal: Sequence[Action]) -> None:
+    """Lorraine decision rules: Panzer Units must attack and fight alone; the turn 1 US restriction."""
+    sc = st.sc
+    if not sc.has("panzer_units"):
+        return
+    allies, axis = sc.sides
+    who = st.current_player()
+    if st.step == "arrow" and who == axis and panzer_areas(st):
+        assert all(isinstance(a, Arrow) and a.frm in panzer_areas(st) for a in legal), "Panzer must attack"
+    if st.step == "arrow" and who == allies and st.turn == 1:
+        for a in legal:
+            assert isinstance(a, Arrow)
+            assert (sc.rivers.get(frozenset((a.frm, a.to))) == "Moselle" or a.to == "A3"
+                    or sc.areas[a.to].control == allies), f"turn 1 US arrow {a.to_str()} is barred"
+    if st.step in ("attack_commit", "defend_commit"):
+        for a in legal:
+            assert isinstance(a, Commit)
+            if any(u in sc.troops and sc.troops[u].is_panzer for u in a.units):
+                assert len(a.units) == 1, f"a Panzer Unit fights alone: {a.to_str()}"
+
+
+def check_transition(pre: FirestormState, action: Action, post: FirestormState) -> None:
+    """After-action rules checked on the state before and after one action."""
+    sc = pre.sc
+    b = pre.battle
+    if b is None:
+        return
+    if pre.step == "destroy_roll":
+        assert sorted(b.targets) == expected_targets(b), f"roll-to-destroy targets {b.targets}"
+        if b.winner != ATTACKER:
+            assert post.control[b.to] == b.defender, "a draw or a defender's win holds the area"
+        elif not any(pre.control[n] == b.defender for n in sc.adjacency[b.to]):
+            for u in pre.units_at(b.to, b.defender):
+                assert post.loc[u] == CAPTURED, f"{u} is surrounded in {b.to} and must be captured"
+    elif pre.step == "retreat" and isinstance(action, Retreat):
+        assert action.to in sc.adjacency[b.to] and pre.control[action.to] == b.defender
+    elif pre.step == "advance" and isinstance(action, Advance):
+        assert b.advanced < sc.rules.advance_cap
+        assert not b.survivors or action.unit in b.survivors, "battle survivors advance first"
+        assert pre.loc[action.unit] in sc.adjacency[b.to]
+
+
 def random_report(rng: random.Random) -> Report:
     return Report(rng.randint(0, 6), rng.randint(0, 6))
 
@@ -194,12 +274,16 @@ def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> Fires
             assert legal, f"{who} must act in step {st.step!r} but has no legal action"
             action = bots[who].choose(st, legal)
             assert action in legal
+            check_decision(st, legal)
             assert st.parse_action(action.to_str()) == action, "text codec must round-trip"
             if probe_rng.random() < PROBE_RATE:
                 check_probe(st, random_probe(st, probe_rng))
                 check_probe(st, legal[probe_rng.randrange(len(legal))])
+        pre = st.clone() if st.step in ORACLE_STEPS else None
         st.apply_action(action)
         check_invariants(st)
+        if pre is not None:
+            check_transition(pre, action, st)
     else:
         pytest.fail(f"{name} seed {seed} did not finish within {MAX_ACTIONS} actions")
     assert st.is_terminal()

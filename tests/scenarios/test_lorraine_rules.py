@@ -17,7 +17,7 @@ from warroom.ai import make_bot
 from warroom.core.dice import Roll, d3
 from warroom.core.errors import IllegalActionError
 from warroom.core.game import play
-from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import AIR, PASS, Advance, Arrow, Commit, Move, Place, Report, Retreat
 from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, Battle
@@ -332,8 +332,8 @@ def test_panther_destroyed_is_captured_and_never_returns() -> None:
     # play the campaign out: the Panther is never placed, moved or committed again
     seen: list[str] = []
 
-    def watch(who: str, action: object) -> None:
-        if "pz_112" in getattr(action, "to_str", lambda: "")():
+    def watch(who: str, action: Action) -> None:
+        if "pz_112" in action.to_str().split():
             seen.append(who)
 
     bots = {ALLIES: make_bot("random", random.Random(1)), AXIS: make_bot("random", random.Random(2))}

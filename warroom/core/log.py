@@ -12,7 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from warroom.core.errors import SaveError
 
@@ -20,9 +20,11 @@ SAVE_FORMAT = "warroom-save"
 SAVE_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One applied action: its text, who took it, when, and whether it was automatic (dice)."""
+class LogEntry(NamedTuple):
+    """One applied action: its text, who took it, when, and whether it was automatic (dice).
+
+    A named tuple rather than a dataclass: one is built for every action, so it must be cheap.
+    """
 
     action: str
     side: str

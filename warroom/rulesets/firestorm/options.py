@@ -131,28 +131,14 @@ def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | No
     control = st.control
     if unit in st.returned and sc.rules.redeploy_returned:
         supplied = st.supplied_areas(side)
-        dests = [a for a in sc.areas if a != start and control[a] == side and a in supplied]
+        dests = sorted(a for a in sc.areas if a != start and control[a] == side and a in supplied)
     else:
-        reach = sc.rules.move_range
-        adjacency = sc.adjacency
-        seen = {start}
-        frontier = [start]
-        for _ in range(reach):
-            nxt = []
-            for cur in frontier:
-                for n in adjacency[cur]:
-                    if n not in seen and control[n] == side:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier = nxt
-        seen.discard(start)
-        dests = list(seen)
+        dests = list(st.reach(side, start, sc.rules.move_range))
     limit = sc.rules.stacking
     if limit:
         if counts is None:
             counts = st.stack_counts()
         dests = [a for a in dests if counts.get(a, 0) < limit]
-    dests.sort()
     return dests
 
 
@@ -165,31 +151,33 @@ def movable_units(st: FirestormState, side: str) -> list[str]:
 
 def move_options(st: FirestormState, side: str) -> list[Move]:
     counts = st.stack_counts()
-    out = []
+    out: list[Move] = []
     by_area: dict[str, list[str]] = {}
     loc = st.loc
+    returned = st.returned
+    moves = _MOVES
     for u in movable_units(st, side):
-        if u in st.returned:
+        if u in returned:
             dests = move_destinations(st, u, counts)
         else:
-            got = by_area.get(loc[u])
+            where = loc[u]
+            got = by_area.get(where)
             if got is None:
-                got = by_area[loc[u]] = move_destinations(st, u, counts)
+                got = by_area[where] = move_destinations(st, u, counts)
             dests = got
-        out.extend([_move(u, a) for a in dests])
+        row = moves.get(u)
+        if row is None:
+            row = moves[u] = {}
+        for a in dests:
+            m = row.get(a)
+            if m is None:
+                m = row[a] = Move(u, a)
+            out.append(m)
     return out
 
 
-_MOVES: dict[tuple[str, str], Move] = {}
-
-
-def _move(unit: str, to: str) -> Move:
-    """Interned `Move` values: equal actions are built once (bots ask for these many times)."""
-    key = (unit, to)
-    got = _MOVES.get(key)
-    if got is None:
-        got = _MOVES[key] = Move(unit, to)
-    return got
+_MOVES: dict[str, dict[str, Move]] = {}
+"""Interned `Move` values by unit and destination: equal actions are built once (bots ask often)."""
 
 
 def can_move(st: FirestormState, side: str) -> bool:

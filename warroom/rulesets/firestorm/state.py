@@ -28,6 +28,43 @@ WITHDRAWN = "withdrawn"
 OFF_BOARD = frozenset({POOL, OFFMAP, RESERVE, CAPTURED, GONE, WITHDRAWN})
 
 
+class Locations(dict[str, str]):
+    """Troop -> location, keeping a live count of troops per location (stacking checks are O(1)).
+
+    Every write goes through `__setitem__` or `update`, so the counts never drift.
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self, items: dict[str, str]) -> None:
+        super().__init__(items)
+        counts: dict[str, int] = {}
+        for where in self.values():
+            counts[where] = counts.get(where, 0) + 1
+        self.counts = counts
+
+    def __setitem__(self, unit: str, where: str) -> None:
+        counts = self.counts
+        old = self.get(unit)
+        if old is not None:
+            counts[old] -= 1
+        counts[where] = counts.get(where, 0) + 1
+        super().__setitem__(unit, where)
+
+    def update(self, *args: Any, **kwargs: str) -> None:
+        for unit, where in dict(*args, **kwargs).items():
+            self[unit] = where
+
+    def __delitem__(self, unit: str) -> None:
+        raise TypeError("a troop is always somewhere: move it, do not delete it")
+
+    def copy(self) -> Locations:
+        new = Locations.__new__(Locations)
+        dict.update(new, self)
+        new.counts = dict(self.counts)
+        return new
+
+
 class FirestormState:
     """A Firestorm campaign position. Drive it only through the state API verbs."""
 
@@ -40,7 +77,7 @@ class FirestormState:
         self.turn = 1
         self.terminal = False
         self.control: dict[str, str] = {a.id: a.control for a in scenario.areas.values()}
-        self.loc: dict[str, str] = {t.id: t.start for t in scenario.troops.values()}
+        self.loc = Locations({t.id: t.start for t in scenario.troops.values()})
         self.unit_vp: dict[str, int] = dict.fromkeys(scenario.sides, 0)
         self.bonus_vp: dict[str, int] = dict.fromkeys(scenario.sides, 0)
         self.battles_left = 0
@@ -60,7 +97,10 @@ class FirestormState:
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
         self.record_events = True
-        self._supplied: dict[str, frozenset[str]] = {}
+        self._offered: tuple[int, str, set[int], Sequence[Action]] | None = None
+        # facts derived from control alone, cleared whenever control changes: supply per side,
+        # and strategic-move reach per (side, area)
+        self._supplied: dict[str | tuple[str, str], frozenset[str] | tuple[str, ...]] = {}
 
     # ----- the state API ------------------------------------------------------------------
     def current_player(self) -> str:
@@ -74,7 +114,10 @@ class FirestormState:
         who = self.current_player()
         if who in (CHANCE, REPORT):
             return ()
-        return self.flow.steps[self.step].legal(self)
+        legal = self.flow.steps[self.step].legal(self)
+        # remember which objects were offered, so applying one of them needs no second check
+        self._offered = (len(self.log), self.step, {id(a) for a in legal}, legal)
+        return legal
 
     def chance_dice(self) -> Dice:
         if self.current_player() != CHANCE:
@@ -105,9 +148,14 @@ class FirestormState:
             for v in (action.attacker_vp, action.defender_vp):
                 if not 0 <= v <= 6:
                     raise IllegalActionError(f"tabletop victory points run from 0 to 6, got {v}")
-        elif not self.flow.steps[self.step].is_legal(self, action):
+        elif not self._was_offered(action) and not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.explain_illegal(action))
         self.apply_unchecked(action, who)
+
+    def _was_offered(self, action: Action) -> bool:
+        offered = self._offered
+        return (offered is not None and offered[0] == len(self.log) and offered[1] == self.step
+                and id(action) in offered[2])
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         """Fast path for search code: apply `action` WITHOUT checking legality."""
@@ -139,7 +187,7 @@ class FirestormState:
         new = object.__new__(FirestormState)
         new.__dict__.update(self.__dict__)
         new.control = dict(self.control)
-        new.loc = dict(self.loc)
+        new.loc = self.loc.copy()
         new.unit_vp = dict(self.unit_vp)
         new.bonus_vp = dict(self.bonus_vp)
         new.air_left = dict(self.air_left)
@@ -153,6 +201,7 @@ class FirestormState:
         new.log = list(self.log)
         new.events = list(self.events)
         new._supplied = dict(self._supplied)
+        new._offered = None
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:
@@ -190,18 +239,15 @@ class FirestormState:
         return [u for u, where in self.loc.items() if where == area and (side is None or troops[u].side == side)]
 
     def stack_count(self, area: str) -> int:
-        return sum(1 for where in self.loc.values() if where == area)
+        return self.loc.counts.get(area, 0)
 
     def stack_counts(self) -> dict[str, int]:
-        """Troops per location, counted once (for callers asking about many areas)."""
-        counts: dict[str, int] = {}
-        for where in self.loc.values():
-            counts[where] = counts.get(where, 0) + 1
-        return counts
+        """Troops per location (a live view: read it, do not change it)."""
+        return self.loc.counts
 
     def has_room(self, area: str, extra: int = 1) -> bool:
         limit = self.sc.rules.stacking
-        return limit == 0 or self.stack_count(area) + extra <= limit
+        return limit == 0 or self.loc.counts.get(area, 0) + extra <= limit
 
     def set_control(self, area: str, side: str) -> None:
         if self.control[area] != side:
@@ -211,7 +257,7 @@ class FirestormState:
     def supplied_areas(self, side: str) -> frozenset[str]:
         """Areas linked to one of `side`'s held supply sources through friendly areas (core 6)."""
         got = self._supplied.get(side)
-        if got is not None:
+        if isinstance(got, frozenset):
             return got
         control = self.control
         adjacency = self.sc.adjacency
@@ -225,6 +271,29 @@ class FirestormState:
                     queue.append(n)
         result = frozenset(seen)
         self._supplied[side] = result
+        return result
+
+    def reach(self, side: str, start: str, steps: int) -> tuple[str, ...]:
+        """Areas within `steps` of `start` through `side`'s areas (sorted), cached per control."""
+        key = (side, start)
+        got = self._supplied.get(key)
+        if isinstance(got, tuple):
+            return got
+        control = self.control
+        adjacency = self.sc.adjacency
+        seen = {start}
+        frontier = [start]
+        for _ in range(steps):
+            nxt = []
+            for cur in frontier:
+                for n in adjacency[cur]:
+                    if n not in seen and control[n] == side:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        seen.discard(start)
+        result = tuple(sorted(seen))
+        self._supplied[key] = result
         return result
 
     def in_supply(self, area: str, side: str) -> bool:

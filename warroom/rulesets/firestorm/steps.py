@@ -93,7 +93,8 @@ def begin_turn(st: St) -> None:
     """Turn start: air sorties, carpet bombing, and new units due in the Planning Phase."""
     sc = st.sc
     t = sc.turn(st.turn)
-    st.note(f"=== Turn {st.turn}: {t.name} ===")
+    if st.record_events:
+        st.note(f"=== Turn {st.turn}: {t.name} ===")
     for side, air in sc.air.items():
         st.air_left[side] = air.sorties[st.turn - 1]
     st.carpet_left = t.carpet
@@ -115,7 +116,8 @@ def prune_placing(st: St) -> None:
     """Units with nowhere to go wait in the pool (Caen 4.1: landings obey stacking)."""
     while st.placing and not place_options(st, st.placing[0]):
         unit = st.placing.pop(0)
-        st.note(f"{st.name(unit)} has no room to be placed and waits in the Reinforcement Pool")
+        if st.record_events:
+            st.note(f"{st.name(unit)} has no room to be placed and waits in the Reinforcement Pool")
 
 
 def placer(st: St) -> str:
@@ -133,7 +135,8 @@ def apply_place(st: St, action: Any) -> None:
     if action.unit not in st.arrived:
         st.returned.add(action.unit)
     where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
-    st.note(f"{side_name(st, st.sc.troops[action.unit].side)} place {st.name(action.unit)} in {where}")
+    if st.record_events:
+        st.note(f"{side_name(st, st.sc.troops[action.unit].side)} place {st.name(action.unit)} in {where}")
     prune_placing(st)
 
 
@@ -149,8 +152,9 @@ def resolve_battles(st: St, values: tuple[int, ...]) -> None:
     extra = sum(d3(v) for v in values)
     st.battles_left = st.battles_total = t.battles_base + extra
     if values:
-        st.note(f"Number of battles: {t.battles_base} + D3 {faces(values)} = {st.battles_total}")
-    elif st.battles_total:
+        if st.record_events:
+            st.note(f"Number of battles: {t.battles_base} + D3 {faces(values)} = {st.battles_total}")
+    elif st.battles_total and st.record_events:
         st.note(f"Number of battles: {st.battles_total}")
 
 
@@ -179,12 +183,14 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     winner = a if totals[a] > totals[b] else b if totals[b] > totals[a] else t.tie_side
     st.init_dice = (values[0], values[1])
     bonus = f" (+{t.initiative_bonus} {side_name(st, t.initiative_side)})" if t.initiative_bonus else ""
-    st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
-            f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
+    if st.record_events:
+        st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
+                f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
     if not arrow_options(st, winner):
         other = sc.other(winner)
         if arrow_options(st, other):
-            st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} attack instead")
+            if st.record_events:
+                st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} attack instead")
             winner = other
         else:
             st.note("Neither side can attack; the battle counts toward the turn's total")
@@ -203,7 +209,8 @@ def open_battle(st: St, kind: str, attacker: str, frm: str, to: str, max_ft: int
             and frm in _panzer_from_set(st)):
         b.required = "panzer"
     st.battle = b
-    st.note(f"{side_name(st, attacker)} attack {st.area_label(to)} from {st.area_label(frm)}")
+    if st.record_events:
+        st.note(f"{side_name(st, attacker)} attack {st.area_label(to)} from {st.area_label(frm)}")
 
 
 def _panzer_from_set(st: St) -> set[str]:
@@ -238,14 +245,16 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
             st.carpet_left -= 1
         elif u != DEFENCE and st.loc[u] == RESERVE:
             st.loc[u] = area
-            st.note(f"{st.name(u)} joins from the Tactical Reserve")
+            if st.record_events:
+                st.note(f"{st.name(u)} joins from the Tactical Reserve")
     if attacking:
         b.att = action.units
     else:
         b.dfn = action.units
         b.att_supplied = st.in_supply(b.frm, b.attacker)
         b.def_supplied = st.in_supply(b.to, b.defender)
-    st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
+    if st.record_events:
+        st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
 
 
 def apply_defend_commit(st: St, action: Any) -> None:
@@ -285,7 +294,7 @@ def begin_mode(st: St) -> None:
     b.mode = "gw" if st.mode == "mixed" else st.mode
     st.flags["mode_set"] = st.mode != "mixed"
     for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
-        if not ok:
+        if not ok and st.record_events:
             st.note(f"The {label} ({side_name(st, side)}) is out of supply")
 
 
@@ -353,8 +362,9 @@ def resolve_gw(st: St, values: tuple[int, ...]) -> None:
         parts = " ".join(f"{v:+d} {label}" for label, v in mods[side])
         return f"{side_name(st, side)} [{die}] {parts} = {total}".replace("  ", " ")
 
-    st.note(f"General's Wargame: {detail(b.attacker, values[0], b.att_total)}; "
-            f"{detail(b.defender, values[1], b.def_total)} -> {winner_text(st, b)}")
+    if st.record_events:
+        st.note(f"General's Wargame: {detail(b.attacker, values[0], b.att_total)}; "
+                f"{detail(b.defender, values[1], b.def_total)} -> {winner_text(st, b)}")
 
 
 def winner_text(st: St, b: Battle) -> str:
@@ -395,8 +405,9 @@ def apply_report(st: St, action: Any) -> None:
     b = battle_of(st)
     b.att_vp, b.def_vp = action.attacker_vp, action.defender_vp
     b.winner = tabletop_winner(b.att_vp, b.def_vp)
-    st.note(f"Tabletop result reported: {side_name(st, b.attacker)} {b.att_vp} VP, "
-            f"{side_name(st, b.defender)} {b.def_vp} VP -> {winner_text(st, b)}")
+    if st.record_events:
+        st.note(f"Tabletop result reported: {side_name(st, b.attacker)} {b.att_vp} VP, "
+                f"{side_name(st, b.defender)} {b.def_vp} VP -> {winner_text(st, b)}")
 
 
 # ----- after action: roll to destroy, retreat, advance ---------------------------------------------------
@@ -432,7 +443,7 @@ def resolve_destroy(st: St, values: tuple[int, ...]) -> None:
     b = battle_of(st)
     for (unit, _owner, need), face in zip(b.targets, values, strict=True):
         hit = face >= need
-        if values:
+        if values and st.record_events:
             st.note(f"Roll to destroy {st.name(unit)}: [{face}] needs {need}+ -> "
                     f"{'destroyed' if hit else 'survives'}")
         if hit:
@@ -456,7 +467,7 @@ def setup_retreat(st: St) -> None:
     friendly = [n for n in sc.adjacency[b.to] if st.control[n] == b.defender]
     if not friendly:
         lost = [u for u in b.destroyed if sc.troops[u].side == b.defender] + staying
-        if lost:
+        if lost and st.record_events:
             st.note(f"{st.area_label(b.to)} is surrounded: no friendly area to retreat into")
         for u in lost:
             st.capture(u)
@@ -477,7 +488,8 @@ def prune_retreat(st: St) -> None:
     b = battle_of(st)
     while b.retreating and not retreat_targets(st, b.retreating[0]):
         unit = b.retreating.pop(0)
-        st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
+        if st.record_events:
+            st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
         st.destroy(unit)
 
 
@@ -496,7 +508,8 @@ def apply_retreat(st: St, action: Any) -> None:
     b = battle_of(st)
     b.retreating.pop(0)
     st.loc[action.unit] = action.to
-    st.note(f"{st.name(action.unit)} retreats to {st.area_label(action.to)}")
+    if st.record_events:
+        st.note(f"{st.name(action.unit)} retreats to {st.area_label(action.to)}")
     prune_retreat(st)
 
 
@@ -507,7 +520,8 @@ def begin_advance(st: St) -> None:
     if b.winner != ATTACKER:
         return
     st.set_control(b.to, b.attacker)
-    st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
+    if st.record_events:
+        st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
     b.survivors = [u for u in b.att if is_troop(u) and st.loc[u] == b.frm]
 
 
@@ -539,7 +553,8 @@ def apply_advance(st: St, action: Any) -> None:
     b.advanced += 1
     if action.unit in b.survivors:
         b.survivors.remove(action.unit)
-    st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
+    if st.record_events:
+        st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
     if not advance_options(st):
         st.flags["advance_done"] = True
 
@@ -566,7 +581,8 @@ def after_battle(st: St) -> str:
 def begin_strategic(st: St) -> None:
     sc = st.sc
     t = sc.turn(st.turn)
-    st.note(f"--- Strategic Phase, turn {st.turn} ---")
+    if st.record_events:
+        st.note(f"--- Strategic Phase, turn {st.turn} ---")
     campaign.withdraw(st, t.withdraw)
     st.arrived = {}
     for arrival in t.arrivals:
@@ -634,7 +650,8 @@ def apply_move(st: St, action: Any) -> None:
         frm = st.loc[action.unit]
         st.loc[action.unit] = action.to
         st.moved.add(action.unit)
-        st.note(f"{st.name(action.unit)} moves {st.area_label(frm)} -> {st.area_label(action.to)}")
+        if st.record_events:
+            st.note(f"{st.name(action.unit)} moves {st.area_label(frm)} -> {st.area_label(action.to)}")
     skip_idle_movers(st)
 
 
@@ -644,13 +661,15 @@ def end_turn(st: St) -> None:
     if last:
         campaign.final_bonuses(st)
     a, b = sc.sides
-    st.note(f"VP after turn {st.turn}: {side_name(st, a)} {st.total_vp(a)} "
-            f"(areas {st.area_vp(a)}, troops {st.unit_vp[a]}, bonus {st.bonus_vp[a]}), "
-            f"{side_name(st, b)} {st.total_vp(b)} (areas {st.area_vp(b)}, troops {st.unit_vp[b]}, "
-            f"bonus {st.bonus_vp[b]})")
+    if st.record_events:
+        st.note(f"VP after turn {st.turn}: {side_name(st, a)} {st.total_vp(a)} "
+                f"(areas {st.area_vp(a)}, troops {st.unit_vp[a]}, bonus {st.bonus_vp[a]}), "
+                f"{side_name(st, b)} {st.total_vp(b)} (areas {st.area_vp(b)}, troops {st.unit_vp[b]}, "
+                f"bonus {st.bonus_vp[b]})")
     if last:
         st.terminal = True
-        st.note(f"Campaign over: {st.outcome_text()}")
+        if st.record_events:
+            st.note(f"Campaign over: {st.outcome_text()}")
     else:
         st.turn += 1
 
