@@ -150,29 +150,50 @@ def movable_units(st: FirestormState, side: str) -> list[str]:
 
 
 def move_options(st: FirestormState, side: str) -> list[Move]:
-    counts = st.stack_counts()
+    """Every strategic move open to `side` now: its menu for this step, less moved troops and full areas."""
+    menu = _move_menu(st, side)
+    moved = st.moved
+    limit = st.sc.rules.stacking
+    if limit:
+        counts = st.loc.counts
+        return [m for m in menu if m.unit not in moved and counts.get(m.to, 0) < limit]
+    return [m for m in menu if m.unit not in moved]
+
+
+def _move_menu(st: FirestormState, side: str) -> list[Move]:
+    """All moves of `side`'s troops ignoring stacking, built once per side per Strategic Phase.
+
+    Control does not change during strategic moves and a troop moves once, so only the moved troops
+    and the stacking counts change between two decisions; `move_options` filters those.
+    """
+    key = (side, st.turn)
+    menu = st.flags.get("move_menu")
+    if menu is not None and menu[0] == key:
+        return list(menu[1])
+    troops = st.sc.troops
+    control = st.control
+    steps = st.sc.rules.move_range
     out: list[Move] = []
-    by_area: dict[str, list[str]] = {}
-    loc = st.loc
-    returned = st.returned
-    moves = _MOVES
-    for u in movable_units(st, side):
-        if u in returned:
-            dests = move_destinations(st, u, counts)
+    by_area: dict[str, tuple[str, ...]] = {}
+    for u, where in st.loc.items():
+        if where not in control or troops[u].side != side:
+            continue
+        if u in st.returned and st.sc.rules.redeploy_returned:
+            dests: tuple[str, ...] | list[str] = move_destinations(st, u, {})
         else:
-            where = loc[u]
             got = by_area.get(where)
             if got is None:
-                got = by_area[where] = move_destinations(st, u, counts)
+                got = by_area[where] = st.reach(side, where, steps)
             dests = got
-        row = moves.get(u)
+        row = _MOVES.get(u)
         if row is None:
-            row = moves[u] = {}
+            row = _MOVES[u] = {}
         for a in dests:
             m = row.get(a)
             if m is None:
                 m = row[a] = Move(u, a)
             out.append(m)
+    st.flags["move_menu"] = (key, tuple(out))
     return out
 
 
@@ -181,8 +202,10 @@ _MOVES: dict[str, dict[str, Move]] = {}
 
 
 def can_move(st: FirestormState, side: str) -> bool:
-    counts = st.stack_counts()
-    return any(move_destinations(st, u, counts) for u in movable_units(st, side))
+    moved = st.moved
+    limit = st.sc.rules.stacking
+    counts = st.loc.counts
+    return any(m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in _move_menu(st, side))
 
 
 def is_legal_move(st: FirestormState, action: Move) -> bool:
@@ -208,16 +231,27 @@ def place_areas(st: FirestormState, unit: str) -> list[str]:
             spots = [a.id for a in sc.areas.values() if a.supply == side and control[a.id] == side]
         else:
             spots = [a for a in sc.areas if control[a] == side]
-    if sc.rules.stacking:
-        spots = [a for a in spots if st.has_room(a)]
+    limit = sc.rules.stacking
+    if limit:
+        counts = st.loc.counts
+        spots = [a for a in spots if counts.get(a, 0) < limit]
     return spots
 
 
+_PLACES: dict[tuple[str, str], Place] = {}
+
+
 def place_options(st: FirestormState, unit: str) -> list[Place]:
-    out = [Place(unit, a) for a in place_areas(st, unit)]
+    spots = place_areas(st, unit)
     sc = st.sc
-    if sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns):
-        limit = sc.turn(st.turn + 1).reserve_limit
-        if sum(1 for w in st.loc.values() if w == RESERVE) < limit:
-            out.append(Place(unit, "reserve"))
+    if (sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns)
+            and st.loc.counts.get(RESERVE, 0) < sc.turn(st.turn + 1).reserve_limit):
+        spots.append("reserve")
+    out = []
+    for a in spots:
+        key = (unit, a)
+        p = _PLACES.get(key)
+        if p is None:
+            p = _PLACES[key] = Place(unit, a)
+        out.append(p)
     return out

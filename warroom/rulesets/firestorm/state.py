@@ -97,7 +97,7 @@ class FirestormState:
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
         self.record_events = True
-        self._offered: tuple[int, str, set[int], Sequence[Action]] | None = None
+        self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
         # and strategic-move reach per (side, area)
         self._supplied: dict[str | tuple[str, str], frozenset[str] | tuple[str, ...]] = {}
@@ -116,7 +116,7 @@ class FirestormState:
             return ()
         legal = self.flow.steps[self.step].legal(self)
         # remember which objects were offered, so applying one of them needs no second check
-        self._offered = (len(self.log), self.step, {id(a) for a in legal}, legal)
+        self._offered = (len(self.log), self.step, legal)
         return legal
 
     def chance_dice(self) -> Dice:
@@ -154,8 +154,9 @@ class FirestormState:
 
     def _was_offered(self, action: Action) -> bool:
         offered = self._offered
-        return (offered is not None and offered[0] == len(self.log) and offered[1] == self.step
-                and id(action) in offered[2])
+        if offered is None or offered[0] != len(self.log) or offered[1] != self.step:
+            return False
+        return any(a is action for a in offered[2])
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         """Fast path for search code: apply `action` WITHOUT checking legality."""

@@ -618,6 +618,7 @@ def apply_reinforce(st: St, action: Any) -> None:
 def begin_moves(st: St) -> None:
     st.idx = 0
     st.moved = set()
+    st.flags.pop("move_menu", None)
     skip_idle_movers(st)
 
 
