@@ -342,8 +342,7 @@ def test_21_panzer_retakes_sword_and_its_reinforcements_wait_in_the_pool() -> No
     assert current_battle(st).retreating == ["inf_3", "bde_27"], "every troop in the area retreats"
     act(st, "retreat inf_3 B5")
     act(st, "retreat bde_27 B5")
-    act(st, "advance pz_21")
-    act(st, "pass")
+    act(st, "advance pz_21")  # no other German troop could follow: the advance ends by itself
     assert st.control["A5"] == AXIS and st.loc["pz_21"] == "A5"
     assert sorted(st.units_at("B5")) == ["abn_6", "bde_27", "inf_3"]
     assert not st.in_supply("B5", ALLIES), "Sword was the bridgehead's only supply beach"
@@ -490,9 +489,7 @@ def test_gw_roll_off_example_totals_and_advance() -> None:
     assert st.legal_actions() == [Advance("arm_11"), PASS]
     act(st, "advance arm_11")
     assert st.loc["arm_11"] == "D4" and st.loc["tiger_101"] == "D3"
-    assert st.legal_actions() == [PASS], "no other troop next to Hill 112"
-    act(st, "pass")
-    assert st.step == "initiative" and st.battles_left == 5
+    assert st.step == "initiative" and st.battles_left == 5, "no other troop next to Hill 112: advance over"
     assert st.unit_vp == {ALLIES: 0, AXIS: 0}
 
 
@@ -501,7 +498,7 @@ def test_gw_roll_off_example_sixes_destroy_both() -> None:
     assert st.loc["tiger_101"] == POOL and st.loc["arm_11"] == POOL
     assert st.unit_vp == {ALLIES: 0, AXIS: 0}
     assert st.control["D4"] == ALLIES
-    assert st.legal_actions() == [PASS], "nothing left next to Hill 112 to advance"
+    assert st.step == "initiative", "nothing left next to Hill 112 to advance: no decision is asked"
 
 
 def test_carpet_bombing_only_in_turns_4_and_5() -> None:
@@ -567,7 +564,6 @@ def test_caumont_gap_triggered_by_taking_bayeux_during_turn_2() -> None:
     battle(st, "arrow A2 A1", ["inf_50"], [])
     roll(st, 6, 1)  # 6 +2 = 8 vs 1 +1 (bocage) = 2
     act(st, "advance inf_50")
-    act(st, "pass")
     assert st.control["A1"] == ALLIES
     assert st.battle is not None and st.battle.kind == "caumont"
     assert st.control["B1"] == ALLIES and st.loc["arm_7"] == "B1"

@@ -160,7 +160,7 @@ def move_options(st: FirestormState, side: str) -> list[Move]:
     return [m for m in menu if m.unit not in moved]
 
 
-def _move_menu(st: FirestormState, side: str) -> list[Move]:
+def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
     """All moves of `side`'s troops ignoring stacking, built once per side per Strategic Phase.
 
     Control does not change during strategic moves and a troop moves once, so only the moved troops
@@ -169,7 +169,8 @@ def _move_menu(st: FirestormState, side: str) -> list[Move]:
     key = (side, st.turn)
     menu = st.flags.get("move_menu")
     if menu is not None and menu[0] == key:
-        return list(menu[1])
+        menu_moves: tuple[Move, ...] = menu[1]
+        return menu_moves
     troops = st.sc.troops
     control = st.control
     steps = st.sc.rules.move_range
@@ -193,8 +194,9 @@ def _move_menu(st: FirestormState, side: str) -> list[Move]:
             if m is None:
                 m = row[a] = Move(u, a)
             out.append(m)
-    st.flags["move_menu"] = (key, tuple(out))
-    return out
+    result = tuple(out)
+    st.flags["move_menu"] = (key, result)
+    return result
 
 
 _MOVES: dict[str, dict[str, Move]] = {}

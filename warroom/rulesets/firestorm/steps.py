@@ -523,6 +523,13 @@ def begin_advance(st: St) -> None:
     if st.record_events:
         st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
     b.survivors = [u for u in b.att if is_troop(u) and st.loc[u] == b.frm]
+    st.flags["advance_done"] = nothing_to_advance(st)
+
+
+def nothing_to_advance(st: St) -> bool:
+    """No decision left: the cap is reached, the area is full, or no troop could move in."""
+    options = advance_options(st)
+    return not options or (len(options) == 1 and isinstance(options[0], Pass))
 
 
 def advance_options(st: St) -> list[Any]:
@@ -555,7 +562,7 @@ def apply_advance(st: St, action: Any) -> None:
         b.survivors.remove(action.unit)
     if st.record_events:
         st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
-    if not advance_options(st):
+    if nothing_to_advance(st):
         st.flags["advance_done"] = True
 
 
