@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +13,63 @@ from rich.markup import escape
 from warroom.ai import make_bot
 from warroom.cli.screen import screen
 from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.game import Player
 from warroom.core.log import GameRecord
-from warroom.core.state import CHANCE, REPORT
+from warroom.core.state import CHANCE, REPORT, Action
 from warroom.rulesets.firestorm.state import FirestormState
 
 HELP = ("Type the number of a choice, or the action itself (e.g. 'arrow A2 B2', 'commit inf_50 @air', "
         "'move arm_11 C3', 'pass'). 'help' shows this, 'quit' stops (the save keeps the game).")
+
+
+class QuitGame(Exception):
+    """The human asked to stop (or input ran out); the game so far is kept."""
+
+
+class TerminalHuman:
+    """A person at the terminal: the `Player` that shows the screen and reads a choice.
+
+    It answers decisions for the sides it plays and, in tabletop mode, the reported results.
+    """
+
+    def __init__(self, console: Console, ask: Callable[[str], str], before: Callable[[], None]) -> None:
+        self.console = console
+        self.ask = ask
+        self.before = before
+
+    def choose(self, state: Any, legal: Sequence[Action]) -> Action:
+        st: FirestormState = state
+        reporting = st.current_player() == REPORT
+        self.before()
+        if reporting:
+            self.console.print(screen(st, []))
+            self.console.print("Report the tabletop result: 'report ATTACKER_VP DEFENDER_VP' (0-6 each)")
+        else:
+            self.console.print(screen(st, legal))
+        while True:
+            try:
+                text = self.ask("> ").strip()
+            except EOFError as exc:
+                self.console.print("Input closed.")
+                raise QuitGame from exc
+            if not text:
+                continue
+            if text in ("quit", "exit", "q"):
+                raise QuitGame
+            if text in ("help", "?"):
+                self.console.print(HELP, markup=False)
+                continue
+            try:
+                if text.isdecimal() and not reporting:
+                    i = int(text)
+                    if not 1 <= i <= len(legal):
+                        raise IllegalActionError(f"choose a number from 1 to {len(legal)}")
+                    return legal[i - 1]
+                action = st.parse_action(text)
+                st.clone().apply_action(action)  # the state itself says whether it is legal, and why not
+                return action
+            except (IllegalActionError, UnknownNameError) as exc:
+                self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}", highlight=False)
 
 
 class Session:
@@ -29,16 +80,15 @@ class Session:
                  dice: random.Random | None = None) -> None:
         self.st = st
         self.seed = seed
-        self.players = players
         self.save = save
         self.console = console
-        self.ask = ask
         self.dice = dice if dice is not None else random.Random(seed)
         n = len(st.log)
-        self.bots: dict[str, Any] = {
-            side: make_bot(bot, random.Random(seed * 7919 + i * 104729 + n))
-            for i, side in enumerate(st.sc.sides) if players.get(side) == "bot"
-        }
+        human = TerminalHuman(console, ask, self.clear_for_human)
+        self.players: dict[str, Player] = {REPORT: human}
+        for i, side in enumerate(st.sc.sides):
+            self.players[side] = (make_bot(bot, random.Random(seed * 7919 + i * 104729 + n))
+                                  if players.get(side) == "bot" else human)
         self.shown = len(st.events)
 
     def record(self) -> GameRecord:
@@ -53,6 +103,14 @@ class Session:
             self.console.print(text, markup=False, highlight=False)
         self.shown = len(self.st.events)
 
+    def clear_for_human(self) -> None:
+        """Before a human decision: a fresh screen on a terminal, else the new log lines."""
+        if self.console.is_terminal:
+            self.console.clear()
+        else:
+            self.flush_events()
+        self.shown = len(self.st.events)
+
     def run(self) -> bool:
         """Play on; True when the campaign ended, False when the human quit or input ran out."""
         st = self.st
@@ -60,51 +118,14 @@ class Session:
             who = st.current_player()
             if who == CHANCE:
                 st.apply_action(st.chance_dice().sample(self.dice))
-            elif who in self.bots:
-                st.apply_action(self.bots[who].choose(st, st.legal_actions()))
-            elif not self.human_turn(who):
-                self.flush_events()
-                return False
+            else:
+                try:
+                    action = self.players[who].choose(st, st.legal_actions())
+                except QuitGame:
+                    self.flush_events()
+                    return False
+                st.apply_action(action)
             self.autosave()
         self.flush_events()
         self.console.print(f"[bold]{escape(st.outcome_text())}[/bold]")
         return True
-
-    def human_turn(self, who: str) -> bool:
-        st = self.st
-        legal = list(st.legal_actions())
-        if self.console.is_terminal:
-            self.console.clear()
-        else:
-            self.flush_events()
-        self.shown = len(st.events)
-        if who == REPORT:
-            self.console.print(screen(st, []))
-            self.console.print("Report the tabletop result: 'report ATTACKER_VP DEFENDER_VP' (0-6 each)")
-        else:
-            self.console.print(screen(st, legal))
-        while True:
-            try:
-                text = self.ask("> ").strip()
-            except EOFError:
-                self.console.print("Input closed.")
-                return False
-            if not text:
-                continue
-            if text in ("quit", "exit", "q"):
-                return False
-            if text in ("help", "?"):
-                self.console.print(HELP, markup=False)
-                continue
-            try:
-                if text.isdecimal() and who != REPORT:
-                    i = int(text)
-                    if not 1 <= i <= len(legal):
-                        raise IllegalActionError(f"choose a number from 1 to {len(legal)}")
-                    action = legal[i - 1]
-                else:
-                    action = st.parse_action(text)
-                st.apply_action(action)
-                return True
-            except (IllegalActionError, UnknownNameError) as exc:
-                self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}", highlight=False)
