@@ -44,8 +44,11 @@ class GameState(Protocol):
         """Every outcome of this chance node with its probability."""
         ...
 
-    def apply_action(self, action: Action) -> None:
-        """Apply a legal action; raises `IllegalActionError` otherwise."""
+    def apply_action(self, action: Action, side: str | None = None) -> None:
+        """Apply a legal action; raises `IllegalActionError` otherwise.
+
+        `side`, when given, is who is acting: an action by anyone but `current_player()` is refused.
+        """
         ...
 
     def parse_action(self, text: str) -> Action:

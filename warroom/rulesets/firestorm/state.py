@@ -131,11 +131,18 @@ class FirestormState:
         """How many d6 the current chance node rolls."""
         return int(self.flags.get("dice", 0))
 
-    def apply_action(self, action: Action) -> None:
-        """Apply a legal action (or a roll at a chance node) and run the flow to the next decision."""
+    def apply_action(self, action: Action, side: str | None = None) -> None:
+        """Apply a legal action (or a roll at a chance node) and run the flow to the next decision.
+
+        `side`, when given, must be the one to act (`current_player()`).
+        """
         who = self.current_player()
         if who == TERMINAL:
             raise IllegalActionError("the campaign is over: no more actions")
+        if side is not None and side != who:
+            name = self.sc.side_names.get(side, side)
+            raise IllegalActionError(f"{name} cannot act now: it is {self.sc.side_names.get(who, who)}'s decision "
+                                     f"(step {self.step})")
         if who == CHANCE:
             if not isinstance(action, Roll):
                 raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
