@@ -63,7 +63,10 @@ def area_value(st: FirestormState, area: str, side: str) -> float:
     return value
 
 
-def score(st: FirestormState, side: str, action: Action) -> float:
+def score(st: FirestormState, side: str, action: Action, memo: dict[str, float] | None = None) -> float:
+    """How good `action` looks for `side` (higher is better). `memo` caches per-area scores in one decision."""
+    if memo is None:
+        memo = {}
     sc = st.sc
     b = st.battle
     if isinstance(action, Arrow):
@@ -100,11 +103,18 @@ def score(st: FirestormState, side: str, action: Action) -> float:
         return front_score(st, action.area, side) - 0.3 * st.stack_count(action.area)
     if isinstance(action, Move):
         frm = st.loc[action.unit]
-        gain = front_score(st, action.to, side) - front_score(st, frm, side)
+        gain = front(st, action.to, side, memo) - front(st, frm, side, memo)
         if enemy_neighbours(st, frm, side) and len(st.units_at(frm, side)) == 1:
             gain -= 4  # do not strip the only troop from a front-line area
         return gain - 0.4 * st.stack_count(action.to) - 0.5
     return 0.0  # pass, mode
+
+
+def front(st: FirestormState, area: str, side: str, memo: dict[str, float]) -> float:
+    got = memo.get(area)
+    if got is None:
+        got = memo[area] = front_score(st, area, side)
+    return got
 
 
 def front_score(st: FirestormState, area: str, side: str) -> float:
@@ -123,8 +133,9 @@ def choose(st: FirestormState, legal: Sequence[Action], rng: random.Random) -> A
     side = st.current_player()
     best: list[Action] = []
     best_score = float("-inf")
+    memo: dict[str, float] = {}
     for action in legal:
-        s = score(st, side, action)
+        s = score(st, side, action, memo)
         if s > best_score + 1e-9:
             best, best_score = [action], s
         elif abs(s - best_score) <= 1e-9:
