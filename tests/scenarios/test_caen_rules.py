@@ -947,3 +947,32 @@ def test_commit_accepts_troops_in_any_order() -> None:
     act(st2, "commit pz_21 pz_12ss")
     assert st2.battle is not None and set(st2.battle.dfn) == {"pz_12ss", "pz_21"}
 
+
+
+@pytest.mark.parametrize(
+    ("face", "force"),
+    [(1, "two sniper teams"), (2, "an HMG nest and two minefields"), (3, "a Grenadier mortar platoon"),
+     (4, "a Grenadier platoon"), (5, "a Grenadier platoon"), (6, "an assault gun platoon")],
+)
+def test_tabletop_german_defence_troop_force_is_rolled(face: int, force: str) -> None:
+    """Caen 4.2: on the table, the German Defence troop's force comes from its d6 table."""
+    st = position(mode="tabletop", allied=["A3", "B3"], units={"can_3": "B3"})
+    battle(st, "arrow B3 C3", ["can_3"], [DEFENCE])
+    assert st.step == "tabletop_prep" and st.dice_needed() == 1
+    roll(st, face)
+    assert st.step == "report"
+    assert current_battle(st).notes[0].startswith(f"German Defence troop [{face}]: {force}")
+
+
+def test_tabletop_briefing_names_beach_guns_and_the_river() -> None:
+    st = position(mode="tabletop", allied=["A5"], units={"inf_3": "A5", "pz_21": "B4"})
+    battle(st, "arrow B4 A5", ["pz_21"], ["inf_3"], init=(1, 6))
+    assert current_battle(st).notes == [
+        "Naval gunfire support defends the beach for the Allies (an observer and four naval guns), extra to the "
+        "two troops."
+    ]
+    river = position(mode="tabletop", allied=["B4", "A5"], units={"inf_3": "B4"})
+    battle(river, "arrow B4 B5", ["inf_3"], [])
+    assert current_battle(river).notes == [
+        "The Orne runs through no-man's land: place at least one crossing every 40-60 cm."
+    ]

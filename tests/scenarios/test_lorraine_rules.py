@@ -484,6 +484,14 @@ def open_c3_c4(mode: str, attackers: tuple[str, ...]) -> FirestormState:
     return st
 
 
+MOSELLE_BRIEFING = [
+    "The Moselle runs through no-man's land: at least one crossing every 60 cm, 30 cm apart; infantry may wade "
+    "anywhere.",
+    "Moselle bank fortifications: the Germans add a strongpoint (two HMG nests, three trench lines) given to an "
+    "infantry platoon.",
+]
+
+
 def test_weather_die_in_tabletop_with_aircraft() -> None:
     """Case 7 / L 4.2: before a tabletop battle with aircraft the Weather table is rolled; face 1 is
     Heavy Rains (assumed bands 1 / 2 / 3 / 4-6). The rain-stop rolls inside the tabletop game are played
@@ -493,8 +501,8 @@ def test_weather_die_in_tabletop_with_aircraft() -> None:
     roll(st, 1)
     assert st.current_player() == REPORT
     b = battle(st)
-    assert len(b.notes) == 1 and b.notes[0].startswith("Weather [1]: heavy rains")
-    assert "3rd turn" in b.notes[0]
+    assert b.notes[0].startswith("Weather [1]: heavy rains") and "3rd turn" in b.notes[0]
+    assert b.notes[1:] == MOSELLE_BRIEFING, "an attack across the Moselle: the crossing and the bank defences"
 
 
 @pytest.mark.parametrize(("face", "effect"), [(1, "heavy rains"), (2, "overcast"), (3, "light rain"),
@@ -508,7 +516,7 @@ def test_weather_bands(face: int, effect: str) -> None:
 def test_no_weather_die_in_tabletop_without_aircraft() -> None:
     st = open_c3_c4("tabletop", ("us_inf_35",))
     assert st.current_player() == REPORT
-    assert battle(st).notes == []
+    assert battle(st).notes == MOSELLE_BRIEFING
 
 
 def test_weather_die_for_defending_aircraft() -> None:
@@ -520,7 +528,9 @@ def test_weather_die_for_defending_aircraft() -> None:
     commit(st, "us_inf_35", AIR)
     assert st.step == "tabletop_prep" and st.dice_needed() == 1
     roll(st, 4)
-    assert battle(st).notes == ["Weather [4]: clear skies: aircraft and AOP as normal"]
+    assert battle(st).notes == ["Weather [4]: clear skies: aircraft and AOP as normal",
+                                "The Moselle runs through no-man's land: at least one crossing every 60 cm, 30 cm "
+                                "apart; infantry may wade anywhere."], "a German attack: no bank defences"
 
 
 @pytest.mark.parametrize("mode", ["gw", "mixed"])
@@ -561,7 +571,7 @@ def test_short_of_fuel_when_out_of_supply_on_the_tabletop() -> None:
     assert st.dice_needed() == 1
     roll(st, 3)
     assert b.notes == ["Allies out of supply [3]: short of fuel: each vehicle moving in the Movement Step is "
-                       "immobilised on a roll of 1"]
+                       "immobilised on a roll of 1", *MOSELLE_BRIEFING]
     st.apply_action(Report(2, 4))
     assert b.winner == DEFENDER
     assert b.targets == [("cca_4", ALLIES, 6)]  # the Germans scored 4 VP: 6 needed
@@ -734,3 +744,19 @@ def test_t3_panthers_choose_among_d5_d6_e3_e4() -> None:
         st.apply_action(Place(unit, "D6"))
     assert st.units_at("D6") == ["pz_112", "pz_113"]
     assert st.step == "battles"
+
+
+def test_tabletop_german_infantry_force_is_rolled_and_metz_defences_shown() -> None:
+    """Tabletop: the German infantry's force comes from its variable table (assumed bands 1-2 / 3-4 / 5-6),
+    and an attack on Metz brings the Metz fortifications (L 4.3), not the Moselle bank defences."""
+    st = position(2, "tabletop", pool=["pz_106", "ss_pzgr_17"])
+    initiative(st, 6, 1)
+    st.apply_action(Arrow("B4", "B5"))
+    commit(st, "cc_7b")
+    commit(st, "vg_462")
+    assert st.step == "tabletop_prep" and st.dice_needed() == 1
+    roll(st, 5)
+    notes = battle(st).notes
+    assert notes[0] == "462. Volksgrenadier-Division [5]: veterans: a Grenadier platoon, Confident Veteran"
+    assert notes[1].startswith("Metz fortifications: the Germans add a fort battery")
+    assert len(notes) == 2

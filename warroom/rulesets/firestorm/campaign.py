@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm.actions import PASS, Arrow, Pass, Report
+from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
 
@@ -43,13 +43,53 @@ def defence_modifiers(st: St, b: Battle) -> list[tuple[str, int]]:
     return out
 
 
-# ----- Lorraine weather (tabletop only) ---------------------------------------------------------------
+# ----- tabletop set-up: weather, variable forces, briefing ------------------------------------------
+def table_entry(rows: Sequence[Sequence[Any]], face: int) -> str:
+    """The entry of a (highest face, text) table for a d6 face."""
+    for top, text in rows:
+        if face <= int(top):
+            return str(text)
+    return str(rows[-1][1]) if rows else ""
+
+
 def weather_effect(st: St, face: int) -> str:
     """Lorraine Weather Effects table (L 4.2); assumption: bands 1 / 2 / 3 / 4-6 (digest suggestion)."""
-    for top, effect in st.sc.tables.get("weather", []):
-        if face <= top:
-            return str(effect)
-    return "clear skies"
+    return table_entry(st.sc.tables.get("weather", []), face)
+
+
+def tabletop_table(st: St, item: str) -> Sequence[Sequence[Any]]:
+    """The table a committed item's tabletop force is rolled on, if any (Caen 4.2 German Defence
+    troop; Lorraine German infantry)."""
+    if item == DEFENCE:
+        rows: Sequence[Sequence[Any]] = st.sc.rules.values.get("defence_tabletop", ())
+        return rows
+    troop = st.sc.troops.get(item)
+    return troop.tabletop if troop is not None else ()
+
+
+def tabletop_briefing(st: St, b: Battle) -> list[str]:
+    """Set-up reminders for a tabletop battle: rivers, fortifications, naval guns, bombardment.
+
+    The texts are scenario data (`[tables.briefing]`); the situations that call them are rules.
+    """
+    sc = st.sc
+    texts = sc.tables.get("briefing", {})
+    area = sc.areas[b.to]
+    out = []
+    river = sc.rivers.get(frozenset((b.frm, b.to)))
+    fortified = sc.has("fortifications") and "fortified" in area.flags and b.defender == sc.sides[1]
+    if fortified and "fortified" in texts:
+        out.append(str(texts["fortified"]))
+    elif river:
+        out.append(str(texts.get("river", "A river runs through no-man's land.")).format(river=river))
+        if sc.has("fortifications") and "moselle_east" in area.flags and b.defender == sc.sides[1] \
+                and "river_fortified" in texts:
+            out.append(str(texts["river_fortified"]))
+    if sc.has("beach_defence") and "beach" in area.flags and b.defender == sc.sides[0] and "beach" in texts:
+        out.append(str(texts["beach"]))
+    if CARPET in b.att and "carpet" in texts:
+        out.append(str(texts["carpet"]))
+    return out
 
 
 # ----- Caen: Caumont Gap ----------------------------------------------------------------------------

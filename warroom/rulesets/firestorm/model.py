@@ -63,6 +63,7 @@ class TroopDef:
     flags: frozenset[str]
     start: str
     assumption: str = ""
+    tabletop: tuple[tuple[int, str], ...] = ()  # a variable troop's tabletop table: (highest face, force)
 
     def gw_bonus(self, terrain: str, face: int = 0) -> int:
         """The General's Wargame bonus in `terrain`; `face` is the d6 of a variable troop."""
@@ -293,6 +294,8 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             bonus=bonus, variable=variable, points=t.integer("points", 0, lo=0),
             rating=t.text("rating", ""), capture_vp=t.integer("capture_vp", 10, lo=0), flags=frozenset(flags),
             start=start, assumption=t.text("assumption", ""),
+            tabletop=tuple((int(r[0]), str(r[1])) for r in _rows(t, "tabletop", 2, last_str=True))
+            if t.has("tabletop") else (),
         )
         troops[tid] = troop
         if troop.assumption:

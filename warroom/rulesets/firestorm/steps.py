@@ -376,27 +376,38 @@ def winner_text(st: St, b: Battle) -> str:
 
 
 def tabletop_dice(st: St) -> int:
-    """Tabletop: one Out-of-Supply die per unsupplied side, and the weather die when aircraft fly."""
+    """Tabletop set-up dice: one Out-of-Supply die per unsupplied side, the weather die when aircraft
+    fly (Lorraine), and one die per committed troop whose force is rolled on a table (Caen German
+    Defence troop, Lorraine German infantry)."""
     b = battle_of(st)
     n = (not b.att_supplied) + (not b.def_supplied)
     if st.sc.has("weather") and (AIR in b.att or AIR in b.dfn):
         n += 1
-    return n
+    b.variable = [(side, u) for side, units in ((b.attacker, b.att), (b.defender, b.dfn)) for u in units
+                  if campaign.tabletop_table(st, u)]
+    return n + len(b.variable)
 
 
 def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
+    """Show the player what the dice and the situation mean for the table (core 6.1; Caen 4.2;
+    Lorraine 4.2-4.4)."""
     b = battle_of(st)
-    i = 0
+    faces_left = list(values)
     for ok, side in ((b.att_supplied, b.attacker), (b.def_supplied, b.defender)):
         if not ok:
-            effect = out_of_supply_effect(values[i], st.sc.rules)
-            b.notes.append(f"{side_name(st, side)} out of supply [{values[i]}]: {effect}")
-            st.note(b.notes[-1])
-            i += 1
-    if i < len(values):
-        effect = campaign.weather_effect(st, values[i])
-        b.notes.append(f"Weather [{values[i]}]: {effect}")
-        st.note(b.notes[-1])
+            face = faces_left.pop(0)
+            b.notes.append(f"{side_name(st, side)} out of supply [{face}]: "
+                           f"{out_of_supply_effect(face, st.sc.rules)}")
+    if st.sc.has("weather") and (AIR in b.att or AIR in b.dfn):
+        face = faces_left.pop(0)
+        b.notes.append(f"Weather [{face}]: {campaign.weather_effect(st, face)}")
+    for side, unit in b.variable:
+        face = faces_left.pop(0)
+        b.notes.append(f"{describe_units(st, [unit], side)} [{face}]: "
+                       f"{campaign.table_entry(campaign.tabletop_table(st, unit), face)}")
+    b.notes.extend(campaign.tabletop_briefing(st, b))
+    for line in b.notes:
+        st.note(line)
 
 
 def apply_report(st: St, action: Any) -> None:
