@@ -200,7 +200,10 @@ def check_decision(st: FirestormState, legal: Sequence[Action]) -> None:
     allies, axis = sc.sides
     who = st.current_player()
     if st.step == "arrow" and who == axis and panzer_areas(st):
-        assert all(isinstance(a, Arrow) and a.frm in panzer_areas(st) for a in legal), "Panzer must attack"
+        arrows = [a for a in legal if isinstance(a, Arrow)]
+        assert arrows and all(a.frm in panzer_areas(st) for a in arrows), "Panzer must attack"
+        # a side that attacks only because the initiative winner could not (core 4) may decline
+        assert len(arrows) == len(legal) or st.flags.get("may_pass"), "only the fallback attacker may pass"
     if st.step == "arrow" and who == allies and st.turn == 1:
         for a in legal:
             assert isinstance(a, Arrow)

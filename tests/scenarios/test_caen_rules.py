@@ -889,8 +889,10 @@ def test_initiative_goes_to_the_other_side_without_a_legal_attack() -> None:
     st.flow.enter(st, "initiative")
     roll(st, 6, 1)
     assert st.attacker == AXIS
-    assert st.legal_actions() == [Arrow("B3", "A3")]
-    assert "Allies have no legal attack; Germans attack instead" in text(st)
+    assert st.legal_actions() == [Arrow("B3", "A3"), PASS], "the other side may attack, or decline"
+    assert "Allies have no legal attack; Germans may attack instead" in text(st)
+    act(st, "pass")
+    assert st.step == "initiative" and st.battles_left == 1, "a declined battle still counts"
 
 
 # ----- engine bugs found while writing these cases --------------------------------------------------------
@@ -976,3 +978,52 @@ def test_tabletop_briefing_names_beach_guns_and_the_river() -> None:
     assert current_battle(river).notes == [
         "The Orne runs through no-man's land: place at least one crossing every 40-60 cm."
     ]
+
+
+# ----- choices the owner makes (review fixes) --------------------------------------------------------------
+
+
+def test_retreating_side_chooses_which_troop_takes_the_last_room() -> None:
+    """Core ambiguity 9: the owner chooses for each troop. With room for one only, the one it moves
+    survives and the other is destroyed (Caen 4.1)."""
+    full = {"pz_lehr": "C2", "pz_2": "C2", "flak_3": "C2", "tiger_101": "D4", "tiger_102": "D4",
+            "pz_1ss": "D4", "pz_2ss": "C4", "pz_9ss": "C4"}
+    st = position(allied=["A3", "B3"], units={"can_3": "B3", "pz_21": "C3", "pz_12ss": "C3", **full})
+    battle(st, "arrow B3 C3", ["can_3"], ["pz_21"])
+    roll(st, 6, 1)  # Allies 6 +1 = 7; Germans 1 +2 = 3: win by 4
+    roll(st, 1)  # 21. Pz survives the roll to destroy
+    assert st.step == "retreat" and st.current_player() == AXIS
+    assert {a.to_str() for a in st.legal_actions()} == {"retreat pz_21 C4", "retreat pz_12ss C4"}
+    act(st, "retreat pz_12ss C4")
+    assert st.loc["pz_12ss"] == "C4" and st.loc["pz_21"] == POOL
+    assert st.unit_vp == {ALLIES: 0, AXIS: 0}
+
+
+def test_pool_troops_land_in_the_order_the_player_chooses() -> None:
+    st = position(turn=2, allied=["A2", "A3", "A5"], units={"inf_15": POOL, "arm_11": POOL, "agra_8": POOL})
+    st.flow.enter(st, "strategic_start")
+    assert st.step == "reinforce" and st.current_player() == ALLIES
+    units = {a.unit for a in st.legal_actions() if isinstance(a, Place)}
+    assert {"inf_15", "arm_11", "agra_8"} <= units, "any waiting troop may land first"
+    act(st, "place agra_8 A5")
+    assert st.loc["agra_8"] == "A5"
+
+
+def test_neptune_block_binds_only_the_landing_force() -> None:
+    """Caen ambiguity 20: Juno row 1 stops attacks from Juno in turn 2; a German force that retook
+    Juno may still attack out of it."""
+    st = position(turn=2, allied=["A2"], units={"pz_21": "A3", "inf_50": "A2"})
+    st.flags["no_attack_from"] = {"A3": 2}
+    assert any(a.frm == "A3" for a in arrow_options(st, AXIS))
+
+
+def test_caumont_gap_troops_in_the_gap_destroyed_when_neighbours_are_full() -> None:
+    units = {"arm_7": "A1", "flak_3": "B1", "pz_lehr": "C1", "pz_12ss": "C1", "pz_2": "C1",
+             "pz_1ss": "D1", "pz_2ss": "D1", "pz_9ss": "D1"}
+    st = position(turn=2, allied=["A1", "A2"], units=units, caumont_done=False)
+    st.flow.enter(st, "caumont")
+    assert st.control["B1"] == ALLIES
+    assert st.loc["flak_3"] == POOL, "German neighbours exist but are full: destroyed, not captured"
+    assert st.unit_vp == {ALLIES: 0, AXIS: 0}
+    assert st.battle is None, "Villers-Bocage is full: SS 101 cannot join, so no special battle"
+    assert "does not take place" in text(st)

@@ -34,11 +34,23 @@ class Arrow:
         return f"arrow {self.frm} {self.to}"
 
 
+def is_token(item: str) -> bool:
+    """True for the committed extras that are not troops (@air, @carpet, @defence)."""
+    return item.startswith("@")
+
+
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """Commit up to two Firestorm Troops (and extras) to the open battle."""
+    """Commit up to two Firestorm Troops (and extras) to the open battle.
+
+    The units are kept in one canonical order (troops by id, then extras), so a commitment means
+    the same whatever order it was typed in.
+    """
 
     units: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", tuple(sorted(self.units, key=lambda u: (is_token(u), u))))
 
     def to_str(self) -> str:
         return "commit " + (" ".join(self.units) if self.units else "-")

@@ -106,8 +106,10 @@ def begin_caumont(st: St) -> None:
     """Take the gap area at once; 7 Armd attacks Villers-Bocage alone against SS 101 alone.
 
     assumption: (Caen ambiguity 10) 7 Armd is moved to the gap wherever it is on the map; if it is
-    off the map (pool, captured) the battle does not happen. German troops in the gap area fall back
-    to an adjacent German area with room, or are captured if there is none.
+    off the map (pool, captured) the battle does not happen. German troops in the gap fall back to an
+    adjacent German area with room; if German neighbours exist but are full they are destroyed, and
+    with no German neighbour they are captured (as in a retreat, core 7.4 / Caen 4.1). SS 101 joins
+    the defence of Villers-Bocage only if stacking leaves it room; otherwise there is no battle.
     """
     from warroom.rulesets.firestorm.steps import open_battle
 
@@ -117,15 +119,20 @@ def begin_caumont(st: St) -> None:
     st.flags["caumont_done"] = True
     gap, target, att, dfn = v["gap"], v["target"], v["attacker"], v["defender"]
     if st.control[gap] != allies:
+        german_neighbours = [n for n in sc.adjacency[gap] if st.control[n] == axis]
         for u in st.units_at(gap, axis):
-            spots = [n for n in sc.adjacency[gap] if st.control[n] == axis and st.has_room(n)]
+            spots = [n for n in german_neighbours if st.has_room(n)]
             if spots:
                 st.loc[u] = spots[0]
+            elif german_neighbours:
+                st.destroy(u)
             else:
                 st.capture(u)
         st.set_control(gap, allies)
         st.note(f"Caumont Gap: the Allies take {st.area_label(gap)} at once")
-    if st.loc[att] in OFF_BOARD or st.control[target] != axis or st.loc[dfn] in (CAPTURED, WITHDRAWN):
+    room_for_defender = st.loc[dfn] == target or st.has_room(target)
+    if (st.loc[att] in OFF_BOARD or st.control[target] != axis or st.loc[dfn] in (CAPTURED, WITHDRAWN)
+            or not room_for_defender):
         st.note("Caumont Gap: the special battle does not take place")
         return
     st.loc[att] = gap

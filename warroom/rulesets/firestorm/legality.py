@@ -36,6 +36,9 @@ def explain(st: FirestormState, action: Action) -> str:
     if not any(type(a) is type(action) for a in legal):
         return f"{head}: that kind of action is not allowed now"
     if isinstance(action, Arrow):
+        for area in (action.frm, action.to):
+            if area not in sc.areas:
+                return f"{head}: unknown area {area!r}"
         if st.control[action.frm] != st.current_player():
             return f"{head}: the battle arrow must start in an area you control ({action.frm} is not yours)"
         if action.to not in sc.adjacency[action.frm]:
@@ -50,6 +53,8 @@ def explain(st: FirestormState, action: Action) -> str:
                 f"at most one air sortie, and within the campaign's limits")
     if isinstance(action, Place | Move | Retreat):
         to = action.area if isinstance(action, Place) else action.to
+        if to not in sc.areas and to != "reserve":
+            return f"{head}: unknown area {to!r}"
         return f"{head}: {action.unit} may not go to {to} (not friendly, out of range, or full)"
     if isinstance(action, Advance):
         return f"{head}: {action.unit} cannot advance now (survivors first; up to {sc.rules.advance_cap})"

@@ -43,8 +43,9 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
             forced = panzer_froms(st)
             if forced:
                 froms = forced
-        blocked = st.flags.get("no_attack_from", {})
-        froms = [f for f in froms if blocked.get(f, 0) < st.turn]
+        if side == sc.sides[0]:  # a failed landing keeps its beach's troops from attacking (Caen 3.2)
+            blocked = st.flags.get("no_attack_from", {})
+            froms = [f for f in froms if blocked.get(f, 0) < st.turn]
     else:
         holding = set(attack_froms(st, side))
         froms = [f for f in froms if f in holding]

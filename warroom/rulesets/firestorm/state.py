@@ -15,7 +15,7 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
-from warroom.rulesets.firestorm.actions import Commit, FirestormAction, parse_words
+from warroom.rulesets.firestorm.actions import FirestormAction, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 
@@ -174,14 +174,8 @@ class FirestormState:
         self.flow.apply(self, action)
 
     def parse_action(self, text: str) -> FirestormAction:
-        """Read an action; a commitment is matched to the legal one whatever the order of its troops."""
-        action = parse_words(text.split(), self.area_or_raise)
-        if isinstance(action, Commit) and self.step in ("attack_commit", "defend_commit"):
-            wanted = sorted(action.units)
-            for legal in self.legal_actions():
-                if isinstance(legal, Commit) and sorted(legal.units) == wanted:
-                    return legal
-        return action
+        """Read an action from its text form (unknown areas raise `UnknownNameError`)."""
+        return parse_words(text.split(), self.area_or_raise)
 
     def is_terminal(self) -> bool:
         return self.terminal

@@ -113,9 +113,13 @@ def begin_turn(st: St) -> None:
 
 
 def prune_placing(st: St) -> None:
-    """Units with nowhere to go wait in the pool (Caen 4.1: landings obey stacking)."""
-    while st.placing and not place_options(st, st.placing[0]):
-        unit = st.placing.pop(0)
+    """Units with nowhere to go wait in the pool (Caen 4.1: landings obey stacking).
+
+    Placing only fills areas, so a unit with no room now has none later in the same step.
+    """
+    waiting = [u for u in st.placing if not place_options(st, u)]
+    for unit in waiting:
+        st.placing.remove(unit)
         if st.record_events:
             st.note(f"{st.name(unit)} has no room to be placed and waits in the Reinforcement Pool")
 
@@ -125,13 +129,23 @@ def placer(st: St) -> str:
 
 
 def legal_place(st: St) -> Sequence[Any]:
-    return place_options(st, st.placing[0])
+    """Which waiting unit goes where (Caen 4.8, Lorraine 4.6).
+
+    New units with listed areas are placed first, in the order the turn lists them (Caen: 5 AGRA
+    lands only "if there is room" after 7 Armd and 51 HD); after them the placing side picks freely.
+    """
+    side = placer(st)
+    troops = st.sc.troops
+    mine = [u for u in st.placing if troops[u].side == side]
+    if st.arrived.get(mine[0]):
+        return place_options(st, mine[0])
+    return [p for u in mine for p in place_options(st, u)]
 
 
 def apply_place(st: St, action: Any) -> None:
     assert isinstance(action, Place)
     st.loc[action.unit] = action.area if action.area != "reserve" else RESERVE
-    st.placing.pop(0)
+    st.placing.remove(action.unit)
     if action.unit not in st.arrived:
         st.returned.add(action.unit)
     where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
@@ -186,12 +200,14 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     if st.record_events:
         st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
                 f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
+    st.flags["may_pass"] = False
     if not arrow_options(st, winner):
         other = sc.other(winner)
         if arrow_options(st, other):
             if st.record_events:
-                st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} attack instead")
+                st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} may attack instead")
             winner = other
+            st.flags["may_pass"] = True  # core 4 suggestion: the other side may, not must, attack
         else:
             st.note("Neither side can attack; the battle counts toward the turn's total")
             winner = ""
@@ -199,7 +215,10 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
 
 
 def legal_arrow(st: St) -> Sequence[Any]:
-    return arrow_options(st, st.attacker)
+    arrows: list[Any] = list(arrow_options(st, st.attacker))
+    if st.flags.get("may_pass"):
+        arrows.append(PASS)
+    return arrows
 
 
 def open_battle(st: St, kind: str, attacker: str, frm: str, to: str, max_ft: int = 2, required: str = "") -> None:
@@ -220,6 +239,11 @@ def _panzer_from_set(st: St) -> set[str]:
 
 
 def apply_arrow(st: St, action: Any) -> None:
+    if isinstance(action, Pass):
+        if st.record_events:
+            st.note(f"{side_name(st, st.attacker)} decline to attack; the battle counts toward the turn's total")
+        st.attacker = ""
+        return
     assert isinstance(action, Arrow)
     open_battle(st, "normal", st.attacker, action.frm, action.to)
 
@@ -490,18 +514,21 @@ def setup_retreat(st: St) -> None:
     prune_retreat(st)
 
 
-def retreat_targets(st: St, unit: str) -> list[str]:
+def retreat_targets(st: St) -> list[str]:
+    """Adjacent areas of the defender with room: where a retreating troop may go (core 7.4)."""
     b = battle_of(st)
     return [n for n in st.sc.adjacency[b.to] if st.control[n] == b.defender and st.has_room(n)]
 
 
 def prune_retreat(st: St) -> None:
+    """Once no neighbour has room, every troop still to retreat is destroyed (Caen 4.1), not captured."""
     b = battle_of(st)
-    while b.retreating and not retreat_targets(st, b.retreating[0]):
-        unit = b.retreating.pop(0)
-        if st.record_events:
-            st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
-        st.destroy(unit)
+    if b.retreating and not retreat_targets(st):
+        for unit in b.retreating:
+            if st.record_events:
+                st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
+            st.destroy(unit)
+        b.retreating = []
 
 
 def retreat_actor(st: St) -> str:
@@ -509,15 +536,16 @@ def retreat_actor(st: St) -> str:
 
 
 def legal_retreat(st: St) -> Sequence[Any]:
+    """The retreating side picks which troop goes where, one at a time (core ambiguity 9)."""
     b = battle_of(st)
-    unit = b.retreating[0]
-    return [Retreat(unit, n) for n in retreat_targets(st, unit)]
+    targets = retreat_targets(st)
+    return [Retreat(u, n) for u in b.retreating for n in targets]
 
 
 def apply_retreat(st: St, action: Any) -> None:
     assert isinstance(action, Retreat)
     b = battle_of(st)
-    b.retreating.pop(0)
+    b.retreating.remove(action.unit)
     st.loc[action.unit] = action.to
     if st.record_events:
         st.note(f"{st.name(action.unit)} retreats to {st.area_label(action.to)}")
@@ -705,7 +733,8 @@ def build_flow() -> Flow[St]:
         Step("no_battle", "battle", on_begin=lambda st: setattr(st, "battles_left", st.battles_left - 1),
              next=after_normal_battle),
         Step("arrow", "battle", actor=lambda st: st.attacker, legal=legal_arrow, apply=apply_arrow,
-             end_if=lambda st: st.battle is not None, next=lambda st: "attack_commit"),
+             end_if=lambda st: st.battle is not None or not st.attacker,
+             next=lambda st: "attack_commit" if st.battle is not None else "no_battle"),
         Step("attack_commit", "battle", actor=lambda st: battle_of(st).attacker, legal=legal_attack_commit,
              apply=lambda st, a: apply_commit(st, a, True), end_if=lambda st: bool(battle_of(st).att),
              next=lambda st: "defend_commit"),
