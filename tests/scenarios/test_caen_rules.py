@@ -65,7 +65,7 @@ def position(
     for a in allied:
         st.control[a] = ALLIES
     st.loc.update(units or {})
-    st._supplied = {}
+    st._derived = {}
     st.turn = turn
     st.flags = {"caumont_done": True} if caumont_done else {}
     st.battles_left = st.battles_total = battles
@@ -560,7 +560,7 @@ def test_caumont_gap_triggered_by_taking_bayeux_during_turn_2() -> None:
     st = position(turn=2, allied=["A2"], units={"inf_50": "A2", "arm_7": "A3"}, caumont_done=False,
                   battles=3)
     st.control["A3"] = ALLIES
-    st._supplied = {}
+    st._derived = {}
     battle(st, "arrow A2 A1", ["inf_50"], [])
     roll(st, 6, 1)  # 6 +2 = 8 vs 1 +1 (bocage) = 2
     act(st, "advance inf_50")

@@ -206,7 +206,7 @@ def test_unknown_terrain(tmp_path: Path) -> None:
 
 
 def test_unknown_hook(tmp_path: Path) -> None:
-    path = broken_caen(tmp_path, "scenario.toml", '"withdrawal"]', '"withdrawal", "rommel"]')
+    path = broken_caen(tmp_path, "scenario.toml", '"caumont_gap"]', '"caumont_gap", "rommel"]')
     problems = problems_of(path)
     assert len(problems) == 1
     assert "unknown hook 'rommel'" in problems[0]
@@ -228,7 +228,7 @@ def test_no_supply_source_for_a_side(tmp_path: Path) -> None:
 
 def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     path = broken_caen(
-        tmp_path, "scenario.toml", '"withdrawal"]', '"withdrawal", "rommel"]',
+        tmp_path, "scenario.toml", '"caumont_gap"]', '"caumont_gap", "rommel"]',
         append='\n[[troop]]\nid = "ghost"\nside = "allies"\nbonus = 1\nstart = "Z1"\n',
     )
     (path / "map.toml").write_text(
@@ -266,3 +266,18 @@ def test_unknown_area_in_caumont_values(tmp_path: Path) -> None:
     path = broken_caen(tmp_path, "scenario.toml", 'trigger = "A1"', 'trigger = "Q1"')
     problems = problems_of(path)
     assert any("Q1" in p for p in problems)
+
+
+def test_unknown_campaign_value_is_named(tmp_path: Path) -> None:
+    path = broken_caen(tmp_path, "scenario.toml", "carpet_gw = 2", "carpet_gw = 2\ncarpett_gw = 3")
+    with pytest.raises(ScenarioError, match="unknown key 'carpett_gw'"):
+        load_path(path)
+
+
+def test_table_rows_may_be_listed_in_any_order(tmp_path: Path) -> None:
+    path = broken_caen(tmp_path, "scenario.toml", "gw_destroy = [[0, 6, 6], [3, 5, 0], [5, 4, 0]]",
+                       "gw_destroy = [[5, 4, 0], [0, 6, 6], [3, 5, 0]]")
+    shuffled = load_path(path).rules
+    bundled = load_path(CAEN).rules
+    assert shuffled.gw_destroy == bundled.gw_destroy
+    assert shuffled.value("carpet_gw") == 2 and shuffled.value("defence_from_turn") == 2

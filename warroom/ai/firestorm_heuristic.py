@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 def unit_bonus(st: FirestormState, side: str, item: str, terrain: str) -> float:
     sc = st.sc
     if item == CARPET:
-        return float(sc.rules.values.get("carpet_gw", 2))
+        return float(sc.rules.value("carpet_gw"))
     if item == DEFENCE:
-        table: list[int] = sc.rules.values.get("defence_variable", [1] * 6)
+        table: list[int] = sc.rules.value("defence_variable")
         return float(sum(table)) / 6
     if item == AIR:
         air = sc.air[side]
@@ -75,9 +75,9 @@ def score(st: FirestormState, side: str, action: Action, memo: dict[str, float] 
         theirs = best_strength(st, sc.other(side), action.to, terrain)
         if sc.rivers.get(frozenset((action.frm, action.to))):
             theirs += sc.rules.river_gw
-        theirs += float(sc.rules.values.get("terrain_defence", {}).get(terrain, 0))
+        theirs += float(sc.rules.value("terrain_defence").get(terrain, 0))
         if "fortified" in sc.areas[action.to].flags:
-            theirs += float(sc.rules.values.get("fortified_gw", 0))
+            theirs += float(sc.rules.value("fortified_gw"))
         supplied = 0.0 if st.in_supply(action.frm, side) else sc.rules.oos_gw
         return 3 * (mine - theirs + supplied) + area_value(st, action.to, side) + 1.5
     if isinstance(action, Commit) and b is not None:

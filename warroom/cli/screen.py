@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from warroom.core.state import REPORT, Action
-from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
+from warroom.rulesets.firestorm.actions import TOKEN_LABELS
 from warroom.rulesets.firestorm.state import FirestormState
 
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
@@ -66,9 +66,8 @@ def battle_panel(st: FirestormState) -> Panel | None:
     river = sc.rivers.get(frozenset((b.frm, b.to)), "")
     where = sc.areas[b.to].terrain + (f", across the {river}" if river else "")
     lines = [Text(f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)} ({where})")]
-    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
     for side, units, ok in ((b.attacker, b.att, b.att_supplied), (b.defender, b.dfn, b.def_supplied)):
-        names = ", ".join(labels.get(u, st.name(u)) for u in units) or "(not yet committed)"
+        names = ", ".join(TOKEN_LABELS.get(u, st.name(u)) for u in units) or "(not yet committed)"
         lines.append(Text(f"  {sc.side_names[side]}: {names}; {'in supply' if ok else 'OUT OF SUPPLY'}"))
         for label, value in b.modifiers.get(side, []):
             lines.append(Text(f"      {value:+d} {label}"))
@@ -93,11 +92,10 @@ def describe(st: FirestormState, action: Action) -> str:
     """A readable line for an action (the bracketed text form is what can be typed)."""
     from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Pass, Place, Retreat
 
-    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
     if isinstance(action, Arrow):
         return f"attack {st.area_label(action.to)} from {st.area_label(action.frm)}"
     if isinstance(action, Commit):
-        return "commit " + (", ".join(labels.get(u, st.name(u)) for u in action.units) or "nothing")
+        return "commit " + (", ".join(TOKEN_LABELS.get(u, st.name(u)) for u in action.units) or "nothing")
     if isinstance(action, Retreat):
         return f"retreat {st.name(action.unit)} to {st.area_label(action.to)}"
     if isinstance(action, Advance):

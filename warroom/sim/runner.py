@@ -28,10 +28,14 @@ class GameSummary:
     held: dict[str, str]
 
 
-def game_seeds(seed: int, index: int) -> tuple[int, int, int]:
-    """Independent seeds for the dice and each bot of game `index` of a run."""
-    base = random.Random(seed * 1_000_003 + index).getrandbits(62)
-    return base, base ^ 0x5DEECE66D, base ^ 0x2545F4914F6CDD1D
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game `index` of a simulation run."""
+    return random.Random(run_seed * 1_000_003 + index).getrandbits(62)
+
+
+def player_seeds(seed: int) -> tuple[int, int]:
+    """Seeds for the two bots of a game whose dice use `seed` (independent of the dice stream)."""
+    return seed ^ 0x5DEECE66D, seed ^ 0x2545F4914F6CDD1D
 
 
 def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, Any] | None = None,
@@ -40,18 +44,17 @@ def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, A
     sc = load_scenario(scenario)
     st = new_game(sc, params or {"mode": "gw"})
     st.record_events = record_events
-    dice_seed, s1, s2 = seed, seed ^ 0x5DEECE66D, seed ^ 0x2545F4914F6CDD1D
+    s1, s2 = player_seeds(seed)
     a, b = sc.sides
     players = {a: make_bot(bots[a], random.Random(s1)), b: make_bot(bots[b], random.Random(s2))}
-    play(st, players, random.Random(dice_seed))
+    play(st, players, random.Random(seed))
     return st
 
 
 def summarise(st: Any) -> GameSummary:
     winner, _level, _margin = st.outcome()
-    a, _ = st.sc.sides
-    diff = st.total_vp(a) - st.total_vp(st.sc.other(a))
-    return GameSummary(st.outcome_text().split(" by ")[0].split(" (")[0], winner, diff, dict(st.control))
+    a, b = st.sc.sides
+    return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
 
 
 @dataclass(slots=True)
@@ -110,8 +113,7 @@ class Summary:
 def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, str]) -> Summary:
     out = Summary()
     for i in range(start, stop):
-        dice_seed, _, _ = game_seeds(seed, i)
-        out.add(summarise(play_one(scenario, dice_seed, bots)))
+        out.add(summarise(play_one(scenario, game_seed(seed, i), bots)))
     return out
 
 

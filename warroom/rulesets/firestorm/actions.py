@@ -20,7 +20,8 @@ CARPET = "@carpet"
 """Caen carpet bombing: an extra to the attack, not one of the two troops."""
 DEFENCE = "@defence"
 """Caen's implicit German Defence Firestorm Troop."""
-TOKENS = (AIR, CARPET, DEFENCE)
+TOKEN_LABELS = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
+"""How the committed extras read in logs and on screens."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from warroom.rulesets.firestorm.model import Rules
 
@@ -53,12 +55,17 @@ def fow_destroy_need(own_vp: int, rules: Rules) -> int:
     return 0
 
 
+def table_entry(rows: Sequence[Sequence[Any]], face: int) -> str:
+    """The entry of a d6 table given as (highest face, text) rows, in ascending order."""
+    for top, text in rows:
+        if face <= int(top):
+            return str(text)
+    return str(rows[-1][1]) if rows else ""
+
+
 def out_of_supply_effect(face: int, rules: Rules) -> str:
     """The tabletop Out-of-Supply table (core 6.1)."""
-    for top, effect in rules.out_of_supply:
-        if face <= top:
-            return effect
-    return rules.out_of_supply[-1][1]
+    return table_entry(rules.out_of_supply, face)
 
 
 @dataclass(slots=True)
@@ -92,11 +99,9 @@ class Battle:
     notes: list[str] = field(default_factory=list)
 
     def clone(self) -> Battle:
-        return Battle(
-            self.kind, self.attacker, self.defender, self.frm, self.to, self.max_ft, self.required,
-            self.att, self.dfn, self.mode, self.att_supplied, self.def_supplied,
-            {k: list(v) for k, v in self.modifiers.items()}, list(self.variable), self.att_total,
-            self.def_total, self.att_vp, self.def_vp, self.winner, list(self.targets),
-            list(self.destroyed), list(self.retreating), list(self.survivors), self.advanced,
-            list(self.notes),
+        """An independent copy: the same values, fresh containers."""
+        return replace(
+            self, modifiers={k: list(v) for k, v in self.modifiers.items()}, variable=list(self.variable),
+            targets=list(self.targets), destroyed=list(self.destroyed), retreating=list(self.retreating),
+            survivors=list(self.survivors), notes=list(self.notes),
         )

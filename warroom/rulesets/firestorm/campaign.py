@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report
-from warroom.rulesets.firestorm.battle import Battle
+from warroom.rulesets.firestorm.battle import Battle, table_entry
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
 
 if TYPE_CHECKING:
@@ -27,31 +27,22 @@ def defence_modifiers(st: St, b: Battle) -> list[tuple[str, int]]:
     a fortified area gets only its fortification bonus.
     """
     sc = st.sc
-    values = sc.rules.values
     area = sc.areas[b.to]
     out: list[tuple[str, int]] = []
-    terrain_bonus = values.get("terrain_defence", {}).get(area.terrain, 0)
+    terrain_bonus = sc.rules.value("terrain_defence").get(area.terrain, 0)
     if terrain_bonus:
         out.append((f"defending in {area.terrain}", int(terrain_bonus)))
     if sc.has("beach_defence") and "beach" in area.flags and b.defender == sc.sides[0]:
-        out.append(("naval artillery off the beach", int(values.get("beach_gw", 2))))
+        out.append(("naval artillery off the beach", int(sc.rules.value("beach_gw"))))
     river = sc.rivers.get(frozenset((b.frm, b.to)))
     if sc.has("fortifications") and "fortified" in area.flags and b.defender == sc.sides[1]:
-        out.append(("fortifications", int(values.get("fortified_gw", 4))))
+        out.append(("fortifications", int(sc.rules.value("fortified_gw"))))
     elif river:
         out.append((f"defending across the {river}", sc.rules.river_gw))
     return out
 
 
 # ----- tabletop set-up: weather, variable forces, briefing ------------------------------------------
-def table_entry(rows: Sequence[Sequence[Any]], face: int) -> str:
-    """The entry of a (highest face, text) table for a d6 face."""
-    for top, text in rows:
-        if face <= int(top):
-            return str(text)
-    return str(rows[-1][1]) if rows else ""
-
-
 def weather_effect(st: St, face: int) -> str:
     """Lorraine Weather Effects table (L 4.2); assumption: bands 1 / 2 / 3 / 4-6 (digest suggestion)."""
     return table_entry(st.sc.tables.get("weather", []), face)
@@ -61,7 +52,7 @@ def tabletop_table(st: St, item: str) -> Sequence[Sequence[Any]]:
     """The table a committed item's tabletop force is rolled on, if any (Caen 4.2 German Defence
     troop; Lorraine German infantry)."""
     if item == DEFENCE:
-        rows: Sequence[Sequence[Any]] = st.sc.rules.values.get("defence_tabletop", ())
+        rows: Sequence[Sequence[Any]] = st.sc.rules.value("defence_tabletop")
         return rows
     troop = st.sc.troops.get(item)
     return troop.tabletop if troop is not None else ()
@@ -98,7 +89,7 @@ def caumont_due(st: St) -> bool:
     sc = st.sc
     if not sc.has("caumont_gap") or st.flags.get("caumont_done"):
         return False
-    v = sc.rules.values.get("caumont", {})
+    v = sc.rules.value("caumont")
     return bool(v) and st.turn == v["turn"] and st.control[v["trigger"]] == sc.sides[0]
 
 
@@ -114,7 +105,7 @@ def begin_caumont(st: St) -> None:
     from warroom.rulesets.firestorm.steps import open_battle
 
     sc = st.sc
-    v = sc.rules.values["caumont"]
+    v = sc.rules.value("caumont")
     allies, axis = sc.sides
     st.flags["caumont_done"] = True
     gap, target, att, dfn = v["gap"], v["target"], v["attacker"], v["defender"]
@@ -160,10 +151,10 @@ def final_bonuses(st: St) -> None:
     sc = st.sc
     if sc.has("german_success"):
         axis = sc.sides[1]
-        areas = sc.rules.values["german_success_areas"]
+        areas = sc.rules.value("german_success_areas")
         held = [a for a in areas if st.control[a] == axis]
         if held:
-            bonus = int(sc.rules.values["german_success_vp"])
+            bonus = int(sc.rules.value("german_success_vp"))
             st.bonus_vp[axis] += bonus
             st.note(f"German Success: the Germans hold {', '.join(held)}: +{bonus} VP")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
-from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Place, Retreat
+from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Place, Retreat, is_token
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -28,7 +28,7 @@ def explain(st: FirestormState, action: Action) -> str:
     head += f"; expected '{expected}')" if expected else ")"
     units = [getattr(action, "unit", "")] if hasattr(action, "unit") else []
     if isinstance(action, Commit):
-        units = [u for u in action.units if not u.startswith("@")]
+        units = [u for u in action.units if not is_token(u)]
     for u in units:
         if u and u not in sc.troops:
             return f"{head}: unknown unit {u!r}"

@@ -14,13 +14,36 @@ from warroom.core.schema import Reader
 
 TERRAINS = ("plain", "bocage", "city")
 AREA_FLAGS = ("beach", "fortified", "moselle_east")
-TROOP_FLAGS = ("panzer", "defence_only")
+TROOP_FLAGS = ("panzer",)
 HOOKS = (
     "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
-    "withdrawal", "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success",
+    "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success",
 )
 POOL_RULES = ("any", "beach", "depot")
+VALUE_DEFAULTS: dict[str, Any] = {
+    "carpet_gw": 2,  # Caen: carpet bombing GW bonus
+    "beach_gw": 2,  # Caen: Allies defending a beach
+    "fortified_gw": 4,  # Lorraine: Metz
+    "terrain_defence": {},  # Caen: defending in bocage or Caen
+    "defence_variable": [1, 1, 1, 1, 2, 2],  # Caen German Defence troop GW bonus by d6
+    "defence_tabletop": [],  # ... and its tabletop force by d6
+    "defence_max_regular": 3,  # ... not beside this many regular German troops
+    "defence_from_turn": 2,  # ... from this turn on
+    "t1_open_targets": [],  # Lorraine: turn 1 US targets allowed without crossing the Moselle
+    "arrival_fallback": "pool",  # new unit's area enemy-held: "pool" or "adjacent" friendly area
+    "german_success_areas": [],  # Lorraine German Success
+    "german_success_vp": 0,
+    "caumont": {},  # Caen Caumont Gap: turn, trigger, gap, target, attacker, defender
+}
+"""Named campaign numbers a scenario may set in `[rules.values]`, with their one default each."""
 LOCATIONS = ("pool", "offmap")
+
+
+def gw_bonus(bonus: dict[str, int], variable: tuple[int, ...], terrain: str, face: int) -> int:
+    """A General's Wargame bonus: from a d6 table if variable, else by terrain ('*' = any terrain)."""
+    if variable:
+        return variable[face - 1]
+    return bonus.get(terrain, bonus.get("*", 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +90,7 @@ class TroopDef:
 
     def gw_bonus(self, terrain: str, face: int = 0) -> int:
         """The General's Wargame bonus in `terrain`; `face` is the d6 of a variable troop."""
-        if self.variable:
-            return self.variable[face - 1]
-        return self.bonus.get(terrain, self.bonus.get("*", 0))
+        return gw_bonus(self.bonus, self.variable, terrain, face)
 
     @property
     def is_panzer(self) -> bool:
@@ -87,9 +108,7 @@ class AirDef:
     sorties: tuple[int, ...]
 
     def gw_bonus(self, terrain: str, face: int = 0) -> int:
-        if self.variable:
-            return self.variable[face - 1]
-        return self.bonus.get(terrain, self.bonus.get("*", 0))
+        return gw_bonus(self.bonus, self.variable, terrain, face)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +154,10 @@ class Rules:
     out_of_supply: tuple[tuple[int, str], ...]  # (highest face, effect)
     thresholds: tuple[tuple[int, str], ...]  # (min VP difference, level)
     values: dict[str, Any] = field(default_factory=dict)  # named campaign numbers for hooks
+
+    def value(self, name: str) -> Any:
+        """A campaign number from `[rules.values]`, or its default (VALUE_DEFAULTS)."""
+        return self.values.get(name, VALUE_DEFAULTS[name])
 
 
 @dataclass(slots=True)
@@ -323,11 +346,15 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             order = sides
         order_checks.append(order)
     tables_r = root.table("tables", required=True)
-    fow = tuple((row[0], row[1]) for row in _rows(tables_r, "fow_destroy", 2))
-    gw = tuple((row[0], row[1], row[2]) for row in _rows(tables_r, "gw_destroy", 3))
-    oos = tuple((row[0], str(row[1])) for row in _rows(tables_r, "out_of_supply", 2, last_str=True))
-    thresholds = tuple((row[0], str(row[1])) for row in _rows(tables_r, "outcome", 2, last_str=True))
-    values = dict(rr.data.get("values", {})) if isinstance(rr.data.get("values", {}), dict) else {}
+    # each table is stored in the order its reader expects, whatever order the file lists the rows in
+    fow = tuple(sorted(((row[0], row[1]) for row in _rows(tables_r, "fow_destroy", 2)), reverse=True))
+    gw = tuple(sorted((row[0], row[1], row[2]) for row in _rows(tables_r, "gw_destroy", 3)))
+    oos = tuple(sorted((row[0], str(row[1])) for row in _rows(tables_r, "out_of_supply", 2, last_str=True)))
+    thresholds = tuple(sorted(((row[0], str(row[1])) for row in _rows(tables_r, "outcome", 2, last_str=True)),
+                              reverse=True))
+    values_r = rr.table("values")
+    values_r.unknown_keys(set(VALUE_DEFAULTS))
+    values = dict(values_r.data)
     rules = Rules(
         stacking=rr.integer("stacking", 0, lo=0), advance_cap=rr.integer("advance_cap", 3, lo=0, hi=10),
         move_range=rr.integer("move_range", 1, lo=0, hi=50),
@@ -444,15 +471,15 @@ def _check_references(s: FirestormScenario, problems: list[str], where: str) -> 
                 if not isinstance(rows, list) or len(rows) != 6:
                     problems.append(f"{where}: [tables.{key}] rows: expected 6 rows, one per die face")
     if s.has("caumont_gap"):
-        v = s.rules.values.get("caumont")
-        if not isinstance(v, dict):
+        v = s.rules.value("caumont")
+        if not isinstance(v, dict) or not v:
             problems.append(f"{where}: hook 'caumont_gap' needs [rules.values] caumont")
         else:
             areas.extend(("[rules.values] caumont", str(v.get(k))) for k in ("trigger", "gap", "target"))
             units.extend(("[rules.values] caumont", str(v.get(k))) for k in ("attacker", "defender"))
     if s.has("german_success"):
         areas.extend(("[rules.values] german_success_areas", str(a))
-                     for a in s.rules.values.get("german_success_areas", []))
+                     for a in s.rules.value("german_success_areas"))
     for label, unit in units:
         if unit not in s.troops:
             problems.append(f"{where}: {label}: unit {unit!r} is not a defined troop")

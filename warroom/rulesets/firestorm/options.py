@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Arrow, Commit, Move, Place
+from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Arrow, Commit, Move, Place, is_token
 from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
         holding = set(attack_froms(st, side))
         froms = [f for f in froms if f in holding]
     restrict = sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0]
-    open_targets = set(sc.rules.values.get("t1_open_targets", ()))
+    open_targets = set(sc.rules.value("t1_open_targets"))
     out = []
     for frm in froms:
         for to in sc.adjacency[frm]:
@@ -90,8 +90,8 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
         items = list(units)
         if air_ok:
             items.append(AIR)
-        if (sc.has("german_defence") and side == sc.sides[1] and st.turn >= 2
-                and len(present) < sc.rules.values.get("defence_max_regular", 3)):
+        if (sc.has("german_defence") and side == sc.sides[1] and st.turn >= sc.rules.value("defence_from_turn")
+                and len(present) < sc.rules.value("defence_max_regular")):
             items.append(DEFENCE)
         options.append(())
         options.extend((u,) for u in items)
@@ -101,7 +101,7 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     here = st.stack_count(area) if stacking else 0
     out: list[Commit] = []
     for opt in options:
-        real = [u for u in opt if u[0] != "@"]
+        real = [u for u in opt if not is_token(u)]
         if panzer and len(opt) > 1 and any(troops[u].is_panzer for u in real):
             continue  # a Panzer Unit fights alone (Lorraine 4.1)
         if attacking and b.required:
@@ -113,7 +113,7 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
         joining = sum(1 for u in real if u in reserve) if reserve else 0
         if stacking and joining and here + joining > stacking:
             continue
-        if DEFENCE in opt and len(present) + joining >= sc.rules.values.get("defence_max_regular", 3):
+        if DEFENCE in opt and len(present) + joining >= sc.rules.value("defence_max_regular"):
             continue  # Caen 4.1: no German Defence troop beside three regular troops
         out.append(Commit(opt))
     if attacking and st.carpet_left > 0 and sc.has("carpet_bombing") and side == sc.sides[0]:
@@ -224,7 +224,7 @@ def place_areas(st: FirestormState, unit: str) -> list[str]:
     listed = st.arrived.get(unit, ())
     if listed:
         spots = [a for a in listed if control[a] == side]
-        if not spots and sc.rules.values.get("arrival_fallback", "pool") == "adjacent":
+        if not spots and sc.rules.value("arrival_fallback") == "adjacent":
             spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side})
     else:
         rule = sc.rules.pool_areas[side]

@@ -100,7 +100,7 @@ class FirestormState:
         self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
         # and strategic-move reach per (side, area)
-        self._supplied: dict[str | tuple[str, str], frozenset[str] | tuple[str, ...]] = {}
+        self._derived: dict[str | tuple[str, str], frozenset[str] | tuple[str, ...]] = {}
 
     # ----- the state API ------------------------------------------------------------------
     def current_player(self) -> str:
@@ -202,7 +202,7 @@ class FirestormState:
                      for k, v in self.flags.items()}
         new.log = list(self.log)
         new.events = list(self.events)
-        new._supplied = dict(self._supplied)
+        new._derived = dict(self._derived)
         new._offered = None
         return new
 
@@ -254,11 +254,11 @@ class FirestormState:
     def set_control(self, area: str, side: str) -> None:
         if self.control[area] != side:
             self.control[area] = side
-            self._supplied = {}
+            self._derived = {}
 
     def supplied_areas(self, side: str) -> frozenset[str]:
         """Areas linked to one of `side`'s held supply sources through friendly areas (core 6)."""
-        got = self._supplied.get(side)
+        got = self._derived.get(side)
         if isinstance(got, frozenset):
             return got
         control = self.control
@@ -272,13 +272,13 @@ class FirestormState:
                     seen.add(n)
                     queue.append(n)
         result = frozenset(seen)
-        self._supplied[side] = result
+        self._derived[side] = result
         return result
 
     def reach(self, side: str, start: str, steps: int) -> tuple[str, ...]:
         """Areas within `steps` of `start` through `side`'s areas (sorted), cached per control."""
         key = (side, start)
-        got = self._supplied.get(key)
+        got = self._derived.get(key)
         if isinstance(got, tuple):
             return got
         control = self.control
@@ -295,7 +295,7 @@ class FirestormState:
             frontier = nxt
         seen.discard(start)
         result = tuple(sorted(seen))
-        self._supplied[key] = result
+        self._derived[key] = result
         return result
 
     def in_supply(self, area: str, side: str) -> bool:
@@ -318,12 +318,20 @@ class FirestormState:
                 return winner, level, margin
         return "", "Draw", margin
 
+    def outcome_label(self) -> str:
+        """The outcome level with its winner, e.g. 'Allied Operational Victory', or 'Draw'."""
+        winner, level, _ = self.outcome()
+        if not winner:
+            return "Draw"
+        adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, self.sc.side_names[winner])
+        return f"{adjective} {level}"
+
     def outcome_text(self) -> str:
-        winner, level, margin = self.outcome()
+        """E.g. 'Allied Operational Victory by 112 VP' (core 8)."""
+        winner, _, margin = self.outcome()
         if not winner:
             return f"Draw (VP difference {margin}, within 50)"
-        adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, self.sc.side_names[winner])
-        return f"{adjective} {level} by {margin} VP"
+        return f"{self.outcome_label()} by {margin} VP"
 
     def capture(self, unit: str) -> None:
         """A captured troop: removed for good; the enemy scores its capture VP."""

@@ -19,6 +19,7 @@ from warroom.rulesets.firestorm.actions import (
     CARPET,
     DEFENCE,
     PASS,
+    TOKEN_LABELS,
     Advance,
     Arrow,
     Commit,
@@ -28,6 +29,7 @@ from warroom.rulesets.firestorm.actions import (
     Place,
     Report,
     Retreat,
+    is_token,
 )
 from warroom.rulesets.firestorm.battle import (
     ATTACKER,
@@ -37,6 +39,7 @@ from warroom.rulesets.firestorm.battle import (
     gw_destroy_needs,
     gw_winner,
     out_of_supply_effect,
+    table_entry,
     tabletop_winner,
 )
 from warroom.rulesets.firestorm.options import (
@@ -290,19 +293,14 @@ def describe_units(st: St, units: Sequence[str], side: str) -> str:
     if not units:
         return "no troops"
     sc = st.sc
-    labels = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
     out = []
     for u in units:
-        if u in labels:
+        if u in TOKEN_LABELS:
             air = sc.air.get(side)
-            out.append(f"{air.name} sortie" if u == AIR and air else labels[u])
+            out.append(f"{air.name} sortie" if u == AIR and air else TOKEN_LABELS[u])
         else:
             out.append(st.name(u))
     return ", ".join(out)
-
-
-def after_commit(st: St) -> str:
-    return "mode_choice"
 
 
 def mode_actor(st: St) -> str:
@@ -352,7 +350,7 @@ def item_bonus(st: St, side: str, item: str, terrain: str, face: int) -> int:
     if item == AIR:
         return sc.air[side].gw_bonus(terrain, face)
     if item == DEFENCE:
-        return int(sc.rules.values["defence_variable"][face - 1])
+        return int(sc.rules.value("defence_variable")[face - 1])
     return sc.troops[item].gw_bonus(terrain, face)
 
 
@@ -366,7 +364,7 @@ def resolve_gw(st: St, values: tuple[int, ...]) -> None:
     for side, units in ((b.attacker, b.att), (b.defender, b.dfn)):
         for u in units:
             if u == CARPET:
-                mods[side].append(("carpet bombing", int(sc.rules.values.get("carpet_gw", 2))))
+                mods[side].append(("carpet bombing", int(sc.rules.value("carpet_gw"))))
                 continue
             face = var_faces.get((side, u), 0)
             label = describe_units(st, [u], side) + (f" (roll [{face}])" if face else "")
@@ -428,7 +426,7 @@ def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
     for side, unit in b.variable:
         face = faces_left.pop(0)
         b.notes.append(f"{describe_units(st, [unit], side)} [{face}]: "
-                       f"{campaign.table_entry(campaign.tabletop_table(st, unit), face)}")
+                       f"{table_entry(campaign.tabletop_table(st, unit), face)}")
     b.notes.extend(campaign.tabletop_briefing(st, b))
     for line in b.notes:
         st.note(line)
@@ -446,10 +444,6 @@ def apply_report(st: St, action: Any) -> None:
 
 
 # ----- after action: roll to destroy, retreat, advance ---------------------------------------------------
-def is_troop(u: str) -> bool:
-    return not u.startswith("@")
-
-
 def destroy_dice(st: St) -> int:
     """Roll to destroy (core 7.3): one die for every enemy troop committed; aircraft and the
     German Defence troop are never rolled for."""
@@ -465,10 +459,10 @@ def destroy_dice(st: St) -> int:
         need_vs_def = fow_destroy_need(b.att_vp, rules)
         need_vs_att = fow_destroy_need(b.def_vp, rules)
     for u in b.dfn:
-        if is_troop(u) and need_vs_def:
+        if not is_token(u) and need_vs_def:
             targets.append((u, b.defender, need_vs_def))
     for u in b.att:
-        if is_troop(u) and need_vs_att:
+        if not is_token(u) and need_vs_att:
             targets.append((u, b.attacker, need_vs_att))
     b.targets = targets
     return len(targets)
@@ -561,7 +555,7 @@ def begin_advance(st: St) -> None:
     st.set_control(b.to, b.attacker)
     if st.record_events:
         st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
-    b.survivors = [u for u in b.att if is_troop(u) and st.loc[u] == b.frm]
+    b.survivors = [u for u in b.att if not is_token(u) and st.loc[u] == b.frm]
     st.flags["advance_done"] = nothing_to_advance(st)
 
 
@@ -629,7 +623,7 @@ def begin_strategic(st: St) -> None:
     t = sc.turn(st.turn)
     if st.record_events:
         st.note(f"--- Strategic Phase, turn {st.turn} ---")
-    campaign.withdraw(st, t.withdraw)
+    campaign.withdraw(st, t.withdraw)  # Caen end of T3 (C 3.4): the units are listed per turn
     st.arrived = {}
     for arrival in t.arrivals:
         if arrival.when == "strategic" and st.loc[arrival.unit] == OFFMAP:
@@ -741,7 +735,7 @@ def build_flow() -> Flow[St]:
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
              apply=apply_defend_commit,
              on_begin=lambda st: st.flags.__setitem__("committed", False),
-             end_if=lambda st: bool(st.flags.get("committed")), next=after_commit),
+             end_if=lambda st: bool(st.flags.get("committed")), next=lambda st: "mode_choice"),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
              end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
         chance_step("gw_roll", "battle", gw_dice, resolve_gw, lambda st: "destroy_roll"),
