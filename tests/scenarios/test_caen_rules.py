@@ -999,14 +999,21 @@ def test_retreating_side_chooses_which_troop_takes_the_last_room() -> None:
     assert st.unit_vp == {ALLIES: 0, AXIS: 0}
 
 
-def test_pool_troops_land_in_the_order_the_player_chooses() -> None:
-    st = position(turn=2, allied=["A2", "A3", "A5"], units={"inf_15": POOL, "arm_11": POOL, "agra_8": POOL})
+def test_player_chooses_which_troops_land_when_room_is_short() -> None:
+    """Caen 4.8: reinforcements land within stacking and the rest wait. With one free place for three
+    waiting troops, the Allies choose which one lands; with room for all, they go one by one."""
+    ashore = {"inf_3": "A2", "inf_43": "A2", "inf_49": "A2", "inf_50": "A3", "inf_51": "A3", "inf_53": "A3",
+              "can_2": "A5", "can_3": "A5"}
+    st = position(turn=2, allied=["A2", "A3", "A5"],
+                  units={"inf_15": POOL, "arm_11": POOL, "agra_8": POOL, **ashore})
     st.flow.enter(st, "strategic_start")
     assert st.step == "reinforce" and st.current_player() == ALLIES
-    units = {a.unit for a in st.legal_actions() if isinstance(a, Place)}
-    assert {"inf_15", "arm_11", "agra_8"} <= units, "any waiting troop may land first"
+    assert {a.to_str() for a in st.legal_actions()} == {"place inf_15 A5", "place arm_11 A5", "place agra_8 A5"}
     act(st, "place agra_8 A5")
-    assert st.loc["agra_8"] == "A5"
+    assert st.loc["agra_8"] == "A5" and st.loc["inf_15"] == POOL and st.loc["arm_11"] == POOL
+    roomy = position(turn=2, allied=["A2", "A3", "A5"], units={"inf_15": POOL, "arm_11": POOL})
+    roomy.flow.enter(roomy, "strategic_start")
+    assert {a.unit for a in roomy.legal_actions() if isinstance(a, Place)} == {"inf_15"}, "queue order"
 
 
 def test_neptune_block_binds_only_the_landing_force() -> None:

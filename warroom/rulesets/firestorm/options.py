@@ -115,10 +115,21 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
             continue
         if DEFENCE in opt and len(present) + joining >= sc.rules.value("defence_max_regular"):
             continue  # Caen 4.1: no German Defence troop beside three regular troops
-        out.append(Commit(opt))
+        out.append(_commit(opt))
     if attacking and st.carpet_left > 0 and sc.has("carpet_bombing") and side == sc.sides[0]:
-        out.extend(Commit((*c.units, CARPET)) for c in list(out))
+        out.extend(_commit((*c.units, CARPET)) for c in list(out))
     return out
+
+
+_COMMITS: dict[tuple[str, ...], Commit] = {}
+
+
+def _commit(units: tuple[str, ...]) -> Commit:
+    """Interned `Commit` values (each is sorted into canonical order once)."""
+    got = _COMMITS.get(units)
+    if got is None:
+        got = _COMMITS[units] = Commit(units)
+    return got
 
 
 def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | None = None) -> list[str]:
@@ -218,10 +229,15 @@ def is_legal_move(st: FirestormState, action: Move) -> bool:
 
 def place_areas(st: FirestormState, unit: str) -> list[str]:
     """Where a reinforcement may be placed (Caen 4.8, Lorraine 4.6), stacking permitting."""
+    return placement_spots(st, st.sc.troops[unit].side, st.arrived.get(unit, ()))
+
+
+def placement_spots(st: FirestormState, side: str, listed: tuple[str, ...]) -> list[str]:
+    """Placement areas for a unit of `side`: its listed areas if it is new and has some (or, by the
+    campaign's fallback, their friendly neighbours), else wherever the side's pool rule allows,
+    plus 'reserve' where the Caen Tactical Reserve has room."""
     sc = st.sc
-    side = sc.troops[unit].side
     control = st.control
-    listed = st.arrived.get(unit, ())
     if listed:
         spots = [a for a in listed if control[a] == side]
         if not spots and sc.rules.value("arrival_fallback") == "adjacent":
@@ -244,12 +260,12 @@ def place_areas(st: FirestormState, unit: str) -> list[str]:
 _PLACES: dict[tuple[str, str], Place] = {}
 
 
-def place_options(st: FirestormState, unit: str) -> list[Place]:
-    spots = place_areas(st, unit)
-    sc = st.sc
-    if (sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns)
-            and st.loc.counts.get(RESERVE, 0) < sc.turn(st.turn + 1).reserve_limit):
-        spots.append("reserve")
+def place_options(st: FirestormState, unit: str, spots: list[str] | None = None) -> list[Place]:
+    """Every legal `Place` for `unit`; `spots` (from `placement_spots`) may be passed in when shared."""
+    if spots is None:
+        spots = place_areas(st, unit)
+    if reserve_has_room(st, unit):
+        spots = [*spots, "reserve"]
     out = []
     for a in spots:
         key = (unit, a)
@@ -257,4 +273,48 @@ def place_options(st: FirestormState, unit: str) -> list[Place]:
         if p is None:
             p = _PLACES[key] = Place(unit, a)
         out.append(p)
+    return out
+
+
+def reserve_has_room(st: FirestormState, unit: str) -> bool:
+    """Caen 4.3: a German unit may go to the Tactical Reserve while next turn's limit allows."""
+    sc = st.sc
+    return (sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns)
+            and st.loc.counts.get(RESERVE, 0) < sc.turn(st.turn + 1).reserve_limit)
+
+
+def placeable(st: FirestormState, units: list[str]) -> list[str]:
+    """The units among `units` that have somewhere to be placed (units without listed areas share it)."""
+    troops = st.sc.troops
+    shared: dict[str, bool] = {}
+    out = []
+    for u in units:
+        listed = st.arrived.get(u, ())
+        if listed:
+            ok = bool(placement_spots(st, troops[u].side, listed)) or reserve_has_room(st, u)
+        else:
+            side = troops[u].side
+            if side not in shared:
+                shared[side] = bool(placement_spots(st, side, ()))
+            ok = shared[side] or reserve_has_room(st, u)
+        if ok:
+            out.append(u)
+    return out
+
+
+def placing_options(st: FirestormState, units: list[str]) -> dict[str, list[Place]]:
+    """`place_options` for many units at once: units without listed areas share one computation."""
+    troops = st.sc.troops
+    shared: dict[str, list[str]] = {}
+    out: dict[str, list[Place]] = {}
+    for u in units:
+        listed = st.arrived.get(u, ())
+        side = troops[u].side
+        if listed:
+            out[u] = place_options(st, u)
+            continue
+        spots = shared.get(side)
+        if spots is None:
+            spots = shared[side] = placement_spots(st, side, ())
+        out[u] = place_options(st, u, spots)
     return out

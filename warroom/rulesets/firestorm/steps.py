@@ -49,6 +49,9 @@ from warroom.rulesets.firestorm.options import (
     is_legal_move,
     move_options,
     place_options,
+    placeable,
+    placement_spots,
+    placing_options,
 )
 from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormState
 
@@ -120,7 +123,8 @@ def prune_placing(st: St) -> None:
 
     Placing only fills areas, so a unit with no room now has none later in the same step.
     """
-    waiting = [u for u in st.placing if not place_options(st, u)]
+    ready = set(placeable(st, st.placing))
+    waiting = [u for u in st.placing if u not in ready]
     for unit in waiting:
         st.placing.remove(unit)
         if st.record_events:
@@ -135,14 +139,24 @@ def legal_place(st: St) -> Sequence[Any]:
     """Which waiting unit goes where (Caen 4.8, Lorraine 4.6).
 
     New units with listed areas are placed first, in the order the turn lists them (Caen: 5 AGRA
-    lands only "if there is room" after 7 Armd and 51 HD); after them the placing side picks freely.
+    lands only "if there is room" after 7 Armd and 51 HD). After them the placing side picks where
+    each unit goes; when there is not room for all, it also picks which units land and which wait.
+    (With room for all, taking them one by one in queue order reaches every placement.)
     """
     side = placer(st)
     troops = st.sc.troops
     mine = [u for u in st.placing if troops[u].side == side]
     if st.arrived.get(mine[0]):
         return place_options(st, mine[0])
-    return [p for u in mine for p in place_options(st, u)]
+    limit = st.sc.rules.stacking
+    if not limit:
+        return place_options(st, mine[0])
+    counts = st.loc.counts
+    room = sum(limit - counts.get(a, 0) for a in placement_spots(st, side, ()))
+    if room >= len(mine):
+        return place_options(st, mine[0])
+    options = placing_options(st, mine)
+    return [p for u in mine for p in options[u]]
 
 
 def apply_place(st: St, action: Any) -> None:
