@@ -33,8 +33,15 @@ def play(
     *,
     on_action: Callable[[str, Action], None] | None = None,
     max_actions: int = 1_000_000,
+    trusted: bool = False,
 ) -> None:
-    """Play until the end. Chance nodes are sampled from `rng`; `REPORT` goes to `players[REPORT]`."""
+    """Play until the end. Chance nodes are sampled from `rng`; `REPORT` goes to `players[REPORT]`.
+
+    `trusted=True` is the fast path for simulation: the players are known to return one of the
+    actions `legal_actions()` just offered, and rolls come from the node's own dice, so the state's
+    `apply_unchecked` skips the second legality check. Leave it off for any player that might not.
+    """
+    unchecked: Callable[[Action, str], None] | None = getattr(state, "apply_unchecked", None) if trusted else None
     for _ in range(max_actions):
         who = state.current_player()
         if state.is_terminal():
@@ -46,7 +53,10 @@ def play(
             if player is None:
                 raise KeyError(f"no player for {who!r}" + (" (a tabletop result)" if who == REPORT else ""))
             action = player.choose(state, state.legal_actions())
-        state.apply_action(action)
+        if unchecked is not None:
+            unchecked(action, who)
+        else:
+            state.apply_action(action)
         if on_action is not None:
             on_action(who, action)
     raise RuntimeError(f"game did not end within {max_actions} actions")

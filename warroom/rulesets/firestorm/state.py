@@ -28,6 +28,10 @@ WITHDRAWN = "withdrawn"
 OFF_BOARD = frozenset({POOL, OFFMAP, RESERVE, CAPTURED, GONE, WITHDRAWN})
 
 
+_DICE: dict[int, Dice] = {}
+"""One `Dice` value per number of dice (they are immutable)."""
+
+
 class Locations(dict[str, str]):
     """Troop -> location, keeping a live count of troops per location (stacking checks are O(1)).
 
@@ -122,7 +126,11 @@ class FirestormState:
     def chance_dice(self) -> Dice:
         if self.current_player() != CHANCE:
             raise IllegalActionError(f"step {self.step!r} is not a chance node")
-        return Dice(self.dice_needed())
+        n = self.dice_needed()
+        dice = _DICE.get(n)
+        if dice is None:
+            dice = _DICE[n] = Dice(n)
+        return dice
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         return self.chance_dice().outcomes()
