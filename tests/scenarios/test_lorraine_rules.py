@@ -540,6 +540,8 @@ def test_no_weather_die_in_gw(mode: str) -> None:
     if mode == "mixed":
         assert st.current_player() == ALLIES
         st.apply_action(st.parse_action("mode gw"))
+        assert st.current_player() == AXIS, "the defender may claim the battle next"
+        st.apply_action(st.parse_action("mode gw"))
     assert st.step == "gw_roll" and st.dice_needed() == 3
     roll(st, 4, 4, 6)  # the third die is the P-47: 6 -> +3
     b = battle(st)
@@ -760,3 +762,27 @@ def test_tabletop_german_infantry_force_is_rolled_and_metz_defences_shown() -> N
     assert notes[0] == "462. Volksgrenadier-Division [5]: veterans: a Grenadier platoon, Confident Veteran"
     assert notes[1].startswith("Metz fortifications: the Germans add a fort battery")
     assert len(notes) == 2
+
+
+def test_mixed_mode_tabletop_allotment_per_side_per_turn() -> None:
+    """Caen 3.1 mini-campaign rule, available to every campaign: with an allotment of one tabletop
+    battle per side per turn, the attacker may claim first, then the defender; a side whose allotment
+    is spent is not asked."""
+    st = new_game(load_scenario("lorraine"), {"mode": "mixed", "allotment": 1})
+    st.apply_action(Roll((1,)))
+    st.apply_action(Roll((6, 1)))
+    st.apply_action(Arrow("C3", "C4"))
+    commit(st, "us_inf_35")
+    commit(st, "pzgr_3")
+    assert st.current_player() == ALLIES
+    st.apply_action(st.parse_action("mode tabletop"))
+    assert battle(st).mode == "tabletop" and st.flags["tabletop_left"] == {ALLIES: 0, AXIS: 1}
+    assert st.current_player() == REPORT
+    st.apply_action(Report(2, 2))  # nobody reaches 3: the defender holds, no rolls
+    st.apply_action(Roll((6, 1)))  # the next battle: the Allies attack again
+    st.apply_action(Arrow("C3", "C4"))
+    commit(st, "us_inf_35")
+    commit(st, "pzgr_3")
+    assert st.current_player() == AXIS, "the Allies' allotment is spent: only the Germans may claim"
+    st.apply_action(st.parse_action("mode gw"))
+    assert st.step == "gw_roll"

@@ -90,6 +90,8 @@ def play(
     save: Annotated[Path | None, typer.Option(help="save file, written after every action")] = None,
     bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
+    allotment: Annotated[int | None, typer.Option(
+        min=0, help="mixed mode: tabletop battles each side may claim per turn (default: no limit)")] = None,
 ) -> None:
     """Play a campaign at the terminal: against the bot, or both sides hot-seat."""
     sc = scenario_or_exit(scenario)
@@ -97,7 +99,12 @@ def play(
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
                    "or choose another file")
     players = {sc.sides[0]: allies.value, sc.sides[1]: axis.value}
-    st = new_game(sc, {"mode": mode.value, "players": players, "bot": bot.value})
+    params: dict[str, Any] = {"mode": mode.value, "players": players, "bot": bot.value}
+    if allotment is not None:
+        if mode != ModeOpt.mixed:
+            raise fail("--allotment only applies with --mode mixed")
+        params["allotment"] = allotment
+    st = new_game(sc, params)
     if save is not None:
         try:
             st.record(seed).save(save)

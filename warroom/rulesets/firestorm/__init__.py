@@ -20,11 +20,18 @@ def flow() -> Flow[FirestormState]:
 
 
 def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) -> FirestormState:
-    """A new campaign at the start of turn 1. `params['mode']`: gw (default), tabletop or mixed."""
+    """A new campaign at the start of turn 1.
+
+    `params['mode']`: gw (default), tabletop or mixed. In mixed mode, `params['allotment']` (optional)
+    is how many battles each side may claim for the tabletop per turn (Caen 3.1 mini-campaign).
+    """
     params = dict(params or {})
     params.setdefault("mode", "gw")
     if params["mode"] not in MODES:
         raise ValueError(f"unknown resolution mode {params['mode']!r} (use {', '.join(MODES)})")
+    allotment = params.get("allotment")
+    if allotment is not None and (not isinstance(allotment, int) or isinstance(allotment, bool) or allotment < 0):
+        raise ValueError(f"the tabletop allotment must be a whole number of battles, got {allotment!r}")
     st = FirestormState(scenario, flow(), params)
     st.flow.enter(st, "turn_start")
     return st

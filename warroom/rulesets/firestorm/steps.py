@@ -110,6 +110,9 @@ def begin_turn(st: St) -> None:
     st.battle_no = 0
     st.battles_left = 0
     st.battles_total = 0
+    allotment = st.params.get("allotment")
+    if st.mode == "mixed" and allotment is not None:
+        st.flags["tabletop_left"] = dict.fromkeys(sc.sides, int(allotment))
     for arrival in t.arrivals:
         if arrival.when == "planning" and st.loc[arrival.unit] == OFFMAP:
             st.loc[arrival.unit] = POOL
@@ -317,8 +320,15 @@ def describe_units(st: St, units: Sequence[str], side: str) -> str:
     return ", ".join(out)
 
 
+def can_claim_tabletop(st: St, side: str) -> bool:
+    """Mixed mode: a side may claim a battle for the tabletop while its allotment for the turn lasts
+    (Caen 3.1 mini-campaign; no `allotment` parameter means no limit)."""
+    left = st.flags.get("tabletop_left")
+    return left is None or left.get(side, 0) > 0
+
+
 def mode_actor(st: St) -> str:
-    return battle_of(st).attacker if st.mode == "mixed" else ""
+    return str(st.flags.get("mode_chooser", ""))
 
 
 def legal_mode(st: St) -> Sequence[Any]:
@@ -326,18 +336,41 @@ def legal_mode(st: St) -> Sequence[Any]:
 
 
 def begin_mode(st: St) -> None:
+    """Mixed mode: the attacker may claim the battle for the tabletop, then the defender (Caen 3.1)."""
     b = battle_of(st)
     b.mode = "gw" if st.mode == "mixed" else st.mode
-    st.flags["mode_set"] = st.mode != "mixed"
+    st.flags["mode_chooser"] = ""
+    if st.mode == "mixed":
+        offer_claim(st, [b.attacker, b.defender])
+    st.flags["mode_set"] = not st.flags["mode_chooser"]
     for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
         if not ok and st.record_events:
             st.note(f"The {label} ({side_name(st, side)}) is out of supply")
 
 
+def offer_claim(st: St, sides: list[str]) -> None:
+    """Hand the choice to the first of `sides` that may still claim a tabletop battle."""
+    st.flags["mode_chooser"] = next((s for s in sides if can_claim_tabletop(st, s)), "")
+
+
 def apply_mode(st: St, action: Any) -> None:
     assert isinstance(action, Mode)
-    battle_of(st).mode = action.mode
-    st.flags["mode_set"] = True
+    b = battle_of(st)
+    chooser = mode_actor(st)
+    if action.mode == "tabletop":
+        b.mode = "tabletop"
+        left = st.flags.get("tabletop_left")
+        if left is not None:
+            left[chooser] -= 1
+        if st.record_events:
+            st.note(f"{side_name(st, chooser)} claim this battle for the tabletop")
+        st.flags["mode_set"] = True
+        return
+    if chooser == b.attacker:
+        offer_claim(st, [b.defender])
+    else:
+        st.flags["mode_chooser"] = ""
+    st.flags["mode_set"] = not st.flags["mode_chooser"]
 
 
 def after_mode(st: St) -> str:
