@@ -13,6 +13,7 @@ from warroom.core.flow import Step
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report
 from warroom.rulesets.firestorm.battle import Battle, table_entry
+from warroom.rulesets.firestorm.options import arrow_options, open_battle
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
 
 if TYPE_CHECKING:
@@ -102,8 +103,6 @@ def begin_caumont(st: St) -> None:
     with no German neighbour they are captured (as in a retreat, core 7.4 / Caen 4.1). SS 101 joins
     the defence of Villers-Bocage only if stacking leaves it room; otherwise there is no battle.
     """
-    from warroom.rulesets.firestorm.steps import open_battle
-
     sc = st.sc
     v = sc.rules.value("caumont")
     allies, axis = sc.sides
@@ -240,8 +239,6 @@ def apply_neptune(st: St, action: Any) -> None:
 
 def exploit_legal(st: St) -> list[Any]:
     beach, _ = st.flags["exploits"][0]
-    from warroom.rulesets.firestorm.options import arrow_options
-
     return [*arrow_options(st, st.sc.sides[0], [beach]), PASS]
 
 
@@ -253,8 +250,6 @@ def prune_exploits(st: St) -> None:
 
 
 def apply_exploit(st: St, action: Any) -> None:
-    from warroom.rulesets.firestorm.steps import open_battle
-
     _beach, max_ft = st.flags["exploits"].pop(0)
     if isinstance(action, Pass):
         prune_exploits(st)
@@ -264,8 +259,6 @@ def apply_exploit(st: St, action: Any) -> None:
 
 
 def pz21_legal(st: St) -> list[Any]:
-    from warroom.rulesets.firestorm.options import arrow_options
-
     unit = st.sc.tables["neptune"]["counter_attack"]
     where = st.loc[unit]
     if where in OFF_BOARD:
@@ -280,8 +273,6 @@ def pz21_begin(st: St) -> None:
 
 
 def apply_pz21(st: St, action: Any) -> None:
-    from warroom.rulesets.firestorm.steps import open_battle
-
     st.flags["pz21_done"] = True
     if isinstance(action, Arrow):
         unit = st.sc.tables["neptune"]["counter_attack"]

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Arrow, Commit, Move, Place, is_token
+from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
@@ -32,6 +33,19 @@ def panzer_froms(st: FirestormState) -> list[str]:
                 and any(st.control[n] != axis for n in adjacency[where]):
             out.add(where)
     return sorted(out)
+
+
+def open_battle(st: FirestormState, kind: str, attacker: str, frm: str, to: str, max_ft: int = 2,
+                required: str = "") -> None:
+    """Open a battle arrow. A German attack from a Panzer Unit's area must use it (Lorraine 4.1)."""
+    sc = st.sc
+    b = Battle(kind, attacker, sc.other(attacker), frm, to, max_ft=max_ft, required=required)
+    if (not required and sc.has("panzer_units") and attacker == sc.sides[1] and kind == "normal"
+            and frm in panzer_froms(st)):
+        b.required = "panzer"
+    st.battle = b
+    if st.record_events:
+        st.note(f"{sc.side_names[attacker]} attack {st.area_label(to)} from {st.area_label(frm)}")
 
 
 def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None) -> list[Arrow]:

@@ -15,7 +15,7 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
-from warroom.rulesets.firestorm.actions import FirestormAction, parse_words
+from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 
@@ -156,8 +156,6 @@ class FirestormState:
                 raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
             Dice(self.dice_needed()).check(action)
         elif who == REPORT:
-            from warroom.rulesets.firestorm.actions import Report
-
             if not isinstance(action, Report):
                 raise IllegalActionError(f"a tabletop result must be reported now, not {action.to_str()!r}")
             for v in (action.attacker_vp, action.defender_vp):

@@ -48,6 +48,7 @@ from warroom.rulesets.firestorm.options import (
     commit_options,
     is_legal_move,
     move_options,
+    open_battle,
     place_options,
     placeable,
     placement_spots,
@@ -239,23 +240,6 @@ def legal_arrow(st: St) -> Sequence[Any]:
     if st.flags.get("may_pass"):
         arrows.append(PASS)
     return arrows
-
-
-def open_battle(st: St, kind: str, attacker: str, frm: str, to: str, max_ft: int = 2, required: str = "") -> None:
-    sc = st.sc
-    b = Battle(kind, attacker, sc.other(attacker), frm, to, max_ft=max_ft, required=required)
-    if (not required and sc.has("panzer_units") and attacker == sc.sides[1] and kind == "normal"
-            and frm in _panzer_from_set(st)):
-        b.required = "panzer"
-    st.battle = b
-    if st.record_events:
-        st.note(f"{side_name(st, attacker)} attack {st.area_label(to)} from {st.area_label(frm)}")
-
-
-def _panzer_from_set(st: St) -> set[str]:
-    from warroom.rulesets.firestorm.options import panzer_froms
-
-    return set(panzer_froms(st))
 
 
 def apply_arrow(st: St, action: Any) -> None:
