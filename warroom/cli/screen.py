@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -82,10 +83,14 @@ def log_panel(st: FirestormState, lines: int = 14) -> Panel:
 
 
 def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
-    rows = [Text(f"{i:>3}. {describe(st, a)}   [{a.to_str()}]") for i, a in enumerate(legal, start=1)]
+    """The legal actions by number; long lists (strategic moves) are laid out in columns."""
     who = st.sc.side_names.get(st.current_player(), st.current_player())
-    return Panel(Group(*rows), title=f"{who}: choose by number or type the action "
-                                     "(help, quit)", border_style="magenta")
+    title = f"{who}: choose by number or type the action (help, quit)"
+    if len(legal) > 24:
+        cells = [Text(f"{i:>3}. {a.to_str()}") for i, a in enumerate(legal, start=1)]
+        return Panel(Columns(cells, column_first=True, padding=(0, 2)), title=title, border_style="magenta")
+    rows = [Text(f"{i:>3}. {describe(st, a)}   [{a.to_str()}]") for i, a in enumerate(legal, start=1)]
+    return Panel(Group(*rows), title=title, border_style="magenta")
 
 
 def describe(st: FirestormState, action: Action) -> str:
