@@ -204,7 +204,8 @@ class FirestormState:
         new.arrived = dict(self.arrived)
         new.returned = set(self.returned)
         new.moved = set(self.moved)
-        new.flags = {k: (set(v) if isinstance(v, set) else list(v) if isinstance(v, list) else v)
+        new.flags = {k: (set(v) if isinstance(v, set) else list(v) if isinstance(v, list)
+                         else dict(v) if isinstance(v, dict) else v)
                      for k, v in self.flags.items()}
         new.log = list(self.log)
         new.events = list(self.events)
