@@ -1034,3 +1034,23 @@ def test_caumont_gap_troops_in_the_gap_destroyed_when_neighbours_are_full() -> N
     assert st.unit_vp == {ALLIES: 0, AXIS: 0}
     assert st.battle is None, "Villers-Bocage is full: SS 101 cannot join, so no special battle"
     assert "does not take place" in text(st)
+
+
+def test_caumont_gap_needs_room_in_the_gap_for_7_armd() -> None:
+    st = position(turn=2, allied=["A1", "A2", "B1"], caumont_done=False,
+                  units={"inf_15": "B1", "inf_43": "B1", "inf_49": "B1", "arm_7": "A2"})
+    st.flow.enter(st, "caumont")
+    assert st.battle is None and st.loc["arm_7"] == "A2"
+    assert st.stack_count("B1") == 3
+
+
+def test_tabletop_briefing_for_reserves_and_wittmann() -> None:
+    st = position(mode="tabletop", allied=["A3", "B3"], units={"can_3": "B3", "pz_12ss": RESERVE})
+    battle(st, "arrow B3 C3", ["can_3"], ["pz_12ss"])
+    assert current_battle(st).from_reserve == ["pz_12ss"]
+    assert ("Tactical Reserve (12. SS-Panzerdivision Hitlerjugend): arrives as reserves on the table, even "
+            "when the Germans attack.") in current_battle(st).notes
+    gap = position(turn=2, mode="tabletop", allied=["A1", "A2"], caumont_done=False, units={"arm_7": "A2"})
+    gap.flow.enter(gap, "caumont")
+    assert current_battle(gap).kind == "caumont"
+    assert any("Wittmann" in line for line in current_battle(gap).notes)

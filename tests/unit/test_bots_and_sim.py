@@ -103,3 +103,20 @@ def test_view_is_public_json_without_seed_or_dice_to_come() -> None:
         assert held == st.control
         placed = sorted(u for a in view["areas"] for u in a["troops"])
         assert placed == sorted(u for u, w in st.loc.items() if w in st.control)
+
+
+def test_bot_games_are_general_s_wargame_only() -> None:
+    with pytest.raises(ValueError, match="General's Wargame"):
+        play_one("caen", 1, {"allies": "random", "axis": "random"}, {"mode": "tabletop"})
+    with pytest.raises(ValueError, match="allotment only applies in mixed mode"):
+        new_game(load_scenario("caen"), {"mode": "gw", "allotment": 1})
+
+
+def test_locations_survive_pickle_and_deepcopy() -> None:
+    import copy
+    import pickle
+
+    st = play_one("caen", 2, {"allies": "random", "axis": "random"})
+    for twin in (pickle.loads(pickle.dumps(st.loc)), copy.deepcopy(st).loc):
+        assert dict(twin) == dict(st.loc)
+        assert {k: v for k, v in twin.counts.items() if v} == {k: v for k, v in st.loc.counts.items() if v}

@@ -40,9 +40,15 @@ def player_seeds(seed: int) -> tuple[int, int]:
 
 def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, Any] | None = None,
              record_events: bool = False) -> Any:
-    """Play one bot-against-bot campaign with dice from `random.Random(seed)`; returns the final state."""
+    """Play one bot-against-bot campaign with dice from `random.Random(seed)`; returns the final state.
+
+    Bots play General's Wargame battles only: a tabletop result needs people at a table.
+    """
     sc = load_scenario(scenario)
-    st = new_game(sc, params or {"mode": "gw"})
+    params = params or {"mode": "gw"}
+    if params.get("mode", "gw") != "gw":
+        raise ValueError(f"bot games resolve battles by the General's Wargame, not mode {params['mode']!r}")
+    st = new_game(sc, params)
     st.record_events = record_events
     s1, s2 = player_seeds(seed)
     a, b = sc.sides

@@ -30,6 +30,8 @@ def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) 
     if params["mode"] not in MODES:
         raise ValueError(f"unknown resolution mode {params['mode']!r} (use {', '.join(MODES)})")
     allotment = params.get("allotment")
+    if allotment is not None and params["mode"] != "mixed":
+        raise ValueError("a tabletop allotment only applies in mixed mode")
     if allotment is not None and (not isinstance(allotment, int) or isinstance(allotment, bool) or allotment < 0):
         raise ValueError(f"the tabletop allotment must be a whole number of battles, got {allotment!r}")
     st = FirestormState(scenario, flow(), params)

@@ -97,11 +97,12 @@ class Battle:
     survivors: list[str] = field(default_factory=list)
     advanced: int = 0
     notes: list[str] = field(default_factory=list)
+    from_reserve: list[str] = field(default_factory=list)  # Caen Tactical Reserve troops that joined
 
     def clone(self) -> Battle:
         """An independent copy: the same values, fresh containers."""
         return replace(
             self, modifiers={k: list(v) for k, v in self.modifiers.items()}, variable=list(self.variable),
             targets=list(self.targets), destroyed=list(self.destroyed), retreating=list(self.retreating),
-            survivors=list(self.survivors), notes=list(self.notes),
+            survivors=list(self.survivors), notes=list(self.notes), from_reserve=list(self.from_reserve),
         )

@@ -81,6 +81,11 @@ def tabletop_briefing(st: St, b: Battle) -> list[str]:
         out.append(str(texts["beach"]))
     if CARPET in b.att and "carpet" in texts:
         out.append(str(texts["carpet"]))
+    if b.kind == "caumont" and "caumont" in texts:
+        out.append(str(texts["caumont"]))
+    if b.from_reserve and "reserve" in texts:
+        names = ", ".join(st.name(u) for u in b.from_reserve)
+        out.append(str(texts["reserve"]).format(troops=names))
     return out
 
 
@@ -101,7 +106,9 @@ def begin_caumont(st: St) -> None:
     off the map (pool, captured) the battle does not happen. German troops in the gap fall back to an
     adjacent German area with room; if German neighbours exist but are full they are destroyed, and
     with no German neighbour they are captured (as in a retreat, core 7.4 / Caen 4.1). SS 101 joins
-    the defence of Villers-Bocage only if stacking leaves it room; otherwise there is no battle.
+    the defence of Villers-Bocage only if stacking leaves it room, and 7 Armd moves to the gap only if
+    it has room; otherwise there is no battle. The first German neighbour with room takes displaced
+    troops (an automatic retreat: the gap falls at once, before any decision).
     """
     sc = st.sc
     v = sc.rules.value("caumont")
@@ -121,8 +128,9 @@ def begin_caumont(st: St) -> None:
         st.set_control(gap, allies)
         st.note(f"Caumont Gap: the Allies take {st.area_label(gap)} at once")
     room_for_defender = st.loc[dfn] == target or st.has_room(target)
+    room_for_attacker = st.loc[att] == gap or st.has_room(gap)
     if (st.loc[att] in OFF_BOARD or st.control[target] != axis or st.loc[dfn] in (CAPTURED, WITHDRAWN)
-            or not room_for_defender):
+            or not room_for_defender or not room_for_attacker):
         st.note("Caumont Gap: the special battle does not take place")
         return
     st.loc[att] = gap

@@ -62,6 +62,10 @@ class Locations(dict[str, str]):
     def __delitem__(self, unit: str) -> None:
         raise TypeError("a troop is always somewhere: move it, do not delete it")
 
+    def __reduce__(self) -> tuple[type[Locations], tuple[dict[str, str]]]:
+        """Pickle and deepcopy rebuild the counts from the locations instead of replaying writes."""
+        return (Locations, (dict(self),))
+
     def copy(self) -> Locations:
         new = Locations.__new__(Locations)
         dict.update(new, self)
@@ -104,7 +108,7 @@ class FirestormState:
         self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
         # and strategic-move reach per (side, area)
-        self._derived: dict[str | tuple[str, str], frozenset[str] | tuple[str, ...]] = {}
+        self._derived: dict[str | tuple[str, str, int], frozenset[str] | tuple[str, ...]] = {}
 
     # ----- the state API ------------------------------------------------------------------
     def current_player(self) -> str:
@@ -284,7 +288,7 @@ class FirestormState:
 
     def reach(self, side: str, start: str, steps: int) -> tuple[str, ...]:
         """Areas within `steps` of `start` through `side`'s areas (sorted), cached per control."""
-        key = (side, start)
+        key = (side, start, steps)
         got = self._derived.get(key)
         if isinstance(got, tuple):
             return got

@@ -273,6 +273,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
             st.carpet_left -= 1
         elif u != DEFENCE and st.loc[u] == RESERVE:
             st.loc[u] = area
+            b.from_reserve.append(u)
             if st.record_events:
                 st.note(f"{st.name(u)} joins from the Tactical Reserve")
     if attacking:
