@@ -257,13 +257,7 @@ def placement_spots(st: FirestormState, side: str, listed: tuple[str, ...]) -> l
         if not spots and sc.rules.value("arrival_fallback") == "adjacent":
             spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side})
     else:
-        rule = sc.rules.pool_areas[side]
-        if rule == "beach":
-            spots = [a.id for a in sc.areas.values() if "beach" in a.flags and control[a.id] == side]
-        elif rule == "depot":
-            spots = [a.id for a in sc.areas.values() if a.supply == side and control[a.id] == side]
-        else:
-            spots = [a for a in sc.areas if control[a] == side]
+        spots = list(st.pool_spots(side))
     limit = sc.rules.stacking
     if limit:
         counts = st.loc.counts

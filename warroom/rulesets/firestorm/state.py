@@ -309,6 +309,24 @@ class FirestormState:
         self._derived[key] = result
         return result
 
+    def pool_spots(self, side: str) -> tuple[str, ...]:
+        """Areas where `side` places troops from its pool, by its pool rule (any friendly area, its
+        beaches, or its depots), before stacking; cached per control."""
+        key = ("pool", side, 0)
+        got = self._derived.get(key)
+        if isinstance(got, tuple):
+            return got
+        control = self.control
+        rule = self.sc.rules.pool_areas[side]
+        areas = [a for a in self.sc.areas.values() if control[a.id] == side]
+        if rule == "beach":
+            areas = [a for a in areas if "beach" in a.flags]
+        elif rule == "depot":
+            areas = [a for a in areas if a.supply == side]
+        result = tuple(a.id for a in areas)
+        self._derived[key] = result
+        return result
+
     def in_supply(self, area: str, side: str) -> bool:
         return area in self.supplied_areas(side)
 
