@@ -281,3 +281,11 @@ def test_table_rows_may_be_listed_in_any_order(tmp_path: Path) -> None:
     bundled = load_path(CAEN).rules
     assert shuffled.gw_destroy == bundled.gw_destroy
     assert shuffled.value("carpet_gw") == 2 and shuffled.value("defence_from_turn") == 2
+
+
+def test_bundled_campaigns_are_folders_with_a_scenario_file() -> None:
+    from warroom.scenarios import bundled_ids
+
+    ids = bundled_ids()
+    assert "caen" in ids and "lorraine" in ids
+    assert all((CAEN.parent / i / "scenario.toml").is_file() for i in ids)

@@ -19,7 +19,8 @@ LIST_KEYS = ("map", "area", "border", "troop", "turn", "air")
 
 
 def bundled_ids() -> list[str]:
-    return sorted(p.name for p in DATA.iterdir() if p.is_dir() and any(p.glob("*.toml")))
+    """Bundled campaigns: folders of `data/` with a `scenario.toml` (map-only drafts are not listed)."""
+    return sorted(p.name for p in DATA.iterdir() if p.is_dir() and (p / "scenario.toml").is_file())
 
 
 def read_toml_tree(path: Path) -> tuple[dict[str, Any], str]:
