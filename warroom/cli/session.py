@@ -49,8 +49,8 @@ class TerminalHuman:
         while True:
             try:
                 text = self.ask("> ").strip()
-            except EOFError as exc:
-                self.console.print("Input closed.")
+            except (EOFError, KeyboardInterrupt) as exc:
+                self.console.print("\nInput closed." if isinstance(exc, EOFError) else "\nInterrupted.")
                 raise QuitGame from exc
             if not text:
                 continue

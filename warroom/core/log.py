@@ -126,10 +126,12 @@ def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and an atomic rename."""
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.chmod(tmp, mode)  # a save keeps its permissions (mkstemp makes files private)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
