@@ -72,6 +72,8 @@ def battle_panel(st: FirestormState) -> Panel | None:
         lines.append(Text(f"  {sc.side_names[side]}: {names}; {'in supply' if ok else 'OUT OF SUPPLY'}"))
         for label, value in b.modifiers.get(side, []):
             lines.append(Text(f"      {value:+d} {label}"))
+    for note in b.notes:
+        lines.append(Text(f"  * {note}", style="cyan"))
     if b.winner:
         lines.append(Text(f"  Totals {b.att_total} vs {b.def_total}: {b.winner}", style="bold"))
     return Panel(Group(*lines), title=f"Battle arrow ({b.kind})", border_style="yellow")

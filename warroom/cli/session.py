@@ -60,6 +60,9 @@ class TerminalHuman:
                 self.console.print(HELP, markup=False)
                 continue
             try:
+                if reporting and not text.startswith("report"):
+                    raise IllegalActionError("type the tabletop result as 'report ATTACKER_VP DEFENDER_VP', "
+                                             "e.g. 'report 4 2'")
                 if text.isdecimal() and not reporting:
                     i = int(text)
                     if not 1 <= i <= len(legal):
