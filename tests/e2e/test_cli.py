@@ -400,7 +400,8 @@ def test_tabletop_dday_asks_for_reports_and_checks_their_range(tmp_path: Path) -
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     refusals = [line.split("Not allowed: ", 1)[1] for line in lines if "Not allowed: " in line]
-    assert refusals == ["tabletop victory points run from 0 to 6, got 9", "unknown action '1'",
+    assert refusals == ["tabletop victory points run from 0 to 6, got 9",
+                        "type the tabletop result as 'report ATTACKER_VP DEFENDER_VP', e.g. 'report 4 2'",
                         "victory points must be whole numbers, got 'x y'"]
     assert lines.count(REPORT_PROMPT) == 4  # Tonga and the three Neptune beaches
     assert "Operation Tonga: row 4 -> airborne lands, B5 captured" in r.out
