@@ -124,7 +124,7 @@ def _everything(d: Path) -> None:
 
 @pytest.mark.parametrize(("breakage", "expected"), [
     (_unknown_border, ["1 problem(s)", "border end 'Z9' is not a defined area"]),
-    (_island, ["1 problem(s)", "the map is not connected: E9 cannot be reached"]),
+    (_island, ["1 problem(s)", "is not connected: E9 cannot be reached"]),
     (_bad_toml, ["1 problem(s)", "scenario.toml: not valid TOML", "line"]),
     (_bad_start, ["1 problem(s)", "('pz_21'): start 'Q1' is not an area on the map"]),
     (_everything, ["3 problem(s)", "'Z9'", "E9", "'Q1'"]),  # every problem is listed, not just the first

@@ -117,7 +117,7 @@ def test_disconnected_area(tmp_path: Path) -> None:
             'y = 600\n')
     problems = problems_of(broken_caen(tmp_path, append=area))
     assert len(problems) == 1
-    assert "the map is not connected: B6 cannot be reached from A1" in problems[0]
+    assert "map 'caen' is not connected: B6 cannot be reached from A1" in problems[0]
 
 
 def test_area_cut_off_by_rewiring_its_borders(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_area_cut_off_by_rewiring_its_borders(tmp_path: Path) -> None:
     (folder / "map.toml").write_text(text, encoding="utf-8")
     problems = problems_of(folder)
     assert len(problems) == 1
-    assert "the map is not connected: A6 cannot be reached from A1" in problems[0]
+    assert "map 'caen' is not connected: A6 cannot be reached from A1" in problems[0]
 
 
 def test_duplicate_border(tmp_path: Path) -> None:
@@ -289,3 +289,36 @@ def test_bundled_campaigns_are_folders_with_a_scenario_file() -> None:
     ids = bundled_ids()
     assert "caen" in ids and "lorraine" in ids
     assert all((CAEN.parent / i / "scenario.toml").is_file() for i in ids)
+
+
+def test_maps_are_checked_one_by_one_and_borders_stay_on_their_map(tmp_path: Path) -> None:
+    second_map = '''
+[[map]]
+id = "inset"
+name = "Inset"
+
+[[area]]
+id = "Q1"
+name = "Quay"
+map = "inset"
+x = 10
+y = 10
+
+[[area]]
+id = "Q2"
+name = "Quarry"
+map = "inset"
+x = 90
+y = 10
+
+[[border]]
+a = "Q1"
+b = "Q2"
+'''
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "cross").mkdir()
+    ok = broken_caen(tmp_path / "ok", append=second_map)
+    assert len(load_path(ok).maps) == 2, "two maps, each connected, load fine"
+    cross = broken_caen(tmp_path / "cross", append=second_map + '\n[[border]]\na = "Q2"\nb = "A1"\n')
+    with pytest.raises(ScenarioError, match="border A1-Q2 joins map 'caen' to map 'inset'"):
+        load_path(cross)

@@ -293,7 +293,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             if border.assumption:
                 assumptions.append(f"border {x}-{y}: {border.assumption}")
     if areas:
-        _check_connected(adj, problems, where)
+        _check_connected(adj, areas, problems, where)
 
     troops: dict[str, TroopDef] = {}
     for t in root.tables("troop"):
@@ -433,18 +433,29 @@ def _rows(r: Reader, key: str, width: int, last_str: bool = False) -> list[tuple
     return out
 
 
-def _check_connected(adj: dict[str, list[str]], problems: list[str], where: str) -> None:
-    start = next(iter(adj))
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        for n in adj[queue.popleft()]:
-            if n not in seen:
-                seen.add(n)
-                queue.append(n)
-    missing = sorted(set(adj) - seen)
-    if missing:
-        problems.append(f"{where}: the map is not connected: {', '.join(missing)} cannot be reached from {start}")
+def _check_connected(adj: dict[str, list[str]], areas: dict[str, AreaDef], problems: list[str],
+                     where: str) -> None:
+    """Each map is one connected graph, and no border joins two maps."""
+    by_map: dict[str, list[str]] = {}
+    for a in areas.values():
+        by_map.setdefault(a.map, []).append(a.id)
+    for x, ns in adj.items():
+        for y in ns:
+            if x < y and areas[x].map != areas[y].map:
+                problems.append(f"{where}: border {x}-{y} joins map {areas[x].map!r} to map {areas[y].map!r}")
+    for map_id, ids in by_map.items():
+        start = ids[0]
+        seen = {start}
+        queue = deque([start])
+        while queue:
+            for n in adj[queue.popleft()]:
+                if n not in seen and areas[n].map == map_id:
+                    seen.add(n)
+                    queue.append(n)
+        missing = sorted(set(ids) - seen)
+        if missing:
+            problems.append(f"{where}: map {map_id!r} is not connected: {', '.join(missing)} cannot be reached "
+                            f"from {start}")
 
 
 def _check_references(s: FirestormScenario, problems: list[str], where: str) -> None:
