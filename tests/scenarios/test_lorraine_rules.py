@@ -109,7 +109,7 @@ def test_d3_turn2_battles_from_faces_2_and_5() -> None:
     assert st.battles_total == 7
     assert st.battles_left == 7
     assert st.step == "initiative"
-    assert (2, "Number of battles: 3 + D3 [2] [5] = 7") in st.events
+    assert (2, "Number of battles: 3 + 2D3 (d6 [2] [5] -> 1 + 3) = 7") in st.events
 
 
 @pytest.mark.parametrize(("turn", "low", "high"), [(1, 4, 6), (2, 5, 9), (3, 4, 6)])

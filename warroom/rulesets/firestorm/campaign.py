@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.dice import Roll
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report
@@ -196,7 +197,8 @@ def apply_tonga(st: St, action: Any) -> None:
     unit, area = t["unit"], t["area"]
     st.flags["dice"] = 0
     st.flags["dday_done"] = True
-    st.note(f"Operation Tonga: row {row} -> airborne {fate}, {area} {'captured' if taken else 'not captured'}")
+    die = f" (die [{row}])" if isinstance(action, Roll) else ""
+    st.note(f"Operation Tonga: row {row}{die} -> airborne {fate}, {area} {'captured' if taken else 'not captured'}")
     if taken:
         st.set_control(area, allies)
     if fate == "lands":
@@ -225,7 +227,8 @@ def apply_neptune(st: St, action: Any) -> None:
     fate, attack_ft, blocked_until = t["rows"][row - 1]
     st.set_control(beach, sc.sides[0])
     st.loc[division] = beach
-    st.note(f"Operation Neptune, {st.area_label(beach)}: row {row} -> {st.name(division)} lands; "
+    die = f" (die [{row}])" if isinstance(action, Roll) else ""
+    st.note(f"Operation Neptune, {st.area_label(beach)}: row {row}{die} -> {st.name(division)} lands; "
             f"tank brigade {fate}")
     if fate == "lands":
         st.loc[brigade] = beach

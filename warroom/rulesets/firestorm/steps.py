@@ -188,7 +188,10 @@ def resolve_battles(st: St, values: tuple[int, ...]) -> None:
     st.battles_left = st.battles_total = t.battles_base + extra
     if values:
         if st.record_events:
-            st.note(f"Number of battles: {t.battles_base} + D3 {faces(values)} = {st.battles_total}")
+            count = f"{len(values)}D3" if len(values) > 1 else "D3"
+            d3s = " + ".join(str(d3(v)) for v in values)
+            st.note(f"Number of battles: {t.battles_base} + {count} (d6 {faces(values)} -> {d3s}) "
+                    f"= {st.battles_total}")
     elif st.battles_total and st.record_events:
         st.note(f"Number of battles: {st.battles_total}")
 
@@ -218,6 +221,8 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     winner = a if totals[a] > totals[b] else b if totals[b] > totals[a] else t.tie_side
     st.init_dice = (values[0], values[1])
     bonus = f" (+{t.initiative_bonus} {side_name(st, t.initiative_side)})" if t.initiative_bonus else ""
+    if totals[a] == totals[b]:
+        bonus += f": tie {totals[a]}-{totals[b]}, {side_name(st, t.tie_side)} win ties"
     if st.record_events:
         st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
                 f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
@@ -302,7 +307,7 @@ def describe_units(st: St, units: Sequence[str], side: str) -> str:
             out.append(f"{air.name} sortie" if u == AIR and air else TOKEN_LABELS[u])
         else:
             out.append(st.name(u))
-    return ", ".join(out)
+    return " + ".join(out)
 
 
 def can_claim_tabletop(st: St, side: str) -> bool:
@@ -490,23 +495,24 @@ def destroy_dice(st: St) -> int:
     else:
         need_vs_def = fow_destroy_need(b.att_vp, rules)
         need_vs_att = fow_destroy_need(b.def_vp, rules)
-    for u in b.dfn:
-        if not is_token(u) and need_vs_def:
-            targets.append((u, b.defender, need_vs_def))
-    for u in b.att:
-        if not is_token(u) and need_vs_att:
-            targets.append((u, b.attacker, need_vs_att))
+    for owner, units, need in ((b.defender, b.dfn, need_vs_def), (b.attacker, b.att, need_vs_att)):
+        troops = [u for u in units if not is_token(u)]
+        if need:
+            targets.extend((u, owner, need) for u in troops)
+        elif troops and st.record_events:
+            st.note(f"No roll to destroy {describe_units(st, troops, owner)} ({side_name(st, owner)}): "
+                    f"{'the result is too clear' if b.mode == 'gw' else 'too few victory points'}")
     b.targets = targets
     return len(targets)
 
 
 def resolve_destroy(st: St, values: tuple[int, ...]) -> None:
     b = battle_of(st)
-    for (unit, _owner, need), face in zip(b.targets, values, strict=True):
+    for (unit, owner, need), face in zip(b.targets, values, strict=True):
         hit = face >= need
         if values and st.record_events:
-            st.note(f"Roll to destroy {st.name(unit)}: [{face}] needs {need}+ -> "
-                    f"{'destroyed' if hit else 'survives'}")
+            st.note(f"{side_name(st, st.sc.other(owner))} roll to destroy {st.name(unit)}: [{face}] needs {need}+ "
+                    f"-> {'destroyed' if hit else 'survives'}")
         if hit:
             b.destroyed.append(unit)
     setup_retreat(st)
