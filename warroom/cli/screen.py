@@ -12,7 +12,7 @@ from rich.text import Text
 
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS
-from warroom.rulesets.firestorm.state import FirestormState
+from warroom.rulesets.firestorm.state import POOL, RESERVE, FirestormState
 
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
 
@@ -21,30 +21,42 @@ def side_text(st: FirestormState, side: str) -> Text:
     return Text(st.sc.side_names.get(side, side), style=SIDE_STYLE.get(side, "bold"))
 
 
-def header(st: FirestormState) -> Panel:
+def status_line(st: FirestormState) -> Text:
+    """Turn, phase, battle count and VP on one line (repeated next to the choices)."""
     sc = st.sc
     t = sc.turn(st.turn)
     a, b = sc.sides
     line = Text()
-    line.append(f"{sc.title}  ", style="bold")
     line.append(f"Turn {st.turn}/{len(sc.turns)}: {t.name}  ")
-    line.append(f"Phase: {st.phase()} ({st.step})  ", style="cyan")
+    line.append(f"Phase: {st.phase()}  ", style="cyan")
     if st.battles_total:
         line.append(f"Battle {st.battle_no}/{st.battles_total}  ")
-    vp = Text()
-    vp.append_text(side_text(st, a))
-    vp.append(f" {st.total_vp(a)} VP   ")
-    vp.append_text(side_text(st, b))
-    vp.append(f" {st.total_vp(b)} VP   ")
+    line.append_text(side_text(st, a))
+    line.append(f" {st.total_vp(a)} VP  ")
+    line.append_text(side_text(st, b))
+    line.append(f" {st.total_vp(b)} VP")
+    return line
+
+
+def header(st: FirestormState) -> Panel:
+    sc = st.sc
+    title = Text(sc.title, style="bold")
+    extras = Text()
     air = ", ".join(f"{sc.air[s].name} sorties left: {st.air_left[s]}" for s in sc.air)
     if air:
-        vp.append(air)
-    return Panel(Group(line, vp), title="warroom", border_style="white")
+        extras.append(air + "   ")
+    reserve = [st.name(u) for u, w in st.loc.items() if w == RESERVE]
+    if sc.has("tactical_reserve"):
+        extras.append(f"Tactical Reserve: {' + '.join(reserve) or 'empty'}   ")
+    pools = ", ".join(f"{sc.side_names[s]} {sum(1 for u, w in st.loc.items() if w == POOL and sc.troops[u].side == s)}"
+                      for s in sc.sides)
+    extras.append(f"Reinforcement Pools: {pools}")
+    return Panel(Group(title, status_line(st), extras), title="warroom", border_style="white")
 
 
 def areas_table(st: FirestormState) -> Table:
     table = Table(title="Areas", expand=True, show_lines=False, pad_edge=False)
-    for col in ("Area", "Name", "VP", "Terrain", "Held by", "Troops", "Supply"):
+    for col in ("Area", "Name", "VP", "Terrain", "Held by", "Troops", "Supply", "Next to (~ river)"):
         table.add_column(col, overflow="fold")
     for a in st.sc.areas.values():
         holder = st.control[a.id]
@@ -54,8 +66,9 @@ def areas_table(st: FirestormState) -> Table:
             extras.append(f"source ({st.sc.side_names[a.supply]})")
         extras.extend(sorted(a.flags))
         supplied = "in supply" if st.in_supply(a.id, holder) else "OUT"
+        near = " ".join(n + ("~" if frozenset((a.id, n)) in st.sc.rivers else "") for n in st.sc.adjacency[a.id])
         table.add_row(a.id, a.name + (f" [{'; '.join(extras)}]" if extras else ""), str(a.vp), a.terrain,
-                      side_text(st, holder), troops or "-", supplied)
+                      side_text(st, holder), troops or "-", supplied, near)
     return table
 
 
@@ -79,20 +92,56 @@ def battle_panel(st: FirestormState) -> Panel | None:
     return Panel(Group(*lines), title=f"Battle arrow ({b.kind})", border_style="yellow")
 
 
-def log_panel(st: FirestormState, lines: int = 14) -> Panel:
-    tail = [Text(text) for _, text in st.events[-lines:]]
-    return Panel(Group(*tail) if tail else Text("-"), title="Log", border_style="green")
+def log_panel(st: FirestormState, since: int | None = None, context: int = 6, most: int = 60) -> Panel:
+    """Everything logged since the player's last decision (plus a little context), up to `most` lines."""
+    start = len(st.events) - 14 if since is None else since - context
+    start = max(0, start, len(st.events) - most)
+    lines = [Text(text, style="dim" if since is not None and i < since else "")
+             for i, (_, text) in enumerate(st.events[start:], start=start)]
+    title = "Log" + (f" (type 'log' for the {start} earlier lines)" if start else "")
+    return Panel(Group(*lines) if lines else Text("-"), title=title, border_style="green")
 
 
 def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
     """The legal actions by number; long lists (strategic moves) are laid out in columns."""
     who = st.sc.side_names.get(st.current_player(), st.current_player())
     title = f"{who}: choose by number or type the action (help, quit)"
+    status = status_line(st)
     if len(legal) > 24:
         cells = [Text(f"{i:>3}. {a.to_str()}") for i, a in enumerate(legal, start=1)]
-        return Panel(Columns(cells, column_first=True, padding=(0, 2)), title=title, border_style="magenta")
+        return Panel(Columns(cells, column_first=True, padding=(0, 2)), title=title, subtitle=status,
+                     border_style="magenta")
     rows = [Text(f"{i:>3}. {describe(st, a)}   [{a.to_str()}]") for i, a in enumerate(legal, start=1)]
-    return Panel(Group(*rows), title=title, border_style="magenta")
+    return Panel(Group(*rows), title=title, subtitle=status, border_style="magenta")
+
+
+def commit_bonus(st: FirestormState, units: Sequence[str]) -> str:
+    """The General's Wargame bonus a commitment brings in the attacked area, e.g. '+5' or '+3 +d6 table'."""
+    from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
+
+    b = st.battle
+    if b is None or b.mode == "tabletop" or st.mode == "tabletop":
+        return ""
+    sc = st.sc
+    side = st.current_player()
+    terrain = sc.areas[b.to].terrain
+    fixed, rolled = 0, 0
+    for u in units:
+        if u == CARPET:
+            fixed += int(sc.rules.value("carpet_gw"))
+        elif u == DEFENCE:
+            rolled += 1
+        elif u == AIR:
+            air = sc.air[side]
+            if air.variable:
+                rolled += 1
+            else:
+                fixed += air.gw_bonus(terrain)
+        elif sc.troops[u].variable:
+            rolled += 1
+        else:
+            fixed += sc.troops[u].gw_bonus(terrain)
+    return f" ({fixed:+d}" + (f", plus {rolled} rolled" if rolled else "") + f" in {terrain})"
 
 
 def describe(st: FirestormState, action: Action) -> str:
@@ -102,7 +151,8 @@ def describe(st: FirestormState, action: Action) -> str:
     if isinstance(action, Arrow):
         return f"attack {st.area_label(action.to)} from {st.area_label(action.frm)}"
     if isinstance(action, Commit):
-        return "commit " + (", ".join(TOKEN_LABELS.get(u, st.name(u)) for u in action.units) or "nothing")
+        names = " + ".join(TOKEN_LABELS.get(u, st.name(u)) for u in action.units) or "nothing"
+        return f"commit {names}{commit_bonus(st, action.units) if action.units else ''}"
     if isinstance(action, Retreat):
         return f"retreat {st.name(action.unit)} to {st.area_label(action.to)}"
     if isinstance(action, Advance):
@@ -117,12 +167,12 @@ def describe(st: FirestormState, action: Action) -> str:
     return action.to_str()
 
 
-def screen(st: FirestormState, legal: Sequence[Action]) -> Group:
+def screen(st: FirestormState, legal: Sequence[Action], since: int | None = None) -> Group:
     parts: list[Panel | Table] = [header(st), areas_table(st)]
     bp = battle_panel(st)
     if bp is not None:
         parts.append(bp)
-    parts.append(log_panel(st))
+    parts.append(log_panel(st, since))
     if st.current_player() != REPORT:  # a tabletop result is typed, not chosen; the session prompts for it
         parts.append(choices_panel(st, legal))
     return Group(*parts)

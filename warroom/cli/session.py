@@ -18,8 +18,18 @@ from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
 from warroom.rulesets.firestorm.state import FirestormState
 
-HELP = ("Type the number of a choice, or the action itself (e.g. 'arrow A2 B2', 'commit inf_50 @air', "
-        "'move arm_11 C3', 'pass'). 'help' shows this, 'quit' stops (the save keeps the game).")
+HELP = """Type the number of a choice, or the action itself:
+  arrow FROM TO            attack an adjacent enemy area           e.g. arrow A2 B2
+  commit UNIT [UNIT]       commit troops; @air = air sortie, @carpet = carpet bombing,
+                           @defence = German Defence troop; 'commit -' = none
+  retreat UNIT AREA        move a defeated troop to a friendly neighbour
+  advance UNIT             move into the captured area (battle survivors first)
+  place UNIT AREA          place a reinforcement ('place UNIT reserve' for the Tactical Reserve)
+  move UNIT AREA           strategic move
+  mode gw|tabletop         (mixed mode) roll this battle, or claim it for the tabletop
+  report A D               a tabletop result: attacker's and defender's victory points (0-6)
+  pass                     no (more) attacks, advances or moves
+Other commands: log (this turn's full log), help, quit (the save keeps the game)."""
 
 
 class QuitGame(Exception):
@@ -36,16 +46,16 @@ class TerminalHuman:
         self.console = console
         self.ask = ask
         self.before = before
+        self.seen: int | None = None  # how many log lines the human had seen at their last decision
 
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
         st: FirestormState = state
         reporting = st.current_player() == REPORT
         self.before()
+        self.console.print(screen(st, [] if reporting else legal, self.seen))
         if reporting:
-            self.console.print(screen(st, []))
             self.console.print("Report the tabletop result: 'report ATTACKER_VP DEFENDER_VP' (0-6 each)")
-        else:
-            self.console.print(screen(st, legal))
+        self.seen = len(st.events)
         while True:
             try:
                 text = self.ask("> ").strip()
@@ -59,6 +69,11 @@ class TerminalHuman:
             if text in ("help", "?"):
                 self.console.print(HELP, markup=False)
                 continue
+            if text == "log":
+                for turn, line in st.events:
+                    if turn == st.turn:
+                        self.console.print(line, markup=False, highlight=False)
+                continue
             try:
                 if reporting and not text.startswith("report"):
                     raise IllegalActionError("type the tabletop result as 'report ATTACKER_VP DEFENDER_VP', "
@@ -66,7 +81,8 @@ class TerminalHuman:
                 if text.isdecimal() and not reporting:
                     i = int(text)
                     if not 1 <= i <= len(legal):
-                        raise IllegalActionError(f"choose a number from 1 to {len(legal)}")
+                        raise IllegalActionError("the only choice is 1" if len(legal) == 1
+                                                 else f"choose a number from 1 to {len(legal)}")
                     return legal[i - 1]
                 action = st.parse_action(text)
                 st.clone().apply_action(action)  # the state itself says whether it is legal, and why not

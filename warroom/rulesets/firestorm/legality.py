@@ -5,7 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
-from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Place, Retreat, is_token
+from warroom.rulesets.firestorm.actions import (
+    AIR,
+    CARPET,
+    DEFENCE,
+    Advance,
+    Arrow,
+    Commit,
+    Move,
+    Pass,
+    Place,
+    Retreat,
+    is_token,
+)
+from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -33,6 +46,10 @@ def explain(st: FirestormState, action: Action) -> str:
         if u and u not in sc.troops:
             return f"{head}: unknown unit {u!r}"
     legal = st.legal_actions()
+    b = st.battle
+    if isinstance(action, Pass) and step == "advance" and b is not None and b.survivors:
+        names = ", ".join(b.survivors)
+        return f"{head}: once one troop has advanced, the battle survivors ({names}) must advance first"
     if not any(type(a) is type(action) for a in legal):
         return f"{head}: that kind of action is not allowed now"
     if isinstance(action, Arrow):
@@ -48,14 +65,76 @@ def explain(st: FirestormState, action: Action) -> str:
         if not st.units_at(action.frm, st.current_player()):
             return f"{head}: {action.frm} holds no ground Firestorm Troop to attack with"
         return f"{head}: this arrow is barred by a campaign rule (see the legal arrows)"
-    if isinstance(action, Commit):
-        return (f"{head}: commit at most two troops from the battle area, a ground troop first, "
-                f"at most one air sortie, and within the campaign's limits")
+    if isinstance(action, Commit) and b is not None:
+        return f"{head}: {commit_problem(st, action)}"
     if isinstance(action, Place | Move | Retreat):
         to = action.area if isinstance(action, Place) else action.to
         if to not in sc.areas and to != "reserve":
             return f"{head}: unknown area {to!r}"
-        return f"{head}: {action.unit} may not go to {to} (not friendly, out of range, or full)"
+        return f"{head}: {destination_problem(st, action, to)}"
     if isinstance(action, Advance):
         return f"{head}: {action.unit} cannot advance now (survivors first; up to {sc.rules.advance_cap})"
     return f"{head}: not one of the legal actions"
+
+
+def commit_problem(st: FirestormState, action: Commit) -> str:
+    """The first Firestorm rule a commitment breaks (core 5; Caen 4.2-4.6; Lorraine 4.1)."""
+    sc = st.sc
+    b = st.battle
+    assert b is not None
+    attacking = st.step == "attack_commit"
+    side = b.attacker if attacking else b.defender
+    area = b.frm if attacking else b.to
+    troops = [u for u in action.units if not is_token(u)]
+    if len(set(action.units)) != len(action.units):
+        return "a troop or extra is listed twice"
+    for u in troops:
+        if sc.troops[u].side != side:
+            return f"{u} is not one of your troops"
+        if st.loc[u] not in (area, RESERVE):
+            return f"{u} is in {st.loc[u]}, not in the battle area {area}"
+        if st.loc[u] == RESERVE and not sc.has("tactical_reserve"):
+            return f"{u} is not available"
+    if len(troops) + action.units.count(AIR) + action.units.count(DEFENCE) > (b.max_ft if attacking else 2):
+        return f"at most {b.max_ft if attacking else 2} Firestorm Troops may be committed"
+    if attacking and not troops:
+        return "the attacker's first troop must be a ground troop from the attacking area"
+    if AIR in action.units and (side not in sc.air or st.air_left[side] <= 0):
+        return "no air sortie is left this turn"
+    if CARPET in action.units:
+        return "carpet bombing is only for an Allied attack, once in each of the turns that allow it"
+    if DEFENCE in action.units:
+        return "the German Defence troop defends German areas from turn 2, and not beside three German troops"
+    if sc.has("panzer_units") and any(sc.troops[u].is_panzer for u in troops) and len(action.units) > 1:
+        return "a Panzer Unit fights alone"
+    if b.required == "panzer":
+        return "a Panzer Unit that can attack must lead the attack, alone"
+    if b.required and b.required not in action.units:
+        return f"this attack must be made with {b.required}"
+    return "not one of the legal commitments (stacking leaves no room for a reserve troop to join)"
+
+
+def destination_problem(st: FirestormState, action: Place | Move | Retreat, to: str) -> str:
+    """Why a troop may not go to `to`: not its turn, enemy area, out of range, or full."""
+    sc = st.sc
+    unit = action.unit
+    side = sc.troops[unit].side
+    if side != st.current_player():
+        return f"{unit} is not one of your troops"
+    if to != "reserve" and st.control[to] != side:
+        return f"{to} is not held by your side"
+    if to != "reserve" and sc.rules.stacking and not st.has_room(to):
+        return f"{to} already holds {sc.rules.stacking} troops (stacking)"
+    if isinstance(action, Move):
+        if unit in st.moved:
+            return f"{unit} has already made its strategic move this turn"
+        if st.loc[unit] not in sc.areas:
+            return f"{unit} is not on the map"
+        return f"{to} is more than {sc.rules.move_range} step(s) through friendly areas from {st.loc[unit]}"
+    if isinstance(action, Retreat):
+        return f"a retreat goes to a friendly area next to {st.battle.to if st.battle else 'the battle'}"
+    if to == "reserve":
+        return "the Tactical Reserve is full or not open to this troop"
+    if unit not in st.placing:
+        return f"{unit} is not waiting to be placed"
+    return f"{unit} may not be placed in {to} (its listed areas, or the campaign's places for reinforcements)"

@@ -131,8 +131,11 @@ def prune_placing(st: St) -> None:
     waiting = [u for u in st.placing if u not in ready]
     for unit in waiting:
         st.placing.remove(unit)
-        if st.record_events:
-            st.note(f"{st.name(unit)} has no room to be placed and waits in the Reinforcement Pool")
+    if st.record_events and len(waiting) == 1:
+        st.note(f"{st.name(waiting[0])} has no room to be placed and waits in the Reinforcement Pool")
+    elif st.record_events and waiting:
+        st.note(f"No room to place {len(waiting)} troops; they wait in the Reinforcement Pool: "
+                f"{', '.join(st.name(u) for u in waiting)}")
 
 
 def placer(st: St) -> str:
@@ -703,6 +706,8 @@ def begin_moves(st: St) -> None:
 def skip_idle_movers(st: St) -> None:
     order = st.sc.rules.move_order
     while st.idx < len(order) and not can_move(st, order[st.idx]):
+        if st.record_events:
+            st.note(f"{side_name(st, order[st.idx])}: no strategic move possible")
         st.idx += 1
 
 
@@ -723,6 +728,8 @@ def legal_moves(st: St) -> Sequence[Any]:
 
 def apply_move(st: St, action: Any) -> None:
     if isinstance(action, Pass):
+        if st.record_events:
+            st.note(f"{side_name(st, mover(st))} end their strategic moves")
         st.idx += 1
     else:
         assert isinstance(action, Move)
