@@ -1054,3 +1054,39 @@ def test_tabletop_briefing_for_reserves_and_wittmann() -> None:
     gap.flow.enter(gap, "caumont")
     assert current_battle(gap).kind == "caumont"
     assert any("Wittmann" in line for line in current_battle(gap).notes)
+
+
+# ----- error messages name the rule ------------------------------------------------------------------------
+
+
+def test_illegal_commitments_name_the_broken_rule() -> None:
+    st = position(allied=["A3", "B3"], units={"can_3": "B3", "bde_2can": "B3", "inf_50": "A3", "pz_21": "C3"})
+    st.flow.enter(st, "initiative")
+    roll(st, 6, 1)
+    act(st, "arrow B3 C3")
+    cases = {
+        "commit inf_50": "inf_50 is in A3, not in the battle area B3",
+        "commit pz_21": "pz_21 is not one of your troops",
+        "commit can_3 can_3": "listed twice",
+        "commit can_3 bde_2can @air": "at most 2 Firestorm Troops",
+        "commit can_3 @air": "no air sortie is left this turn",
+        "commit @air": "first troop must be a ground troop",
+        "commit can_3 @carpet": "carpet bombing is only for an Allied attack",
+    }
+    for text_form, reason in cases.items():
+        with pytest.raises(IllegalActionError, match=reason):
+            act(st, text_form)
+
+
+def test_illegal_moves_name_the_broken_rule() -> None:
+    st = position(turn=2, allied=["A2", "A3", "B3"],
+                  units={"inf_50": "A2", "inf_51": "A3", "inf_3": "B3", "inf_15": "B3", "inf_43": "B3"})
+    st.flow.enter(st, "strategic_start")
+    assert st.step == "moves" and st.current_player() == ALLIES
+    with pytest.raises(IllegalActionError, match="C3 is not held by your side"):
+        act(st, "move inf_50 C3")
+    with pytest.raises(IllegalActionError, match="B3 already holds 3 troops"):
+        act(st, "move inf_50 B3")
+    act(st, "move inf_50 A3")
+    with pytest.raises(IllegalActionError, match="already made its strategic move"):
+        act(st, "move inf_50 A2")
