@@ -95,7 +95,6 @@ class FirestormState:
         self.carpet_left = 0
         self.battle: Battle | None = None
         self.attacker = ""
-        self.init_dice: tuple[int, int] = (0, 0)
         self.idx = 0  # which side acts in a two-sided strategic step
         self.placing: list[str] = []
         self.arrived: dict[str, tuple[str, ...]] = {}  # fresh arrivals -> their listed areas
@@ -107,7 +106,7 @@ class FirestormState:
         self.record_events = True
         self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
-        # and strategic-move reach per (side, area)
+        # strategic-move reach per (side, area, steps), and pool placement areas per side
         self._derived: dict[str | tuple[str, str, int], frozenset[str] | tuple[str, ...]] = {}
 
     # ----- the state API ------------------------------------------------------------------

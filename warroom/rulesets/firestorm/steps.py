@@ -222,7 +222,6 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     totals = {a: values[0], b: values[1]}
     totals[t.initiative_side] += t.initiative_bonus
     winner = a if totals[a] > totals[b] else b if totals[b] > totals[a] else t.tie_side
-    st.init_dice = (values[0], values[1])
     bonus = f" (+{t.initiative_bonus} {side_name(st, t.initiative_side)})" if t.initiative_bonus else ""
     if totals[a] == totals[b]:
         bonus += f": tie {totals[a]}-{totals[b]}, {side_name(st, t.tie_side)} win ties"
