@@ -126,6 +126,9 @@ def front_score(st: FirestormState, area: str, side: str) -> float:
         value -= 6  # easily surrounded
     if not st.in_supply(area, side):
         value -= 4
+    a = sc.areas[area]
+    if a.supply == side and enemies:
+        value += 3  # hold our own supply sources on the front (the Caen beaches, the depots)
     return value + area_value(st, area, side) / 2
 
 
