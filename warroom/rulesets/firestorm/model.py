@@ -5,15 +5,13 @@ Numbers, maps and orders of battle are data; the rules that use them are code.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
+from warroom.rulesets.firestorm.maps import TERRAINS, AreaDef, BorderDef, StratAreaDef, parse_maps
 
-TERRAINS = ("plain", "bocage", "city")
-AREA_FLAGS = ("beach", "fortified", "moselle_east")
 TROOP_FLAGS = ("panzer",)
 HOOKS = (
     "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
@@ -44,30 +42,6 @@ def gw_bonus(bonus: dict[str, int], variable: tuple[int, ...], terrain: str, fac
     if variable:
         return variable[face - 1]
     return bonus.get(terrain, bonus.get("*", 0))
-
-
-@dataclass(frozen=True, slots=True)
-class AreaDef:
-    id: str
-    name: str
-    map: str
-    vp: int
-    terrain: str
-    x: int
-    y: int
-    flags: frozenset[str]
-    supply: str
-    control: str
-    aliases: tuple[str, ...] = ()
-    assumption: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BorderDef:
-    a: str
-    b: str
-    river: str = ""
-    assumption: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +155,9 @@ class FirestormScenario:
     rivers: dict[frozenset[str], str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     assumptions: list[str] = field(default_factory=list)
+    strat_areas: dict[str, StratAreaDef] = field(default_factory=dict)  # Norway's Strategic Map
+    sea_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    air_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -221,79 +198,9 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     side_names = {s: side_names_r.text(s, s.title()) for s in sides}
     n_turns = head.integer("turns", lo=1, hi=20)
 
-    maps: dict[str, dict[str, Any]] = {}
-    for m in root.tables("map"):
-        mid = m.text("id")
-        maps[mid] = {"id": mid, "name": m.text("name", mid), "width": m.integer("width", 1000, lo=1),
-                     "height": m.integer("height", 700, lo=1)}
-    if not maps:
-        root.fail("no [[map]] table: a scenario needs at least one map")
-
-    areas: dict[str, AreaDef] = {}
-    aliases: dict[str, str] = {}
-    assumptions: list[str] = []
-    for a in root.tables("area"):
-        aid = a.text("id")
-        if aid in areas:
-            a.fail(f"duplicate area id {aid!r}")
-        mid = a.text("map")
-        if mid and maps and mid not in maps:
-            a.fail(f"area {aid!r} is on map {mid!r}, which is not defined")
-        flags = a.texts("flags")
-        for f in flags:
-            if f not in AREA_FLAGS:
-                a.fail(f"unknown flag {f!r} (known: {', '.join(AREA_FLAGS)})")
-        supply = a.text("supply", "")
-        if supply and supply not in sides:
-            a.fail(f"key 'supply': {supply!r} is not a side ({', '.join(sides)})")
-        control = a.text("control", sides[1])
-        if control not in sides:
-            a.fail(f"key 'control': {control!r} is not a side ({', '.join(sides)})")
-        width = maps.get(mid, {}).get("width", 10_000)
-        height = maps.get(mid, {}).get("height", 10_000)
-        area = AreaDef(
-            id=aid, name=a.text("name", ""), map=mid, vp=a.integer("vp", 0, lo=0, hi=1000),
-            terrain=a.text("terrain", "plain", TERRAINS), x=a.integer("x", lo=0, hi=width),
-            y=a.integer("y", lo=0, hi=height), flags=frozenset(flags), supply=supply, control=control,
-            aliases=a.texts("aliases"), assumption=a.text("assumption", ""),
-        )
-        areas[aid] = area
-        for name in (aid, *area.aliases):
-            key = name.upper().replace(" ", "")
-            if key in aliases and aliases[key] != aid:
-                a.fail(f"alias {name!r} already names area {aliases[key]!r}")
-            aliases[key] = aid
-        if area.assumption:
-            assumptions.append(f"area {aid}: {area.assumption}")
-
-    borders: list[BorderDef] = []
-    adj: dict[str, list[str]] = {aid: [] for aid in areas}
-    rivers: dict[frozenset[str], str] = {}
-    for b in root.tables("border", label="a"):
-        x, y = b.text("a"), b.text("b")
-        ok = True
-        for end in (x, y):
-            if end not in areas:
-                b.fail(f"border end {end!r} is not a defined area")
-                ok = False
-        if x == y:
-            b.fail(f"border joins area {x!r} to itself")
-            ok = False
-        pair = frozenset((x, y))
-        if ok and y in adj[x]:
-            b.fail(f"border {x}-{y} is listed twice")
-            ok = False
-        border = BorderDef(x, y, b.text("river", ""), b.text("assumption", ""))
-        if ok:
-            borders.append(border)
-            adj[x].append(y)
-            adj[y].append(x)
-            if border.river:
-                rivers[pair] = border.river
-            if border.assumption:
-                assumptions.append(f"border {x}-{y}: {border.assumption}")
-    if areas:
-        _check_connected(adj, areas, problems, where)
+    mapset = parse_maps(root, sides, problems, where)
+    areas = mapset.areas
+    assumptions = mapset.assumptions
 
     troops: dict[str, TroopDef] = {}
     for t in root.tables("troop"):
@@ -400,11 +307,12 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     scenario = FirestormScenario(
         id=head.text("id"), version=head.text("version", "1"), title=head.text("title"),
         system=head.text("system", "firestorm"), sides=sides, side_names=side_names,
-        description=head.text("description", ""), maps=maps, areas=areas, borders=borders, troops=troops,
-        air=air, turns=turns, rules=rules,
+        description=head.text("description", ""), maps=mapset.maps, areas=areas, borders=mapset.borders,
+        troops=troops, air=air, turns=turns, rules=rules,
         tables={k: v for k, v in tables_r.data.items()},
-        adjacency={k: tuple(v) for k, v in adj.items()}, rivers=rivers, aliases=aliases,
+        adjacency=mapset.adjacency, rivers=mapset.rivers, aliases=mapset.aliases,
         assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
+        strat_areas=mapset.strat_areas, sea_adj=mapset.sea_adj, air_adj=mapset.air_adj,
     )
     _check_supply_sources(scenario, problems, where)
     _check_references(scenario, problems, where)
@@ -431,31 +339,6 @@ def _rows(r: Reader, key: str, width: int, last_str: bool = False) -> list[tuple
             continue
         out.append(tuple(row))
     return out
-
-
-def _check_connected(adj: dict[str, list[str]], areas: dict[str, AreaDef], problems: list[str],
-                     where: str) -> None:
-    """Each map is one connected graph, and no border joins two maps."""
-    by_map: dict[str, list[str]] = {}
-    for a in areas.values():
-        by_map.setdefault(a.map, []).append(a.id)
-    for x, ns in adj.items():
-        for y in ns:
-            if x < y and areas[x].map != areas[y].map:
-                problems.append(f"{where}: border {x}-{y} joins map {areas[x].map!r} to map {areas[y].map!r}")
-    for map_id, ids in by_map.items():
-        start = ids[0]
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            for n in adj[queue.popleft()]:
-                if n not in seen and areas[n].map == map_id:
-                    seen.add(n)
-                    queue.append(n)
-        missing = sorted(set(ids) - seen)
-        if missing:
-            problems.append(f"{where}: map {map_id!r} is not connected: {', '.join(missing)} cannot be reached "
-                            f"from {start}")
 
 
 def _check_references(s: FirestormScenario, problems: list[str], where: str) -> None:
