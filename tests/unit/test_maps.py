@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from warroom.core.schema import Reader
+from warroom.rulesets.firestorm.counters import CounterDef, parse_counters
 from warroom.rulesets.firestorm.maps import MapSet, parse_maps
 from warroom.scenarios import read_toml_tree
 
@@ -86,3 +87,39 @@ def test_a_border_may_not_join_the_strategic_map_to_a_land_map(tmp_path: Path) -
         fh.write('\n[[border]]\na = "D1"\nb = "B2"\n')
     _, problems = read(folder)
     assert any("border D1-B2 joins the Strategic Map to a land map" in p for p in problems), problems
+
+
+def read_with_counters(folder: Path) -> tuple[dict[str, CounterDef], list[str]]:
+    data, where = read_toml_tree(folder)
+    problems: list[str] = []
+    root = Reader(where, data, problems)
+    maps = parse_maps(root, SIDES, problems, where)
+    return parse_counters(root, SIDES, maps.strat_areas, 4, problems), problems
+
+
+def test_norway_counters_load_and_link() -> None:
+    counters, problems = read_with_counters(NORWAY)
+    assert problems == []
+    assert sum(1 for c in counters.values() if c.type == "battleship") >= 4
+    carriers = [c for c in counters.values() if c.type == "carrier"]
+    assert carriers and all(c.side == "allies" for c in carriers)
+    for c in counters.values():
+        if c.carrier:
+            assert counters[c.carrier].type == "carrier" and counters[c.carrier].start == c.start
+        if c.type == "fighter":
+            assert c.air_cv > 0 and c.is_aircraft
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ('carrier = "', 'carrier = "x', "is not a carrier counter"),
+        ('side = "allies"\ntype = "battleship"\ncv = 4', 'side = "allies"\ntype = "dreadnought"\ncv = 4',
+         "expected one of battleship"),
+        ('carrier = ""\nstart = "A1"', 'carrier = ""\nstart = "atlantis"',
+         "start 'atlantis' is not a location of the Strategic Map"),
+    ],
+)
+def test_broken_counters_are_named(tmp_path: Path, old: str, new: str, problem: str) -> None:
+    _, problems = read_with_counters(norway_copy(tmp_path, "counters.toml", old, new))
+    assert any(problem in p for p in problems), problems

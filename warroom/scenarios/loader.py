@@ -15,7 +15,7 @@ from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 
 DATA = Path(__file__).parent / "data"
 MAX_FILE_BYTES = 2_000_000
-LIST_KEYS = ("map", "area", "border", "troop", "turn", "air")
+LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
 
 
 def bundled_ids() -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
+from warroom.rulesets.firestorm.counters import CounterDef, parse_counters
 from warroom.rulesets.firestorm.maps import TERRAINS, AreaDef, BorderDef, StratAreaDef, parse_maps
 
 TROOP_FLAGS = ("panzer",)
@@ -156,6 +157,7 @@ class FirestormScenario:
     aliases: dict[str, str] = field(default_factory=dict)
     assumptions: list[str] = field(default_factory=list)
     strat_areas: dict[str, StratAreaDef] = field(default_factory=dict)  # Norway's Strategic Map
+    counters: dict[str, CounterDef] = field(default_factory=dict)  # its ships, submarines and aircraft
     sea_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     air_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -313,6 +315,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         adjacency=mapset.adjacency, rivers=mapset.rivers, aliases=mapset.aliases,
         assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
         strat_areas=mapset.strat_areas, sea_adj=mapset.sea_adj, air_adj=mapset.air_adj,
+        counters=parse_counters(root, sides, mapset.strat_areas, max(n_turns, 1), problems),
     )
     _check_supply_sources(scenario, problems, where)
     _check_references(scenario, problems, where)
