@@ -410,3 +410,18 @@ def test_tabletop_dday_asks_for_reports_and_checks_their_range(tmp_path: Path) -
     assert "Germans: choose by number or type the action" in r.out  # the 21. Panzer counter-attack is next
     log = log_of(path)
     assert [(e["side"], e["action"]) for e in log] == [("report", "report 4 2")] * 4
+
+
+def test_draft_scenarios_validate_but_cannot_be_played(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "draft"
+    shutil.copytree(DATA / "lorraine", folder)
+    head = folder / "scenario.toml"
+    head.write_text(head.read_text(encoding="utf-8").replace('system = "firestorm"',
+                                                               'system = "firestorm"\nstatus = "draft"', 1),
+                    encoding="utf-8")
+    assert warroom("validate", folder).code == 0
+    for verb in ("play", "autoplay", "simulate"):
+        r = warroom(verb, folder)
+        assert r.code == 2 and "is a draft" in r.err, (verb, r.err)

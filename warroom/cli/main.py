@@ -51,10 +51,15 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def scenario_or_exit(name: str) -> Any:
+    """A scenario to play; drafts (data still being built) are refused with a clear message."""
     try:
-        return load_scenario(name)
+        sc = load_scenario(name)
     except (UnknownNameError, ScenarioError) as exc:
         raise fail(str(exc)) from exc
+    if sc.status == "draft":
+        raise fail(f"scenario {sc.id!r} is a draft: its data validates, but its rules are not finished, "
+                   f"so it cannot be played yet")
+    return sc
 
 
 @app.command()
@@ -68,6 +73,9 @@ def scenarios() -> None:
         table.add_row(sid, sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
                       str(len(sc.areas)), str(len(sc.troops)))
     out.print(table)
+    drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
+    if drafts:
+        out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
 
 
 def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,

@@ -18,9 +18,23 @@ MAX_FILE_BYTES = 2_000_000
 LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
 
 
-def bundled_ids() -> list[str]:
-    """Bundled campaigns: folders of `data/` with a `scenario.toml` (map-only drafts are not listed)."""
-    return sorted(p.name for p in DATA.iterdir() if p.is_dir() and (p / "scenario.toml").is_file())
+def bundled_ids(drafts: bool = False) -> list[str]:
+    """Bundled campaigns: folders of `data/` with a `scenario.toml`. Campaigns whose `[scenario]`
+    says `status = "draft"` (data being built, not yet playable) are listed only with `drafts=True`."""
+    out = []
+    for p in sorted(DATA.iterdir()):
+        head = p / "scenario.toml"
+        if p.is_dir() and head.is_file() and (drafts or not _is_draft(head)):
+            out.append(p.name)
+    return out
+
+
+def _is_draft(path: Path) -> bool:
+    try:
+        head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return False  # a broken file is reported when it is loaded
+    return isinstance(head, dict) and head.get("status") == "draft"
 
 
 def read_toml_tree(path: Path) -> tuple[dict[str, Any], str]:
@@ -76,7 +90,7 @@ def _bundled(name: str) -> FirestormScenario:
 
 def load_scenario(name: str) -> FirestormScenario:
     """A bundled scenario by id, or a scenario file/folder by path."""
-    if name in bundled_ids():
+    if name in bundled_ids(drafts=True):
         return _bundled(name)
     p = Path(name)
     if p.exists():

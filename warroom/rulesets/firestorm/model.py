@@ -19,6 +19,7 @@ HOOKS = (
     "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success",
 )
 POOL_RULES = ("any", "beach", "depot")
+NATIONS = ("norwegian", "british", "french", "polish", "german", "american")
 VALUE_DEFAULTS: dict[str, Any] = {
     "carpet_gw": 2,  # Caen: carpet bombing GW bonus
     "beach_gw": 2,  # Caen: Allies defending a beach
@@ -62,6 +63,7 @@ class TroopDef:
     start: str
     assumption: str = ""
     tabletop: tuple[tuple[int, str], ...] = ()  # a variable troop's tabletop table: (highest face, force)
+    nation: str = ""  # Norway: supply and evacuation rules depend on it
 
     def gw_bonus(self, terrain: str, face: int = 0) -> int:
         """The General's Wargame bonus in `terrain`; `face` is the d6 of a variable troop."""
@@ -144,6 +146,7 @@ class FirestormScenario:
     sides: tuple[str, str]
     side_names: dict[str, str]
     description: str
+    status: str  # "ready" | "draft" (validates, but is not offered for play)
     maps: dict[str, dict[str, Any]]
     areas: dict[str, AreaDef]
     borders: list[BorderDef]
@@ -228,6 +231,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             start=start, assumption=t.text("assumption", ""),
             tabletop=tuple((int(r[0]), str(r[1])) for r in _rows(t, "tabletop", 2, last_str=True))
             if t.has("tabletop") else (),
+            nation=t.text("nation", "", NATIONS) if t.has("nation") else "",
         )
         troops[tid] = troop
         if troop.assumption:
@@ -309,7 +313,8 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     scenario = FirestormScenario(
         id=head.text("id"), version=head.text("version", "1"), title=head.text("title"),
         system=head.text("system", "firestorm"), sides=sides, side_names=side_names,
-        description=head.text("description", ""), maps=mapset.maps, areas=areas, borders=mapset.borders,
+        description=head.text("description", ""), status=head.text("status", "ready", ("ready", "draft")),
+        maps=mapset.maps, areas=areas, borders=mapset.borders,
         troops=troops, air=air, turns=turns, rules=rules,
         tables={k: v for k, v in tables_r.data.items()},
         adjacency=mapset.adjacency, rivers=mapset.rivers, aliases=mapset.aliases,
