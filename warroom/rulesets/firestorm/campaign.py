@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.dice import Roll
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report
+from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report, is_token
 from warroom.rulesets.firestorm.battle import Battle, table_entry
 from warroom.rulesets.firestorm.options import arrow_options, open_battle
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
@@ -42,6 +42,67 @@ def defence_modifiers(st: St, b: Battle) -> list[tuple[str, int]]:
     elif river:
         out.append((f"defending across the {river}", sc.rules.river_gw))
     return out
+
+
+# ----- supply in battle ----------------------------------------------------------------------------
+def battle_supply(st: St, b: Battle) -> tuple[bool, bool]:
+    """Whether the attacker and the defender are in supply (core 6: the attacker traces from its
+    from-area, the defender from the defended area), with Norway's rules when switched on."""
+    if not st.sc.has("norway_supply"):
+        return st.in_supply(b.frm, b.attacker), st.in_supply(b.to, b.defender)
+    return norway_supply(st, b, True), norway_supply(st, b, False)
+
+
+def norway_supply(st: St, b: Battle, attacking: bool) -> bool:
+    """Norway 7.2. Norwegian troops fighting without other Allied nations are always in supply; other
+    Allied troops trace to their ports (Namsos, Åndalsnes; Harstad, Ballangen). Germans on the
+    South-Central map are in supply when defending and trace to Oslo when attacking; on the Narvik
+    map their supply is a die roll (`supply_roll`), in supply until it fails. One side is in or out
+    as a whole.
+
+    assumption: until the Strategic Game decides sea control and bombing, every Allied port is open.
+    """
+    sc = st.sc
+    side = b.attacker if attacking else b.defender
+    area = b.frm if attacking else b.to
+    troops = [u for u in (b.att if attacking else b.dfn) if not is_token(u)]
+    if side == sc.sides[1]:
+        if sc.areas[area].map == sc.rules.value("narvik_map"):
+            return True
+        return not attacking or st.in_supply(area, side)
+    if troops and all(sc.troops[u].nation == "norwegian" for u in troops):
+        return True
+    return st.in_supply(area, side)
+
+
+def narvik_roll_needed(st: St) -> int:
+    """The d6 the Germans need for supply before a battle on the Narvik map (0: no roll)."""
+    sc = st.sc
+    b = st.battle
+    if b is None or not sc.has("norway_supply") or sc.areas[b.to].map != sc.rules.value("narvik_map"):
+        return 0
+    needs = sc.rules.value("narvik_supply")
+    return int(needs[st.turn - 1]) if st.turn - 1 < len(needs) else 0
+
+
+def supply_roll_dice(st: St) -> int:
+    return 1 if narvik_roll_needed(st) else 0
+
+
+def resolve_supply_roll(st: St, values: tuple[int, ...]) -> None:
+    """Norway 7.2: before each Narvik battle the Germans roll for supply (2+, 3+, 4+ by turn)."""
+    if not values:
+        return
+    b = st.battle
+    assert b is not None
+    need = narvik_roll_needed(st)
+    ok = values[0] >= need
+    axis = st.sc.sides[1]
+    if b.attacker == axis:
+        b.att_supplied = ok
+    else:
+        b.def_supplied = ok
+    st.note(f"German supply at Narvik: [{values[0]}] needs {need}+ -> {'in supply' if ok else 'out of supply'}")
 
 
 # ----- tabletop set-up: weather, variable forces, briefing ------------------------------------------

@@ -16,7 +16,7 @@ from warroom.rulesets.firestorm.maps import TERRAINS, AreaDef, BorderDef, StratA
 TROOP_FLAGS = ("panzer",)
 HOOKS = (
     "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
-    "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success",
+    "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success", "norway_supply",
 )
 POOL_RULES = ("any", "beach", "depot")
 NATIONS = ("norwegian", "british", "french", "polish", "german", "american")
@@ -34,6 +34,8 @@ VALUE_DEFAULTS: dict[str, Any] = {
     "german_success_areas": [],  # Lorraine German Success
     "german_success_vp": 0,
     "caumont": {},  # Caen Caumont Gap: turn, trigger, gap, target, attacker, defender
+    "narvik_map": "",  # Norway: the land map whose German supply is a die roll before each battle
+    "narvik_supply": [],  # ... the roll needed per turn (0 = automatic)
 }
 """Named campaign numbers a scenario may set in `[rules.values]`, with their one default each."""
 LOCATIONS = ("pool", "offmap")

@@ -287,8 +287,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
         b.att = action.units
     else:
         b.dfn = action.units
-        b.att_supplied = st.in_supply(b.frm, b.attacker)
-        b.def_supplied = st.in_supply(b.to, b.defender)
+        b.att_supplied, b.def_supplied = campaign.battle_supply(st, b)
     if st.record_events:
         st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
 
@@ -779,7 +778,9 @@ def build_flow() -> Flow[St]:
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
              apply=apply_defend_commit,
              on_begin=lambda st: st.flags.__setitem__("committed", False),
-             end_if=lambda st: bool(st.flags.get("committed")), next=lambda st: "mode_choice"),
+             end_if=lambda st: bool(st.flags.get("committed")), next=lambda st: "supply_roll"),
+        chance_step("supply_roll", "battle", campaign.supply_roll_dice, campaign.resolve_supply_roll,
+                    lambda st: "mode_choice"),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
              end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
         chance_step("gw_roll", "battle", gw_dice, resolve_gw, lambda st: "destroy_roll"),
