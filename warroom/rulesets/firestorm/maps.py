@@ -7,6 +7,7 @@ Every problem found is reported with its file, table and key (see `core.schema.R
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -263,17 +264,22 @@ def _check_strategic(strat: dict[str, StratAreaDef], strat_adj: dict[str, list[t
             reader.fail(f"area {aid!r}: key 'sea': {sea!r} is not a sea area of the Strategic Map")
     coded = [sid for sid, s in strat.items() if s.is_coded]
     if coded:
-        seen = {coded[0]}
-        queue = deque([coded[0]])
-        while queue:
-            for n in air_adj[queue.popleft()]:
-                if n not in seen:
-                    seen.add(n)
-                    queue.append(n)
-        missing = sorted(set(coded) - seen)
+        missing = sorted(set(coded) - reachable(coded[0], lambda here: air_adj[here]))
         if missing:
             problems.append(f"{where}: the Strategic Map is not connected: {', '.join(missing)} cannot be "
                             f"reached from {coded[0]}")
+
+
+def reachable(start: str, neighbours: Callable[[str], Iterable[str]]) -> set[str]:
+    """Every node reachable from `start` (breadth first)."""
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for n in neighbours(queue.popleft()):
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return seen
 
 
 def _check_connected(adj: dict[str, list[str]], areas: dict[str, AreaDef], problems: list[str],
@@ -288,14 +294,7 @@ def _check_connected(adj: dict[str, list[str]], areas: dict[str, AreaDef], probl
                 problems.append(f"{where}: border {x}-{y} joins map {areas[x].map!r} to map {areas[y].map!r}")
     for map_id, ids in by_map.items():
         start = ids[0]
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            for n in adj[queue.popleft()]:
-                if n not in seen and areas[n].map == map_id:
-                    seen.add(n)
-                    queue.append(n)
-        missing = sorted(set(ids) - seen)
+        missing = sorted(set(ids) - reachable(start, lambda here: adj[here]))
         if missing:
             problems.append(f"{where}: map {map_id!r} is not connected: {', '.join(missing)} cannot be reached "
                             f"from {start}")
