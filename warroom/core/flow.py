@@ -24,10 +24,6 @@ class FlowState(Protocol):
 S = TypeVar("S", bound=FlowState)
 
 
-def _never(_state: Any) -> bool:
-    return False
-
-
 def _always(_state: Any) -> bool:
     return True
 
@@ -118,6 +114,3 @@ def goto(name: str) -> Callable[[Any], str]:
     """A constant `next`."""
     return lambda _s: name
 
-
-never = _never
-always = _always

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Roll
-from warroom.core.flow import Step
+from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report, is_token
 from warroom.rulesets.firestorm.battle import Battle, table_entry
@@ -355,9 +355,9 @@ def dday_steps() -> list[Step[St]]:
     """Caen turn 1: Tonga, Neptune on three beaches, follow-up attacks, 21. Pz counter-attack."""
     return [
         Step("dday_tonga", "d-day", actor=dday_actor, apply=apply_tonga, on_begin=dday_begin,
-             end_if=lambda st: bool(st.flags.get("dday_done")), next=lambda st: "dday_neptune"),
+             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_neptune")),
         Step("dday_neptune", "d-day", actor=dday_actor, apply=apply_neptune, on_begin=neptune_begin,
-             end_if=lambda st: bool(st.flags.get("dday_done")), next=lambda st: "dday_exploit"),
+             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_exploit")),
         Step("dday_exploit", "d-day", actor=lambda st: st.sc.sides[0], legal=exploit_legal, apply=apply_exploit,
              on_begin=prune_exploits, end_if=lambda st: st.battle is not None or not st.flags.get("exploits"),
              next=lambda st: "attack_commit" if st.battle is not None else "dday_pz21"),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from warroom.core.dice import Roll, d3
-from warroom.core.flow import Flow, Step
+from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm import campaign
 from warroom.rulesets.firestorm.actions import (
@@ -159,9 +159,9 @@ def legal_place(st: St) -> Sequence[Any]:
     if not limit:
         return place_options(st, mine[0])
     counts = st.loc.counts
-    room = sum(limit - counts.get(a, 0) for a in placement_spots(st, side, ()))
-    if room >= len(mine):
-        return place_options(st, mine[0])
+    spots = placement_spots(st, side, ())
+    if sum(limit - counts.get(a, 0) for a in spots) >= len(mine):
+        return place_options(st, mine[0], spots)
     options = placing_options(st, mine)
     return [p for u in mine for p in options[u]]
 
@@ -203,9 +203,7 @@ def after_planning(st: St) -> str:
     t = st.sc.turn(st.turn)
     if "dday" in t.special and st.sc.has("dday"):
         return "dday_tonga"
-    if campaign.caumont_due(st):
-        return "caumont"
-    return next_battle(st)
+    return after_normal_battle(st)
 
 
 def next_battle(st: St) -> str:
@@ -761,9 +759,9 @@ def end_turn(st: St) -> None:
 def build_flow() -> Flow[St]:
     """The flow table shared by every Firestorm campaign."""
     steps: list[Step[St]] = [
-        Step("turn_start", "planning", on_begin=begin_turn, next=lambda st: "plan_place"),
+        Step("turn_start", "planning", on_begin=begin_turn, next=goto("plan_place")),
         Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place,
-             end_if=lambda st: not st.placing, next=lambda st: "battles"),
+             end_if=lambda st: not st.placing, next=goto("battles")),
         chance_step("battles", "planning", battles_dice, resolve_battles, after_planning),
         chance_step("initiative", "battle", lambda st: 2, resolve_initiative,
                     lambda st: "arrow" if st.attacker else "no_battle"),
@@ -774,35 +772,35 @@ def build_flow() -> Flow[St]:
              next=lambda st: "attack_commit" if st.battle is not None else "no_battle"),
         Step("attack_commit", "battle", actor=lambda st: battle_of(st).attacker, legal=legal_attack_commit,
              apply=lambda st, a: apply_commit(st, a, True), end_if=lambda st: bool(battle_of(st).att),
-             next=lambda st: "defend_commit"),
+             next=goto("defend_commit")),
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
              apply=apply_defend_commit,
              on_begin=lambda st: st.flags.__setitem__("committed", False),
-             end_if=lambda st: bool(st.flags.get("committed")), next=lambda st: "supply_roll"),
+             end_if=lambda st: bool(st.flags.get("committed")), next=goto("supply_roll")),
         chance_step("supply_roll", "battle", campaign.supply_roll_dice, campaign.resolve_supply_roll,
-                    lambda st: "mode_choice"),
+                    goto("mode_choice")),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
              end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
-        chance_step("gw_roll", "battle", gw_dice, resolve_gw, lambda st: "destroy_roll"),
-        chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, lambda st: "report"),
+        chance_step("gw_roll", "battle", gw_dice, resolve_gw, goto("destroy_roll")),
+        chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, goto("report")),
         Step("report", "battle", actor=lambda st: REPORT, apply=apply_report,
-             end_if=lambda st: bool(battle_of(st).winner), next=lambda st: "destroy_roll"),
-        chance_step("destroy_roll", "after action", destroy_dice, resolve_destroy, lambda st: "retreat"),
+             end_if=lambda st: bool(battle_of(st).winner), next=goto("destroy_roll")),
+        chance_step("destroy_roll", "after action", destroy_dice, resolve_destroy, goto("retreat")),
         Step("retreat", "after action", actor=retreat_actor, legal=legal_retreat, apply=apply_retreat,
-             end_if=lambda st: not battle_of(st).retreating, next=lambda st: "advance"),
+             end_if=lambda st: not battle_of(st).retreating, next=goto("advance")),
         Step("advance", "after action", actor=lambda st: battle_of(st).attacker,
              legal=lambda st: advance_options(st), apply=apply_advance, on_begin=begin_advance,
-             end_if=lambda st: bool(st.flags.get("advance_done")), next=lambda st: "battle_end"),
+             end_if=lambda st: bool(st.flags.get("advance_done")), next=goto("battle_end")),
         Step("battle_end", "after action", on_begin=end_battle, next=after_battle),
         Step("caumont", "battle", on_begin=campaign.begin_caumont,
              next=lambda st: "mode_choice" if st.battle is not None else next_battle(st)),
-        Step("strategic_start", "strategic", on_begin=begin_strategic, next=lambda st: "reinforce"),
+        Step("strategic_start", "strategic", on_begin=begin_strategic, next=goto("reinforce")),
         Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce,
-             end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "moves"),
+             end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("moves")),
         Step("moves", "strategic", actor=mover, legal=legal_moves, apply=apply_move, on_begin=begin_moves,
              check=check_move,
-             end_if=lambda st: st.idx >= len(st.sc.sides), next=lambda st: "turn_end"),
-        Step("turn_end", "strategic", on_begin=end_turn, next=lambda st: "turn_start"),
+             end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("turn_end")),
+        Step("turn_end", "strategic", on_begin=end_turn, next=goto("turn_start")),
         *campaign.dday_steps(),
     ]
     return Flow(steps)
