@@ -17,6 +17,7 @@ TROOP_FLAGS = ("panzer",)
 HOOKS = (
     "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
     "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success", "norway_supply",
+    "strategic_game",
 )
 POOL_RULES = ("any", "beach", "depot")
 NATIONS = ("norwegian", "british", "french", "polish", "german", "american")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
@@ -18,6 +18,9 @@ from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
 from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.navy import NavalState
 
 POOL = "pool"
 OFFMAP = "offmap"
@@ -108,6 +111,11 @@ class FirestormState:
         # facts derived from control alone, cleared whenever control changes: supply per side,
         # strategic-move reach per (side, area, steps), and pool placement areas per side
         self._derived: dict[str | tuple[str, str, int], frozenset[str] | tuple[str, ...]] = {}
+        self.navy: NavalState | None = None  # Norway's Strategic Game (hook strategic_game)
+        if scenario.has("strategic_game"):
+            from warroom.rulesets.firestorm.navy import NavalState
+
+            self.navy = NavalState(scenario)
 
     # ----- the state API ------------------------------------------------------------------
     def current_player(self) -> str:
@@ -213,6 +221,7 @@ class FirestormState:
         new.log = list(self.log)
         new.events = list(self.events)
         new._derived = dict(self._derived)
+        new.navy = self.navy.clone() if self.navy is not None else None
         new._offered = None
         return new
 

@@ -1,0 +1,187 @@
+"""The Strategic Game's position (Firestorm: Norway digest sections 5-6): where every ship, submarine
+and aircraft counter is, what has acted this turn, and the queries the land rules ask of it
+(sea-lane control, harbour control, bombed ports).
+
+Counter locations: a Strategic Map location id, or `OFFMAP` (not yet arrived), `GONE` (destroyed),
+`SORTIE` (a Ju-87 lent to the land maps this turn) or `NEVER` (a reinforcement that never came).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from warroom.rulesets.firestorm.counters import CounterDef
+from warroom.rulesets.firestorm.state import GONE, OFFMAP, Locations
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.model import FirestormScenario
+    from warroom.rulesets.firestorm.state import FirestormState
+
+SORTIE = "sortie"
+NEVER = "never"
+SURFACE = ("battleship", "named", "carrier", "group")
+"""Counter types that are surface ships (they fight surface combat and control sea areas)."""
+
+
+def is_surface(c: CounterDef) -> bool:
+    return c.type in SURFACE
+
+
+@dataclass(slots=True)
+class Volley:
+    """Dice one side fires in a combat: `dice` d6 split over `targets` by the firing side.
+
+    `reroll` of the dice (the first ones allocated) re-roll a miss once (underlined bombers, the
+    immobile harbour target). Allocation is `alloc` (target -> dice), filled by `Allocate` actions.
+    """
+
+    side: str
+    dice: int
+    targets: tuple[str, ...]
+    label: str
+    reroll: int = 0
+    may_hold: bool = False  # submarines: the owner may fire fewer dice than it has
+    alloc: dict[str, int] = field(default_factory=dict)
+
+    def left(self) -> int:
+        return self.dice - sum(self.alloc.values())
+
+    def clone(self) -> Volley:
+        return Volley(self.side, self.dice, self.targets, self.label, self.reroll, self.may_hold, dict(self.alloc))
+
+
+@dataclass(slots=True)
+class Combat:
+    """One naval or air engagement in progress."""
+
+    kind: str  # surface | air | bombing | sub | reply | retreat_fire
+    at: str  # the location fought over
+    active: str  # the side whose action it is
+    volleys: list[Volley] = field(default_factory=list)
+    faces: list[tuple[int, ...]] = field(default_factory=list)  # per volley, in allocation order
+    hits: dict[str, int] = field(default_factory=dict)  # target -> hits (after re-rolls)
+    pending: list[str] = field(default_factory=list)  # battleships awaiting their single-hit re-roll
+    misses: list[tuple[int, str]] = field(default_factory=list)  # (volley index, target) dice to re-roll
+    evade: bool = False  # the Germans declared a voluntary retreat before the dice
+    attackers: tuple[str, ...] = ()  # aircraft or submarines taking part (the active side's)
+    defenders: tuple[str, ...] = ()  # the passive side's units taking part
+
+    def clone(self) -> Combat:
+        return Combat(self.kind, self.at, self.active, [v.clone() for v in self.volleys], list(self.faces),
+                      dict(self.hits), list(self.pending), list(self.misses), self.evade, self.attackers,
+                      self.defenders)
+
+
+class NavalState:
+    """The mutable Strategic Game part of a Norway campaign position."""
+
+    def __init__(self, sc: FirestormScenario) -> None:
+        self.where = Locations({c.id: c.start for c in sc.counters.values()})
+        self.activated: set[str] = set()
+        self.actions_left = 0
+        self.player = ""
+        self.passes = 0  # consecutive passes (two in a row end the actions early)
+        self.kind = ""  # the acting group's kind: ships | subs | air
+        self.pool: list[str] = []  # units that may still join the group being formed
+        self.group: list[str] = []
+        self.at = ""  # where the group is now
+        self.base = ""  # aircraft: the airfield or carrier area they fly from and return to
+        self.path: list[str] = []  # locations the group has been in this action
+        self.stage = ""  # the acting group's stage: form | move | fight | retreat | done
+        self.no_fight = False  # a German group that evaded may move on but not fight again
+        self.combat: Combat | None = None
+        self.retreating: list[str] = []
+        self.retreat_side = ""
+        self.return_to: str = ""  # the step to go back to after a fight or retreat
+        self.zones: dict[str, str] = {}  # fighter -> the neighbouring area it covers this turn
+        self.bombed: set[str] = set()  # harbours closed as Allied supply sources this turn
+        self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
+        self.moved: set[str] = set()  # counters moved in this Strategic Phase
+        self.landed: dict[str, str] = {}  # landing harbour -> "ok" | "wait" | "lost" this turn
+        self.t4_sunk = 0
+
+    def clone(self) -> NavalState:
+        new = object.__new__(NavalState)
+        for name in ("actions_left", "player", "passes", "kind", "at", "base", "stage", "no_fight",
+                     "retreat_side", "return_to", "t4_sunk"):
+            setattr(new, name, getattr(self, name))
+        new.where = self.where.copy()
+        new.activated = set(self.activated)
+        new.pool = list(self.pool)
+        new.group = list(self.group)
+        new.path = list(self.path)
+        new.combat = self.combat.clone() if self.combat is not None else None
+        new.retreating = list(self.retreating)
+        new.zones = dict(self.zones)
+        new.bombed = set(self.bombed)
+        new.sortie_from = dict(self.sortie_from)
+        new.moved = set(self.moved)
+        new.landed = dict(self.landed)
+        return new
+
+    def at_loc(self, sc: FirestormScenario, loc: str, side: str | None = None) -> list[str]:
+        counters = sc.counters
+        return [c for c, w in self.where.items() if w == loc and (side is None or counters[c].side == side)]
+
+    def surface_at(self, sc: FirestormScenario, loc: str, side: str) -> list[str]:
+        counters = sc.counters
+        return [c for c, w in self.where.items()
+                if w == loc and counters[c].side == side and counters[c].type in SURFACE]
+
+    def in_play(self, unit: str) -> bool:
+        return self.where[unit] not in (OFFMAP, GONE, NEVER, SORTIE)
+
+
+# ----- queries the land rules use (sea-lane control, harbours, bombing) -----------------------------
+def sea_control(st: FirestormState, harbour: str, side: str) -> bool:
+    """Sea-lane control of a harbour (Norway 6.10): `side` has surface ships in the harbour or its sea
+    area and the enemy has none in either. Submarines never count.
+
+    Without the Strategic Game (no `st.navy`) every port counts as controlled by the Allies.
+    """
+    navy = st.navy
+    sc = st.sc
+    if navy is None:
+        return side == sc.sides[0]
+    h = sc.strat_areas[harbour]
+    places = (harbour, h.sea)
+    enemy = sc.other(side)
+    if any(navy.surface_at(sc, p, enemy) for p in places):
+        return False
+    return any(navy.surface_at(sc, p, side) for p in places)
+
+
+def harbour_holder(st: FirestormState, harbour: str) -> str:
+    """The side with surface ships in a harbour, or '' (Norway 6.11: at Narvik that alone is control).
+
+    Without the Strategic Game the harbour's linked land area decides."""
+    navy = st.navy
+    sc = st.sc
+    if navy is None:
+        land = sc.strat_areas[harbour].land
+        return st.control[land] if land else ""
+    for side in sc.sides:
+        if navy.surface_at(sc, harbour, side):
+            return side
+    return ""
+
+
+def port_bombed(st: FirestormState, harbour: str) -> bool:
+    """A special bombing mission hit this harbour this turn (Norway 6.9)."""
+    return st.navy is not None and harbour in st.navy.bombed
+
+
+def harbour_of(sc: FirestormScenario, land_area: str) -> str:
+    """The Strategic Map harbour linked to a land area, or ''."""
+    for s in sc.strat_areas.values():
+        if s.land == land_area and s.kind in ("harbour", "home_port"):
+            return s.id
+    return ""
+
+
+def ships_in(st: FirestormState, loc: str, side: str) -> list[str]:
+    """Surface ships of `side` at a Strategic Map location (empty without the Strategic Game)."""
+    if st.navy is None:
+        return []
+    return st.navy.surface_at(st.sc, loc, side)
