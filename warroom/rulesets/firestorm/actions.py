@@ -125,7 +125,36 @@ class Pass:
         return "pass"
 
 
-FirestormAction = Arrow | Commit | Mode | Report | Retreat | Advance | Place | Move | Pass | Roll
+NAVAL_VERBS = {
+    "activate": "LOCATION ships|subs|air", "take": "COUNTER", "launch": "", "sail": "LOCATION", "halt": "",
+    "dive": "LOCATION", "attack": "", "fly": "LOCATION", "bomb": "HARBOUR", "allocate": "TARGET DICE",
+    "evade": "", "fight": "", "stand": "", "press": "", "withdraw": "LOCATION", "sortie": "COUNTER",
+}
+"""The Strategic Game orders (Norway 6) and the arguments each takes."""
+GROUP_KINDS = ("ships", "subs", "air")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A Strategic Game order (Norway 6): `verb` with a location or counter (`arg`), a group kind
+    (`what`, for activate) and a number of dice (`n`, for allocate).
+
+    >>> Order("activate", "B4", "ships").to_str()
+    'activate B4 ships'
+    >>> Order("allocate", "gneisenau", n=7).to_str()
+    'allocate gneisenau 7'
+    """
+
+    verb: str
+    arg: str = ""
+    what: str = ""
+    n: int = 0
+
+    def to_str(self) -> str:
+        return " ".join(p for p in (self.verb, self.arg, self.what, str(self.n) if self.n else "") if p)
+
+
+FirestormAction = Arrow | Commit | Mode | Report | Retreat | Advance | Place | Move | Pass | Order | Roll
 PASS = Pass()
 
 
@@ -175,4 +204,28 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction
     if verb in ("pass", "done"):
         need(0, "nothing")
         return PASS
+    if verb in NAVAL_VERBS:
+        return _parse_order(verb, args, area)
     raise IllegalActionError(f"unknown action {verb!r}")
+
+
+def _parse_order(verb: str, args: list[str], area: Callable[[str], str]) -> Order:
+    form = NAVAL_VERBS[verb]
+    wanted = len(form.split())
+    if len(args) != wanted:
+        raise IllegalActionError(f"'{verb}' takes {form or 'nothing'}, got {' '.join(args) or 'nothing'!r}")
+    if verb == "activate":
+        if args[1] not in GROUP_KINDS:
+            raise IllegalActionError(f"unknown group kind {args[1]!r} (use ships, subs or air)")
+        return Order(verb, area(args[0]), args[1])
+    if verb == "allocate":
+        try:
+            n = int(args[1])
+        except ValueError as exc:
+            raise IllegalActionError(f"the number of dice must be a whole number, got {args[1]!r}") from exc
+        if n < 1:
+            raise IllegalActionError(f"allocate at least one die, got {n}")
+        return Order(verb, args[0], n=n)
+    if form in ("LOCATION", "HARBOUR"):
+        return Order(verb, area(args[0]))
+    return Order(verb, args[0] if args else "")

@@ -31,6 +31,8 @@ class CounterDef:
     arrives: int
     vp: int
     assumption: str = ""
+    arrive_at: str = ""  # offmap counters: the Strategic Map location they enter at
+    land_sortie: bool = False  # may be lent to the land maps as an air sortie (Ju-87, Norway 7.7)
 
     @property
     def is_aircraft(self) -> bool:
@@ -56,7 +58,11 @@ def parse_counters(root: Reader, sides: tuple[str, str], strat: dict[str, StratA
             range=c.integer("range", 0, lo=0, hi=20), reroll=c.flag("reroll", False),
             carrier=c.text("carrier", ""), start=start, arrives=c.integer("arrives", 1, lo=1, hi=n_turns),
             vp=c.integer("vp", 10, lo=0, hi=100), assumption=c.text("assumption", ""),
+            arrive_at=c.text("arrive_at", ""), land_sortie=c.flag("land_sortie", False),
         )
+        if start == "offmap" and counter.arrive_at not in strat:
+            c.fail(f"key 'arrive_at': an offmap counter needs the Strategic Map location it enters at, "
+                   f"got {counter.arrive_at!r}")
         counters[cid] = counter
         readers[cid] = c
     for cid, counter in counters.items():

@@ -37,6 +37,12 @@ VALUE_DEFAULTS: dict[str, Any] = {
     "caumont": {},  # Caen Caumont Gap: turn, trigger, gap, target, attacker, defender
     "narvik_map": "",  # Norway: the land map whose German supply is a die roll before each battle
     "narvik_supply": [],  # ... the roll needed per turn (0 = automatic)
+    "evade_side": "",  # Norway Strategic Game: the side that may declare a voluntary retreat (6.5)
+    "bombing_targets": {},  # ... side -> harbours open to special bombing missions (6.9)
+    "home_airfields": {},  # ... side -> home airfield (aircraft over a limit re-base there)
+    "rail_hub": "",  # ... the land area airfields trace rail supply to (7.6)
+    "sub_strategic_move": 2,  # ... areas a submarine moves in the Strategic Phase (11.6)
+    "naval_infantry": {},  # ... counter, harbour, turn, map and troops of the Marine Regiment Berger rule
 }
 """Named campaign numbers a scenario may set in `[rules.values]`, with their one default each."""
 LOCATIONS = ("pool", "offmap")
@@ -98,6 +104,8 @@ class Arrival:
     unit: str
     areas: tuple[str, ...]
     when: str  # "planning" | "strategic"
+    landing: str = ""  # Norway: a landing through this Strategic Map harbour, made only with sea control
+    on_fail: str = "lost"  # ... and if control fails: "lost" for good, or "wait" one turn and try again
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,10 @@ class TurnDef:
     carpet: int = 0
     special: frozenset[str] = frozenset()
     withdraw: tuple[str, ...] = ()
+    actions: int = 0  # Norway: Strategic Actions this turn (shared, alternating)
+    first: str = ""  # ... and the side that takes the first
+    landing_vp: int = 0  # ... VP to the Allies for each harbour where a landing was made this turn
+    sunk_vp: int = 0  # ... extra VP to the enemy for each Allied surface ship sunk this turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +308,11 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             for p in places:
                 if p not in areas:
                     ar.fail(f"area {p!r} in turn {i} arrivals is not on the map")
-            arrivals.append(Arrival(unit, places, ar.text("when", "strategic", ("planning", "strategic"))))
+            landing = ar.text("landing", "")
+            if landing and (landing not in mapset.strat_areas or mapset.strat_areas[landing].kind != "harbour"):
+                ar.fail(f"key 'landing': {landing!r} is not a harbour of the Strategic Map")
+            arrivals.append(Arrival(unit, places, ar.text("when", "strategic", ("planning", "strategic")),
+                                    landing, ar.text("on_fail", "lost", ("lost", "wait"))))
         special = t.texts("special")
         withdraw = t.texts("withdraw")
         for w in withdraw:
@@ -309,6 +325,10 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             tie_side=init.text("ties", sides[0], sides), arrivals=tuple(arrivals),
             reserve_limit=t.integer("reserve_limit", 0, lo=0, hi=5), carpet=t.integer("carpet", 0, lo=0, hi=5),
             special=frozenset(special), withdraw=withdraw,
+            actions=t.integer("actions", 0, lo=0, hi=30),
+            first=t.text("first", sides[0], sides),
+            landing_vp=t.integer("landing_vp", 0, lo=0, hi=100),
+            sunk_vp=t.integer("sunk_vp", 0, lo=0, hi=100),
         ))
     if len(turns) != n_turns:
         head.fail(f"key 'turns' says {n_turns} but {len(turns)} [[turn]] tables are given")

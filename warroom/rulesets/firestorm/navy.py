@@ -93,7 +93,9 @@ class NavalState:
         self.combat: Combat | None = None
         self.retreating: list[str] = []
         self.retreat_side = ""
-        self.return_to: str = ""  # the step to go back to after a fight or retreat
+        self.retreat_path: list[str] = []  # where the retreating ships have been (they never go back)
+        self.return_to: str = ""  # what the group does after a fight or retreat
+        self.reply_subs: tuple[str, ...] = ()  # submarines that fired and face the ships' reply
         self.zones: dict[str, str] = {}  # fighter -> the neighbouring area it covers this turn
         self.bombed: set[str] = set()  # harbours closed as Allied supply sources this turn
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
@@ -113,6 +115,8 @@ class NavalState:
         new.path = list(self.path)
         new.combat = self.combat.clone() if self.combat is not None else None
         new.retreating = list(self.retreating)
+        new.retreat_path = list(self.retreat_path)
+        new.reply_subs = self.reply_subs
         new.zones = dict(self.zones)
         new.bombed = set(self.bombed)
         new.sortie_from = dict(self.sortie_from)

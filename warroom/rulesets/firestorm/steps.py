@@ -662,7 +662,12 @@ def begin_strategic(st: St) -> None:
         st.note(f"--- Strategic Phase, turn {st.turn} ---")
     campaign.withdraw(st, t.withdraw)  # Caen end of T3 (C 3.4): the units are listed per turn
     st.arrived = {}
-    for arrival in t.arrivals:
+    arrivals = t.arrivals
+    if st.navy is not None:
+        from warroom.rulesets.firestorm.strategic import strategic_arrivals
+
+        arrivals = tuple(strategic_arrivals(st, arrivals))
+    for arrival in arrivals:
         if arrival.when == "strategic" and st.loc[arrival.unit] == OFFMAP:
             st.loc[arrival.unit] = POOL
             st.arrived[arrival.unit] = arrival.areas
@@ -758,8 +763,11 @@ def end_turn(st: St) -> None:
 
 def build_flow() -> Flow[St]:
     """The flow table shared by every Firestorm campaign."""
+    from warroom.rulesets.firestorm import strategic  # its rows use chance_step from this module
+
     steps: list[Step[St]] = [
-        Step("turn_start", "planning", on_begin=begin_turn, next=goto("plan_place")),
+        Step("turn_start", "planning", on_begin=begin_turn,
+             next=lambda st: "sa_start" if st.navy is not None else "plan_place"),
         Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place,
              end_if=lambda st: not st.placing, next=goto("battles")),
         chance_step("battles", "planning", battles_dice, resolve_battles, after_planning),
@@ -799,9 +807,11 @@ def build_flow() -> Flow[St]:
              end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("moves")),
         Step("moves", "strategic", actor=mover, legal=legal_moves, apply=apply_move, on_begin=begin_moves,
              check=check_move,
-             end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("turn_end")),
+             end_if=lambda st: st.idx >= len(st.sc.sides),
+             next=lambda st: "fleet_moves" if st.navy is not None else "turn_end"),
         Step("turn_end", "strategic", on_begin=end_turn, next=goto("turn_start")),
         *campaign.dday_steps(),
+        *strategic.strategic_steps(),
     ]
     return Flow(steps)
 
