@@ -26,6 +26,7 @@ KEYS = frozenset({
     "id", "name", "side", "type", "cv", "air_cv", "aa", "range", "reroll", "carrier", "start", "arrives",
     "vp", "assumption",
 })  # fmt: skip
+OPTIONAL = frozenset({"arrive_at", "land_sortie", "gunfire"})
 SIDES = frozenset({"allies", "axis"})
 SHIPS = frozenset({"battleship", "named", "carrier", "group", "submarine"})
 AIRCRAFT = frozenset({"fighter", "bomber"})
@@ -197,7 +198,8 @@ def test_ids_are_unique_and_ascii() -> None:
 
 def test_every_counter_has_exactly_the_schema_keys() -> None:
     for cid, c in counters().items():
-        assert set(c) == KEYS, f"{cid}: keys differ from the plan schema: {sorted(set(c) ^ KEYS)}"
+        assert KEYS <= set(c) <= KEYS | OPTIONAL, f"{cid}: keys differ from the schema: {sorted(set(c) ^ KEYS)}"
+        assert ("arrive_at" in c) == (c["start"] == "offmap"), f"{cid}: arrive_at is for offmap counters only"
 
 
 def test_field_types_sides_and_types() -> None:

@@ -67,6 +67,10 @@ def score(st: FirestormState, side: str, action: Action, memo: dict[str, float] 
     """How good `action` looks for `side` (higher is better). `memo` caches per-area scores in one decision."""
     if memo is None:
         memo = {}
+    if st.navy is not None and (st.step.startswith(("sa_", "nv_")) or st.step == "fleet_moves"):
+        from warroom.ai import norway_heuristic
+
+        return norway_heuristic.score(st, side, action)
     sc = st.sc
     b = st.battle
     if isinstance(action, Arrow):

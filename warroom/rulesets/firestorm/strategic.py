@@ -57,28 +57,31 @@ def coded(sc: FirestormScenario, loc: str) -> tuple[str, ...]:
     return tuple(p for p in (s.region, s.sea) if p)
 
 
-_DIST: dict[int, tuple[FirestormScenario, dict[str, dict[str, int]]]] = {}
+_DIST: dict[tuple[int, str], tuple[FirestormScenario, dict[str, dict[str, int]]]] = {}
 
 
-def distances(sc: FirestormScenario) -> dict[str, dict[str, int]]:
-    """Steps between coded areas for aircraft range (areas entered; the start does not count, 6.2)."""
-    got = _DIST.get(id(sc))
+def distances(sc: FirestormScenario, by: str = "air") -> dict[str, dict[str, int]]:
+    """Steps between Strategic Map locations: `air` over the coded areas for aircraft range (areas
+    entered; the start does not count, 6.2), `sea` over the ship routes (sea areas and harbours)."""
+    key = (id(sc), by)
+    got = _DIST.get(key)
     if got is not None and got[0] is sc:
         return got[1]
+    adj = sc.air_adj if by == "air" else sc.sea_adj
     table: dict[str, dict[str, int]] = {}
-    for start in sc.air_adj:
+    for start in adj:
         dist = {start: 0}
         frontier = [start]
         while frontier:
             nxt = []
             for here in frontier:
-                for n in sc.air_adj[here]:
+                for n in adj[here]:
                     if n not in dist:
                         dist[n] = dist[here] + 1
                         nxt.append(n)
             frontier = nxt
         table[start] = dist
-    _DIST[id(sc)] = (sc, table)
+    _DIST[key] = (sc, table)
     return table
 
 
