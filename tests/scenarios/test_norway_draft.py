@@ -29,7 +29,9 @@ def test_draft_land_game_runs_and_replays() -> None:
         assert st.is_terminal()
         assert all(where in sc.areas or where in OFF_BOARD for where in st.loc.values())
         lost = [u for u, where in st.loc.items() if where in (GONE, CAPTURED)]
-        assert st.unit_vp["allies"] + st.unit_vp["axis"] == sum(sc.troops[u].capture_vp for u in lost), (
+        sunk = [c for c, where in st.navy.where.items() if where == GONE] if st.navy is not None else []
+        assert st.unit_vp["allies"] + st.unit_vp["axis"] == sum(sc.troops[u].capture_vp for u in lost) + sum(
+            sc.counters[c].vp for c in sunk), (
             "destroyed troops are gone for good and score their VP (destroyed_to = gone)")
         again = replay(st.record(seed), functools.partial(new_game, sc, dict(st.params)))
         assert again.log == st.log  # type: ignore[attr-defined]

@@ -30,8 +30,8 @@ TABLES_KEYS = {"fow_destroy", "gw_destroy", "out_of_supply", "outcome", "briefin
 TROOP_KEYS = {"id", "name", "side", "category", "bonus", "variable", "tabletop", "points", "rating",
               "capture_vp", "flags", "start", "nation", "assumption"}
 TURN_KEYS = {"number", "name", "battles", "battles_d3", "initiative", "reserve_limit", "carpet", "special",
-             "withdraw", "arrival"}
-ARRIVAL_KEYS = {"unit", "areas", "when"}
+             "withdraw", "arrival", "actions", "first", "landing_vp", "sunk_vp"}
+ARRIVAL_KEYS = {"unit", "areas", "when", "landing", "on_fail"}
 
 # Digest 3.1: (name, fixed battles, D3 count, initiative side, bonus, tie side).
 TURNS: list[tuple[str, int, int, str, int, str]] = [
@@ -109,7 +109,7 @@ def test_scenario_header() -> None:
 
 def test_rules_follow_the_digest() -> None:
     rules = scenario()["rules"]
-    assert rules["hooks"] == ["norway_supply"]  # only the land supply rules are written so far
+    assert {"norway_supply", "strategic_game"} <= set(rules["hooks"])
     assert rules["destroyed_to"] == "gone"
     assert rules["advance_cap"] == 3
     assert rules["oos_gw"] == -2

@@ -15,13 +15,24 @@ from warroom.scenarios import load_scenario
 ALLIES, AXIS = "allies", "axis"
 
 
+OPEN_LANES = {"cruiser_1": "B1", "cruiser_2": "B2", "cruiser_3": "B3"}
+"""Allied ships holding the sea lanes of Narvik, Namsos and Åndalsnes (digest 6.10)."""
+
+
 def battle(turn: int, units: Mapping[str, str], german: set[str], arrow: tuple[str, str],
-           att: tuple[str, ...], dfn: tuple[str, ...], init: tuple[int, int]) -> FirestormState:
-    """A Norway position: only `units` in play, `german` areas German (the rest Allied), one battle."""
+           att: tuple[str, ...], dfn: tuple[str, ...], init: tuple[int, int],
+           ships: Mapping[str, str] = OPEN_LANES, bombed: tuple[str, ...] = ()) -> FirestormState:
+    """A Norway position: only `units` and `ships` in play, `german` areas German (the rest Allied), one
+    battle; `bombed` harbours were hit by special bombing missions this turn."""
     st = new_game(load_scenario("norway"))
     for u in st.loc:
         st.loc[u] = GONE
     st.loc.update(units)
+    assert st.navy is not None
+    for c in st.navy.where:
+        st.navy.where[c] = GONE
+    st.navy.where.update(ships)
+    st.navy.bombed.update(bombed)
     for a in st.control:
         st.set_control(a, AXIS if a in german else ALLIES)
     st.turn = turn
@@ -58,6 +69,21 @@ def test_norwegians_with_british_trace_to_the_ports() -> None:
     linked = battle(4, {"nor_e8": "E8", "terr_146": "E8", "inf_oslo": "D10"}, SCN_GERMAN, ("E8", "D10"),
                     ("nor_e8", "terr_146"), ("inf_oslo",), (6, 1))
     assert open_battle(linked).att_supplied, "E8 traces through Allied areas to Åndalsnes"
+
+
+def test_allied_ports_need_sea_lane_control_and_no_bombing() -> None:
+    """Digest 6.9, 6.10, 7.2: a port feeds Allied troops only with sea-lane control and no bombing hit."""
+    args: tuple[int, dict[str, str], set[str], tuple[str, str], tuple[str, ...], tuple[str, ...], tuple[int, int]]
+    args = (4, {"nor_e8": "E8", "terr_146": "E8", "inf_oslo": "D10"}, SCN_GERMAN, ("E8", "D10"),
+            ("nor_e8", "terr_146"), ("inf_oslo",), (6, 1))
+    assert open_battle(battle(*args)).att_supplied
+    contested = {**OPEN_LANES, "hipper": "B3"}  # a German ship in Åndalsnes's sea area
+    assert not open_battle(battle(*args, ships=contested)).att_supplied
+    assert not open_battle(battle(*args, bombed=("andalsnes_harbour",))).att_supplied
+    via_namsos = {**OPEN_LANES, "hipper": "B3"}
+    st = battle(4, {"terr_146": "D2", "inf_oslo": "D3"}, {"D3"}, ("D2", "D3"), ("terr_146",), ("inf_oslo",),
+                (6, 1), ships=via_namsos)
+    assert open_battle(st).att_supplied, "Namsos still feeds D-2 while Åndalsnes is cut"
 
 
 def test_germans_defending_in_the_south_are_always_in_supply() -> None:

@@ -55,12 +55,11 @@ def battle_supply(st: St, b: Battle) -> tuple[bool, bool]:
 
 def norway_supply(st: St, b: Battle, attacking: bool) -> bool:
     """Norway 7.2. Norwegian troops fighting without other Allied nations are always in supply; other
-    Allied troops trace to their ports (Namsos, Åndalsnes; Harstad, Ballangen). Germans on the
-    South-Central map are in supply when defending and trace to Oslo when attacking; on the Narvik
-    map their supply is a die roll (`supply_roll`), in supply until it fails. One side is in or out
-    as a whole.
-
-    assumption: until the Strategic Game decides sea control and bombing, every Allied port is open.
+    Allied troops trace to a port whose sea lane the Allies control and which was not bombed this turn
+    (`allied_ports`: Namsos, Åndalsnes; Harstad and Ballangen through Narvik, assumption 11.22).
+    Germans on the South-Central map are in supply when defending and trace to Oslo when attacking; on
+    the Narvik map their supply is a die roll (`supply_roll`), in supply until it fails. One side is in
+    or out as a whole.
     """
     sc = st.sc
     side = b.attacker if attacking else b.defender
@@ -72,7 +71,28 @@ def norway_supply(st: St, b: Battle, attacking: bool) -> bool:
         return not attacking or st.in_supply(area, side)
     if troops and all(sc.troops[u].nation == "norwegian" for u in troops):
         return True
-    return st.in_supply(area, side)
+    return area in open_port_areas(st, side)
+
+
+def open_port_areas(st: St, side: str) -> set[str]:
+    """Areas tracing through `side`'s areas to one of its supply ports that is open now: sea-lane control
+    of the port's harbour and no bombing hit this turn (Norway 6.9, 6.10). Sources without a port entry
+    in `allied_ports` are always open."""
+    from warroom.rulesets.firestorm.maps import reachable
+    from warroom.rulesets.firestorm.navy import port_bombed, sea_control
+
+    sc = st.sc
+    ports = sc.rules.value("allied_ports")
+    control = st.control
+    out: set[str] = set()
+    for a in sc.areas.values():
+        if a.supply != side or control[a.id] != side or a.id in out:
+            continue
+        harbour = ports.get(a.id, "")
+        if harbour and (not sea_control(st, harbour, side) or port_bombed(st, harbour)):
+            continue
+        out |= reachable(a.id, lambda here: [n for n in sc.adjacency[here] if control[n] == side])
+    return out
 
 
 def narvik_roll_needed(st: St) -> int:

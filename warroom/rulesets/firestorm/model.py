@@ -42,6 +42,7 @@ VALUE_DEFAULTS: dict[str, Any] = {
     "home_airfields": {},  # ... side -> home airfield (aircraft over a limit re-base there)
     "rail_hub": "",  # ... the land area airfields trace rail supply to (7.6)
     "sub_strategic_move": 2,  # ... areas a submarine moves in the Strategic Phase (11.6)
+    "allied_ports": {},  # ... Allied supply source area -> the harbour whose sea lane and bombing govern it
     "naval_infantry": {},  # ... counter, harbour, turn, map and troops of the Marine Regiment Berger rule
 }
 """Named campaign numbers a scenario may set in `[rules.values]`, with their one default each."""
