@@ -13,6 +13,7 @@ from warroom.rulesets.firestorm.maps import StratAreaDef
 
 COUNTER_TYPES = ("battleship", "named", "carrier", "group", "submarine", "fighter", "bomber")
 AIRCRAFT = ("fighter", "bomber")
+SURFACE_TYPES = ("battleship", "named", "carrier", "group")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,7 @@ class CounterDef:
     arrives: int
     vp: int
     assumption: str = ""
+    gunfire: int = 0  # Norway 7.1/11.33: naval gunfire support bonus on the land map from its harbour
 
     @property
     def is_aircraft(self) -> bool:
@@ -56,6 +58,7 @@ def parse_counters(root: Reader, sides: tuple[str, str], strat: dict[str, StratA
             range=c.integer("range", 0, lo=0, hi=20), reroll=c.flag("reroll", False),
             carrier=c.text("carrier", ""), start=start, arrives=c.integer("arrives", 1, lo=1, hi=n_turns),
             vp=c.integer("vp", 10, lo=0, hi=100), assumption=c.text("assumption", ""),
+            gunfire=c.integer("gunfire", 0, lo=0, hi=6),
         )
         counters[cid] = counter
         readers[cid] = c
@@ -69,6 +72,8 @@ def parse_counters(root: Reader, sides: tuple[str, str], strat: dict[str, StratA
                 c.fail(f"starts at {counter.start!r} but its carrier {ship.id!r} starts at {ship.start!r}")
         if counter.is_aircraft and counter.range == 0:
             c.fail("an aircraft counter needs a 'range'")
+        if counter.gunfire and counter.type not in SURFACE_TYPES:
+            c.fail("only a surface ship gives naval gunfire support ('gunfire')")
         if counter.type == "fighter" and counter.air_cv == 0:
             c.fail("a fighter needs its air-to-air value 'air_cv'")
     return counters
