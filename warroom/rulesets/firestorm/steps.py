@@ -279,7 +279,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
             st.air_left[side] -= 1
         elif u == CARPET:
             st.carpet_left -= 1
-        elif u != DEFENCE and st.loc[u] == RESERVE:
+        elif not is_token(u) and st.loc[u] == RESERVE:
             st.loc[u] = area
             b.from_reserve.append(u)
             if st.record_events:
