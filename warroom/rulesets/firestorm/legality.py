@@ -103,7 +103,7 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
         return "the attacker's first troop must be a ground troop from the attacking area"
     if AIR in action.units and (side not in sc.air or st.air_left[side] <= 0):
         return "no air sortie is left this turn"
-    if AIR in action.units:
+    if AIR in action.units and sc.has("norway_air"):
         return "no air sortie may fly over this map this turn (Norway 7.6-7.7: Stukas over Narvik need Bodø)"
     if NAVAL in action.units:
         return ("naval gunfire supports only Allied troops in Narvik-map battles, while a Cruiser Sqn or "

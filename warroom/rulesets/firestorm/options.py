@@ -273,6 +273,8 @@ def placement_spots(st: FirestormState, side: str, listed: tuple[str, ...]) -> l
             spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side and n not in sc.no_stop})
     else:
         spots = list(st.pool_spots(side))
+    if st.flags.get("closed_maps"):  # nobody is placed on a closed map (Norway 3.4)
+        spots = [a for a in spots if not norway.closed(st, a)]
     limit = sc.rules.stacking
     if limit:
         counts = st.loc.counts
