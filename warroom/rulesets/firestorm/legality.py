@@ -104,7 +104,8 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
     if AIR in action.units and (side not in sc.air or st.air_left[side] <= 0):
         return "no air sortie is left this turn"
     if AIR in action.units and sc.has("norway_air"):
-        return "no air sortie may fly over this map this turn (Norway 7.6-7.7: Stukas over Narvik need Bodø)"
+        return ("no air sortie may fly over this map this turn (Norway 7.6-7.7: Stukas over Narvik need Bodø; "
+                "the RAF flies only where and when its sortie rules allow)")
     if NAVAL in action.units:
         return ("naval gunfire supports only Allied troops in Narvik-map battles, while a Cruiser Sqn or "
                 "Destroyer Flot is in Narvik harbour (Norway 7.1, 11.33)")
