@@ -196,10 +196,21 @@ def test_ids_are_unique_and_ascii() -> None:
     assert not bad, f"ids not short lower-case ascii: {bad}"
 
 
+GUNFIRE = {"group": {"Cruiser Sqn": 3, "French Cruiser Sqn": 3, "Destroyer Flot": 2}}
+
+
 def test_every_counter_has_exactly_the_schema_keys() -> None:
     for cid, c in counters().items():
         assert KEYS <= set(c) <= KEYS | OPTIONAL, f"{cid}: keys differ from the schema: {sorted(set(c) ^ KEYS)}"
         assert ("arrive_at" in c) == (c["start"] == "offmap"), f"{cid}: arrive_at is for offmap counters only"
+
+
+def test_only_allied_cruisers_and_destroyers_give_naval_gunfire() -> None:
+    """Digest 10: Cruiser naval gunfire +3, Destroyer +2; digest 11.33: Allied ships only."""
+    for cid, c in counters().items():
+        stem = str(c["name"]).rsplit(" ", 1)[0] if str(c["name"])[-1].isdigit() else str(c["name"])
+        expected = GUNFIRE.get(str(c["type"]), {}).get(stem, 0) if c["side"] == "allies" else 0
+        assert c.get("gunfire", 0) == expected, cid
 
 
 def test_field_types_sides_and_types() -> None:

@@ -28,9 +28,9 @@ RULES_KEYS = {"hooks", "stacking", "advance_cap", "move_range", "redeploy_return
               "move_order", "destroyed_to", "oos_gw", "river_gw", "pool_areas", "assumptions", "values"}
 TABLES_KEYS = {"fow_destroy", "gw_destroy", "out_of_supply", "outcome", "briefing"}
 TROOP_KEYS = {"id", "name", "side", "category", "bonus", "variable", "tabletop", "points", "rating",
-              "capture_vp", "flags", "start", "nation", "assumption"}
+              "capture_vp", "flags", "start", "nation", "assumption", "platoon"}
 TURN_KEYS = {"number", "name", "battles", "battles_d3", "initiative", "reserve_limit", "carpet", "special",
-             "withdraw", "arrival", "actions", "first", "landing_vp", "sunk_vp"}
+             "withdraw", "arrival", "actions", "first", "landing_vp", "sunk_vp", "bonus"}
 ARRIVAL_KEYS = {"unit", "areas", "when", "landing", "on_fail"}
 
 # Digest 3.1: (name, fixed battles, D3 count, initiative side, bonus, tie side).
@@ -109,7 +109,8 @@ def test_scenario_header() -> None:
 
 def test_rules_follow_the_digest() -> None:
     rules = scenario()["rules"]
-    assert {"norway_supply", "strategic_game"} <= set(rules["hooks"])
+    assert set(rules["hooks"]) == {"norway_supply", "ofotfjord", "evacuation", "naval_gunfire", "norway_air",
+                                   "norway_turns", "norway_briefing", "strategic_game"}
     assert rules["destroyed_to"] == "gone"
     assert rules["advance_cap"] == 3
     assert rules["oos_gw"] == -2

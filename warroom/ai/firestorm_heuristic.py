@@ -16,6 +16,7 @@ from warroom.rulesets.firestorm.actions import (
     AIR,
     CARPET,
     DEFENCE,
+    NAVAL,
     Advance,
     Arrow,
     Commit,
@@ -38,6 +39,10 @@ def unit_bonus(st: FirestormState, side: str, item: str, terrain: str) -> float:
     if item == AIR:
         air = sc.air[side]
         return sum(air.variable) / 6 if air.variable else float(air.gw_bonus(terrain))
+    if item == NAVAL:
+        from warroom.rulesets.firestorm.norway import gunfire
+
+        return float(gunfire(st, st.battle, side)[0]) if st.battle is not None else 0.0
     troop = sc.troops[item]
     return sum(troop.variable) / 6 if troop.variable else float(troop.gw_bonus(terrain))
 

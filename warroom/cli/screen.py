@@ -118,6 +118,7 @@ def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
 def commit_bonus(st: FirestormState, units: Sequence[str]) -> str:
     """The General's Wargame bonus a commitment brings in the attacked area, e.g. '+5' or '+3 +d6 table'."""
     from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
+    from warroom.rulesets.firestorm.steps import item_bonus
 
     b = st.battle
     if b is None or b.mode == "tabletop" or st.mode == "tabletop":
@@ -137,10 +138,10 @@ def commit_bonus(st: FirestormState, units: Sequence[str]) -> str:
                 rolled += 1
             else:
                 fixed += air.gw_bonus(terrain)
-        elif sc.troops[u].variable:
+        elif u in sc.troops and sc.troops[u].variable:
             rolled += 1
         else:
-            fixed += sc.troops[u].gw_bonus(terrain)
+            fixed += item_bonus(st, side, u, terrain, 0)  # a troop, or an extra such as naval gunfire
     return f" ({fixed:+d}" + (f", plus {rolled} rolled" if rolled else "") + f" in {terrain})"
 
 

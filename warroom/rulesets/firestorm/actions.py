@@ -20,7 +20,10 @@ CARPET = "@carpet"
 """Caen carpet bombing: an extra to the attack, not one of the two troops."""
 DEFENCE = "@defence"
 """Caen's implicit German Defence Firestorm Troop."""
-TOKEN_LABELS = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop"}
+NAVAL = "@naval"
+"""Norway: naval gunfire support from Allied ships in Narvik harbour, as a committed Firestorm Troop."""
+TOKEN_LABELS = {AIR: "air sortie", CARPET: "carpet bombing", DEFENCE: "German Defence troop",
+                NAVAL: "naval gunfire support"}
 """How the committed extras read in logs and on screens."""
 
 
@@ -36,7 +39,7 @@ class Arrow:
 
 
 def is_token(item: str) -> bool:
-    """True for the committed extras that are not troops (@air, @carpet, @defence)."""
+    """True for the committed extras that are not troops (@air, @carpet, @defence, @naval)."""
     return item.startswith("@")
 
 

@@ -98,6 +98,7 @@ class Battle:
     advanced: int = 0
     notes: list[str] = field(default_factory=list)
     from_reserve: list[str] = field(default_factory=list)  # Caen Tactical Reserve troops that joined
+    supply_faces: dict[str, int] = field(default_factory=dict)  # side -> its tabletop Out-of-Supply die
 
     def clone(self) -> Battle:
         """An independent copy: the same values, fresh containers."""
@@ -105,4 +106,5 @@ class Battle:
             self, modifiers={k: list(v) for k, v in self.modifiers.items()}, variable=list(self.variable),
             targets=list(self.targets), destroyed=list(self.destroyed), retreating=list(self.retreating),
             survivors=list(self.survivors), notes=list(self.notes), from_reserve=list(self.from_reserve),
+            supply_faces=dict(self.supply_faces),
         )

@@ -13,6 +13,7 @@ from warroom.rulesets.firestorm.maps import StratAreaDef
 
 COUNTER_TYPES = ("battleship", "named", "carrier", "group", "submarine", "fighter", "bomber")
 AIRCRAFT = ("fighter", "bomber")
+SURFACE_TYPES = ("battleship", "named", "carrier", "group")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class CounterDef:
     assumption: str = ""
     arrive_at: str = ""  # offmap counters: the Strategic Map location they enter at
     land_sortie: bool = False  # may be lent to the land maps as an air sortie (Ju-87, Norway 7.7)
+    gunfire: int = 0  # Norway 7.1/11.33: naval gunfire support bonus on the land map from its harbour
 
     @property
     def is_aircraft(self) -> bool:
@@ -59,6 +61,7 @@ def parse_counters(root: Reader, sides: tuple[str, str], strat: dict[str, StratA
             carrier=c.text("carrier", ""), start=start, arrives=c.integer("arrives", 1, lo=1, hi=n_turns),
             vp=c.integer("vp", 10, lo=0, hi=100), assumption=c.text("assumption", ""),
             arrive_at=c.text("arrive_at", ""), land_sortie=c.flag("land_sortie", False),
+            gunfire=c.integer("gunfire", 0, lo=0, hi=6),
         )
         if start == "offmap" and counter.arrive_at not in strat:
             c.fail(f"key 'arrive_at': an offmap counter needs the Strategic Map location it enters at, "
@@ -75,6 +78,8 @@ def parse_counters(root: Reader, sides: tuple[str, str], strat: dict[str, StratA
                 c.fail(f"starts at {counter.start!r} but its carrier {ship.id!r} starts at {ship.start!r}")
         if counter.is_aircraft and counter.range == 0:
             c.fail("an aircraft counter needs a 'range'")
+        if counter.gunfire and counter.type not in SURFACE_TYPES:
+            c.fail("only a surface ship gives naval gunfire support ('gunfire')")
         if counter.type == "fighter" and counter.air_cv == 0:
             c.fail("a fighter needs its air-to-air value 'air_cv'")
     return counters

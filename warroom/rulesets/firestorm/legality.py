@@ -9,6 +9,7 @@ from warroom.rulesets.firestorm.actions import (
     AIR,
     CARPET,
     DEFENCE,
+    NAVAL,
     Advance,
     Arrow,
     Commit,
@@ -95,12 +96,19 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
             return f"{u} is in {st.loc[u]}, not in the battle area {area}"
         if st.loc[u] == RESERVE and not sc.has("tactical_reserve"):
             return f"{u} is not available"
-    if len(troops) + action.units.count(AIR) + action.units.count(DEFENCE) > (b.max_ft if attacking else 2):
+    extras = action.units.count(AIR) + action.units.count(DEFENCE) + action.units.count(NAVAL)
+    if len(troops) + extras > (b.max_ft if attacking else 2):
         return f"at most {b.max_ft if attacking else 2} Firestorm Troops may be committed"
     if attacking and not troops:
         return "the attacker's first troop must be a ground troop from the attacking area"
     if AIR in action.units and (side not in sc.air or st.air_left[side] <= 0):
         return "no air sortie is left this turn"
+    if AIR in action.units and sc.has("norway_air"):
+        return ("no air sortie may fly over this map this turn (Norway 7.6-7.7: Stukas over Narvik need Bodø; "
+                "the RAF flies only where and when its sortie rules allow)")
+    if NAVAL in action.units:
+        return ("naval gunfire supports only Allied troops in Narvik-map battles, while a Cruiser Sqn or "
+                "Destroyer Flot is in Narvik harbour (Norway 7.1, 11.33)")
     if CARPET in action.units:
         return "carpet bombing is only for an Allied attack, once in each of the turns that allow it"
     if DEFENCE in action.units:

@@ -17,7 +17,7 @@ TROOP_FLAGS = ("panzer",)
 HOOKS = (
     "dday", "german_defence", "tactical_reserve", "beach_defence", "carpet_bombing", "caumont_gap",
     "panzer_units", "fortifications", "weather", "t1_moselle_restriction", "german_success", "norway_supply",
-    "strategic_game",
+    "strategic_game", "ofotfjord", "evacuation", "naval_gunfire", "norway_air", "norway_turns", "norway_briefing",
 )
 POOL_RULES = ("any", "beach", "depot")
 NATIONS = ("norwegian", "british", "french", "polish", "german", "american")
@@ -44,6 +44,19 @@ VALUE_DEFAULTS: dict[str, Any] = {
     "sub_strategic_move": 2,  # ... areas a submarine moves in the Strategic Phase (11.6)
     "allied_ports": {},  # ... Allied supply source area -> the harbour whose sea lane and bombing govern it
     "naval_infantry": {},  # ... counter, harbour, turn, map and troops of the Marine Regiment Berger rule
+    "fjord_harbour": "",  # Norway (ofotfjord): the Strategic Map harbour whose holder may cross fjord areas
+    "evacuation_ports": [],  # Norway (evacuation): land areas whose harbour may take a beaten garrison off
+    "evacuation_stay": [],  # ... nations that retreat normally instead
+    "gunfire_map": "",  # Norway (naval_gunfire): the land map whose battles ships may support
+    "gunfire_harbour": "",  # ... the harbour the supporting ships must be in
+    "land_air": {},  # Norway (norway_air): side -> list of sortie rules (maps, turns, counter, intercept)
+    "bodo": {},  # Norway (norway_turns): map, port and trace_to of the Bodø airfield rule
+    "map_closure": {},  # ... map, ports, capture_nations, vp, bar_bodo: the end-of-turn map closure
+    "wrapup": {},  # ... map, harbour, nations: who leaves by sea (or is captured) at the end
+    "warriors": [],  # Norway (norway_briefing): tabletop Warriors: name, side, map, cost, joins
+    "force_points": [],  # ... the suggested force before Firestorm Troops: [low, high]
+    "reduced_faces": [],  # ... out-of-supply die faces meaning "strength reduced"
+    "reduced_percent": 100,  # ... what is left of the force then
 }
 """Named campaign numbers a scenario may set in `[rules.values]`, with their one default each."""
 LOCATIONS = ("pool", "offmap")
@@ -74,6 +87,7 @@ class TroopDef:
     assumption: str = ""
     tabletop: tuple[tuple[int, str], ...] = ()  # a variable troop's tabletop table: (highest face, force)
     nation: str = ""  # Norway: supply and evacuation rules depend on it
+    platoon: str = ""  # its tabletop platoon, for the briefing (Norway digest 4)
 
     def gw_bonus(self, terrain: str, face: int = 0) -> int:
         """The General's Wargame bonus in `terrain`; `face` is the d6 of a variable troop."""
@@ -109,6 +123,23 @@ class Arrival:
     on_fail: str = "lost"  # ... and if control fails: "lost" for good, or "wait" one turn and try again
 
 
+BONUS_KINDS = ("capture", "hold", "clear")
+
+
+@dataclass(frozen=True, slots=True)
+class BonusDef:
+    """A turn's bonus VP (Norway 9.3): `capture` pays when `side` takes `area` in a battle of the turn;
+    `hold` when it holds `area` at the end of the turn; `clear` when no enemy troop is left on `map`
+    then. Bonuses sharing a `key` are paid once per campaign."""
+
+    when: str
+    side: str
+    vp: int
+    key: str
+    area: str = ""
+    map: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class TurnDef:
     number: int
@@ -127,6 +158,7 @@ class TurnDef:
     first: str = ""  # ... and the side that takes the first
     landing_vp: int = 0  # ... VP to the Allies for each harbour where a landing was made this turn
     sunk_vp: int = 0  # ... extra VP to the enemy for each Allied surface ship sunk this turn
+    bonus: tuple[BonusDef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +211,7 @@ class FirestormScenario:
     counters: dict[str, CounterDef] = field(default_factory=dict)  # its ships, submarines and aircraft
     sea_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     air_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    no_stop: frozenset[str] = frozenset()  # pass-through areas (Norway's Ofotfjord, hook ofotfjord)
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -248,6 +281,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             tabletop=tuple((int(r[0]), str(r[1])) for r in _rows(t, "tabletop", 2, last_str=True))
             if t.has("tabletop") else (),
             nation=t.text("nation", "", NATIONS) if t.has("nation") else "",
+            platoon=t.text("platoon", ""),
         )
         troops[tid] = troop
         if troop.assumption:
@@ -319,17 +353,28 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         for w in withdraw:
             if w not in troops:
                 t.fail(f"unit {w!r} in turn {i} withdrawals is not a defined troop")
+        bonuses: list[BonusDef] = []
+        for br in t.tables("bonus", label="when"):
+            when = br.text("when", choices=BONUS_KINDS)
+            bside = br.text("side", choices=sides)
+            barea, bmap = br.text("area", ""), br.text("map", "")
+            if when in ("capture", "hold") and barea not in areas:
+                br.fail(f"area {barea!r} in turn {i} bonus is not on the map")
+            if when == "clear" and bmap not in mapset.maps:
+                br.fail(f"map {bmap!r} in turn {i} bonus is not a map")
+            bonuses.append(BonusDef(when, bside, br.integer("vp", 0, lo=0, hi=1000),
+                                    br.text("key", f"t{i}:{when}:{barea or bmap}:{bside}"), barea, bmap))
         turns.append(TurnDef(
             number=i, name=t.text("name"), battles_base=t.integer("battles", 0, lo=0, hi=30),
             battles_d3=t.integer("battles_d3", 0, lo=0, hi=5),
             initiative_side=init.text("side", sides[0], sides), initiative_bonus=init.integer("bonus", 0, lo=0, hi=6),
             tie_side=init.text("ties", sides[0], sides), arrivals=tuple(arrivals),
             reserve_limit=t.integer("reserve_limit", 0, lo=0, hi=5), carpet=t.integer("carpet", 0, lo=0, hi=5),
-            special=frozenset(special), withdraw=withdraw,
             actions=t.integer("actions", 0, lo=0, hi=30),
             first=t.text("first", sides[0], sides),
             landing_vp=t.integer("landing_vp", 0, lo=0, hi=100),
             sunk_vp=t.integer("sunk_vp", 0, lo=0, hi=100),
+            special=frozenset(special), withdraw=withdraw, bonus=tuple(bonuses),
         ))
     if len(turns) != n_turns:
         head.fail(f"key 'turns' says {n_turns} but {len(turns)} [[turn]] tables are given")
@@ -345,6 +390,8 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
         strat_areas=mapset.strat_areas, sea_adj=mapset.sea_adj, air_adj=mapset.air_adj,
         counters=parse_counters(root, sides, mapset.strat_areas, max(n_turns, 1), problems),
+        no_stop=frozenset(a.id for a in areas.values() if "fjord" in a.flags) if "ofotfjord" in hooks
+        else frozenset(),
     )
     _check_supply_sources(scenario, problems, where)
     _check_references(scenario, problems, where)
@@ -406,6 +453,7 @@ def _check_references(s: FirestormScenario, problems: list[str], where: str) -> 
     if s.has("german_success"):
         areas.extend(("[rules.values] german_success_areas", str(a))
                      for a in s.rules.value("german_success_areas"))
+    _check_norway(s, problems, where, units, areas)
     for label, unit in units:
         if unit not in s.troops:
             problems.append(f"{where}: {label}: unit {unit!r} is not a defined troop")
@@ -418,3 +466,75 @@ def _check_supply_sources(s: FirestormScenario, problems: list[str], where: str)
     for side in s.sides:
         if not any(a.supply == side for a in s.areas.values()):
             problems.append(f"{where}: side {side!r} has no supply source area (set supply = {side!r})")
+
+
+def _check_norway(s: FirestormScenario, problems: list[str], where: str, units: list[tuple[str, str]],
+                  areas: list[tuple[str, str]]) -> None:
+    """The Norway land hooks' data must name existing areas, maps, harbours, troops and counters."""
+    value = s.rules.value
+
+    def need_map(label: str, m: object) -> None:
+        if m not in s.maps:
+            problems.append(f"{where}: {label}: map {m!r} is not a map")
+
+    def need_harbour(label: str, h: object) -> None:
+        if h not in s.strat_areas or s.strat_areas[str(h)].kind not in ("harbour", "home_port"):
+            problems.append(f"{where}: {label}: {h!r} is not a harbour of the Strategic Map")
+
+    def table(key: str) -> dict[str, Any]:
+        got = value(key)
+        if not isinstance(got, dict) or not got:
+            problems.append(f"{where}: [rules.values] {key}: expected a table")
+            return {}
+        return got
+
+    if s.has("ofotfjord"):
+        need_harbour("[rules.values] fjord_harbour", value("fjord_harbour"))
+        if not s.no_stop:
+            problems.append(f"{where}: hook 'ofotfjord' needs an area with the 'fjord' flag")
+        for t in s.troops.values():
+            if t.start in s.no_stop:
+                problems.append(f"{where}: troop {t.id!r} starts in the pass-through area {t.start!r}")
+        for turn in s.turns:
+            for ar in turn.arrivals:
+                bad = sorted(set(ar.areas) & s.no_stop)
+                if bad:
+                    problems.append(f"{where}: turn {turn.number} arrival {ar.unit!r}: {', '.join(bad)} "
+                                    f"is a pass-through area")
+    if s.has("evacuation"):
+        for a in value("evacuation_ports"):
+            areas.append(("[rules.values] evacuation_ports", str(a)))
+            if a in s.areas and not any(h.land == a for h in s.strat_areas.values()):
+                problems.append(f"{where}: [rules.values] evacuation_ports: {a!r} has no harbour")
+    if s.has("naval_gunfire"):
+        need_map("[rules.values] gunfire_map", value("gunfire_map"))
+        need_harbour("[rules.values] gunfire_harbour", value("gunfire_harbour"))
+    if s.has("norway_air"):
+        for side, rows in value("land_air").items():
+            label = f"[rules.values] land_air.{side}"
+            if side not in s.sides or side not in s.air:
+                problems.append(f"{where}: {label}: needs a side with an [[air]] table")
+            for row in rows:
+                for m in (*row.get("maps", []), *row.get("bodo_maps", [])):
+                    need_map(label, m)
+                if row.get("counter") and row["counter"] not in s.counters:
+                    problems.append(f"{where}: {label}: counter {row['counter']!r} is not defined")
+                units.extend((label, str(u)) for u in row.get("with_troops", []))
+    if s.has("norway_turns"):
+        bodo = table("bodo")
+        if bodo:
+            need_map("[rules.values] bodo", bodo.get("map"))
+            areas.extend(("[rules.values] bodo", str(bodo.get(k))) for k in ("port", "trace_to"))
+        closure = table("map_closure")
+        if closure:
+            need_map("[rules.values] map_closure", closure.get("map"))
+            areas.extend(("[rules.values] map_closure", str(a)) for a in closure.get("ports", []))
+        wrapup = table("wrapup")
+        if wrapup:
+            need_map("[rules.values] wrapup", wrapup.get("map"))
+            need_harbour("[rules.values] wrapup", wrapup.get("harbour"))
+    if s.has("norway_briefing"):
+        for w in value("warriors"):
+            if w.get("side") not in s.sides:
+                problems.append(f"{where}: [rules.values] warriors: {w.get('name')!r} has no valid side")
+            need_map("[rules.values] warriors", w.get("map"))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, Arrow, Commit, Move, Place, is_token
+from warroom.rulesets.firestorm import norway
+from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Move, Place, is_token
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import RESERVE
 
@@ -49,7 +50,8 @@ def open_battle(st: FirestormState, kind: str, attacker: str, frm: str, to: str,
 
 
 def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None) -> list[Arrow]:
-    """Battle arrows from a friendly area with a ground troop into an adjacent enemy area."""
+    """Battle arrows from a friendly area with a ground troop into an adjacent enemy area; never into a
+    pass-through area (Norway's Ofotfjord, 11.34) nor on a closed map (Norway 3.4)."""
     sc = st.sc
     if froms is None:
         froms = attack_froms(st, side)
@@ -66,9 +68,13 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
     restrict = sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0]
     open_targets = set(sc.rules.value("t1_open_targets"))
     out = []
+    no_stop = sc.no_stop
+    closed = st.flags.get("closed_maps")
     for frm in froms:
+        if closed and norway.closed(st, frm):
+            continue
         for to in sc.adjacency[frm]:
-            if st.control[to] == side:
+            if st.control[to] == side or to in no_stop:
                 continue
             if restrict and not (sc.rivers.get(frozenset((frm, to))) == "Moselle" or to in open_targets
                                  or sc.areas[to].control == side):
@@ -78,7 +84,9 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
 
 
 def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
-    """Up to two Firestorm Troops per side (core 5.2-5.6) plus each campaign's extras."""
+    """Up to two Firestorm Troops per side (core 5.2-5.6) plus each campaign's extras.
+
+    An aircraft or naval gunfire token is never the attacker's first or only troop (Norway 7.1)."""
     b = st.battle
     assert b is not None
     sc = st.sc
@@ -90,7 +98,9 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     if sc.has("tactical_reserve"):
         reserve = [u for u, where in st.loc.items() if where == RESERVE and troops[u].side == side]
     units = present + reserve
-    air_ok = side in sc.air and st.air_left[side] > 0
+    air_ok = side in sc.air and st.air_left[side] > 0 and (not sc.has("norway_air")
+                                                           or norway.air_allowed(st, b, side))
+    naval_ok = sc.has("naval_gunfire") and norway.gunfire(st, b, side)[0] > 0
     limit = b.max_ft if attacking else 2
     options: list[tuple[str, ...]] = []
     if attacking:
@@ -100,10 +110,14 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
             options.extend(combinations(units, 2))
             if air_ok:
                 options.extend((u, AIR) for u in units)
+            if naval_ok:
+                options.extend((u, NAVAL) for u in units)
     else:
         items = list(units)
         if air_ok:
             items.append(AIR)
+        if naval_ok:
+            items.append(NAVAL)
         if (sc.has("german_defence") and side == sc.sides[1] and st.turn >= sc.rules.value("defence_from_turn")
                 and len(present) < sc.rules.value("defence_max_regular")):
             items.append(DEFENCE)
@@ -157,7 +171,8 @@ def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | No
     control = st.control
     if unit in st.returned and sc.rules.redeploy_returned:
         supplied = st.supplied_areas(side)
-        dests = sorted(a for a in sc.areas if a != start and control[a] == side and a in supplied)
+        dests = sorted(a for a in sc.areas if a != start and control[a] == side and a in supplied
+                       and a not in sc.no_stop)
     else:
         dests = list(st.reach(side, start, sc.rules.move_range))
     limit = sc.rules.stacking
@@ -255,9 +270,11 @@ def placement_spots(st: FirestormState, side: str, listed: tuple[str, ...]) -> l
     if listed:
         spots = [a for a in listed if control[a] == side]
         if not spots and sc.rules.value("arrival_fallback") == "adjacent":
-            spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side})
+            spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side and n not in sc.no_stop})
     else:
         spots = list(st.pool_spots(side))
+    if st.flags.get("closed_maps"):  # nobody is placed on a closed map (Norway 3.4)
+        spots = [a for a in spots if not norway.closed(st, a)]
     limit = sc.rules.stacking
     if limit:
         counts = st.loc.counts

@@ -313,7 +313,7 @@ class FirestormState:
                         nxt.append(n)
             frontier = nxt
         seen.discard(start)
-        result = tuple(sorted(seen))
+        result = tuple(sorted(seen - self.sc.no_stop))  # a pass-through area is never a destination
         self._derived[key] = result
         return result
 
@@ -331,7 +331,8 @@ class FirestormState:
             areas = [a for a in areas if "beach" in a.flags]
         elif rule == "depot":
             areas = [a for a in areas if a.supply == side]
-        result = tuple(a.id for a in areas)
+        no_stop = self.sc.no_stop
+        result = tuple(a.id for a in areas if a.id not in no_stop)
         self._derived[key] = result
         return result
 

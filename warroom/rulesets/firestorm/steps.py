@@ -13,11 +13,12 @@ from typing import Any
 from warroom.core.dice import Roll, d3
 from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm import campaign
+from warroom.rulesets.firestorm import campaign, norway
 from warroom.rulesets.firestorm.actions import (
     AIR,
     CARPET,
     DEFENCE,
+    NAVAL,
     PASS,
     TOKEN_LABELS,
     Advance,
@@ -119,6 +120,7 @@ def begin_turn(st: St) -> None:
             st.loc[arrival.unit] = POOL
             st.arrived[arrival.unit] = arrival.areas
     st.placing = [u for u in st.arrived]
+    norway.refresh_fjords(st)
     prune_placing(st)
 
 
@@ -217,6 +219,7 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     t = sc.turn(st.turn)
     a, b = sc.sides
     st.battle_no += 1
+    norway.refresh_fjords(st)
     totals = {a: values[0], b: values[1]}
     totals[t.initiative_side] += t.initiative_bonus
     winner = a if totals[a] > totals[b] else b if totals[b] > totals[a] else t.tie_side
@@ -276,7 +279,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
             st.air_left[side] -= 1
         elif u == CARPET:
             st.carpet_left -= 1
-        elif u != DEFENCE and st.loc[u] == RESERVE:
+        elif not is_token(u) and st.loc[u] == RESERVE:
             st.loc[u] = area
             b.from_reserve.append(u)
             if st.record_events:
@@ -376,15 +379,22 @@ def gw_dice(st: St) -> int:
             if u == AIR:
                 if sc.air[side].variable:
                     b.variable.append((side, u))
-            elif u == DEFENCE or (u != CARPET and sc.troops[u].variable):
+            elif u == DEFENCE or (u in sc.troops and sc.troops[u].variable):
                 b.variable.append((side, u))
     return 2 + len(b.variable)
 
 
 def item_bonus(st: St, side: str, item: str, terrain: str, face: int) -> int:
+    """The GW bonus of a committed troop or extra (an interception-only sortie counts only against
+    enemy aircraft, Norway 7.7)."""
     sc = st.sc
+    b = st.battle
     if item == AIR:
+        if sc.has("norway_air") and b is not None and not norway.air_counts(st, b, side):
+            return 0
         return sc.air[side].gw_bonus(terrain, face)
+    if item == NAVAL:
+        return norway.gunfire(st, b, side)[0] if b is not None else 0
     if item == DEFENCE:
         return int(sc.rules.value("defence_variable")[face - 1])
     return sc.troops[item].gw_bonus(terrain, face)
@@ -454,6 +464,7 @@ def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
     for ok, side in ((b.att_supplied, b.attacker), (b.def_supplied, b.defender)):
         if not ok:
             face = faces_left.pop(0)
+            b.supply_faces[side] = face
             b.notes.append(f"{side_name(st, side)} out of supply [{face}]: "
                            f"{out_of_supply_effect(face, st.sc.rules)}")
     if st.sc.has("weather") and (AIR in b.att or AIR in b.dfn):
@@ -464,6 +475,7 @@ def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
         b.notes.append(f"{describe_units(st, [unit], side)} [{face}]: "
                        f"{table_entry(campaign.tabletop_table(st, unit), face)}")
     b.notes.extend(campaign.tabletop_briefing(st, b))
+    b.notes.extend(norway.briefing(st, b))
     for line in b.notes:
         st.note(line)
 
@@ -530,7 +542,8 @@ def setup_retreat(st: St) -> None:
                 st.destroy(u)
         return
     staying = [u for u in st.units_at(b.to, b.defender) if u not in b.destroyed]
-    friendly = [n for n in sc.adjacency[b.to] if st.control[n] == b.defender]
+    staying = norway.evacuate(st, b, staying)
+    friendly = [n for n in sc.adjacency[b.to] if st.control[n] == b.defender and n not in sc.no_stop]
     if not friendly:
         lost = [u for u in b.destroyed if sc.troops[u].side == b.defender] + staying
         if lost and st.record_events:
@@ -548,7 +561,8 @@ def setup_retreat(st: St) -> None:
 def retreat_targets(st: St) -> list[str]:
     """Adjacent areas of the defender with room: where a retreating troop may go (core 7.4)."""
     b = battle_of(st)
-    return [n for n in st.sc.adjacency[b.to] if st.control[n] == b.defender and st.has_room(n)]
+    no_stop = st.sc.no_stop
+    return [n for n in st.sc.adjacency[b.to] if st.control[n] == b.defender and st.has_room(n) and n not in no_stop]
 
 
 def prune_retreat(st: St) -> None:
@@ -592,6 +606,8 @@ def begin_advance(st: St) -> None:
     st.set_control(b.to, b.attacker)
     if st.record_events:
         st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
+    norway.on_capture(st, b.to, b.attacker)
+    norway.refresh_fjords(st)
     b.survivors = [u for u in b.att if not is_token(u) and st.loc[u] == b.frm]
     st.flags["advance_done"] = nothing_to_advance(st)
 
@@ -658,6 +674,8 @@ def after_battle(st: St) -> str:
 def begin_strategic(st: St) -> None:
     sc = st.sc
     t = sc.turn(st.turn)
+    norway.battles_over(st)
+    norway.refresh_fjords(st)
     if st.record_events:
         st.note(f"--- Strategic Phase, turn {st.turn} ---")
     campaign.withdraw(st, t.withdraw)  # Caen end of T3 (C 3.4): the units are listed per turn
@@ -701,6 +719,7 @@ def begin_moves(st: St) -> None:
     st.idx = 0
     st.moved = set()
     st.flags.pop("move_menu", None)
+    norway.refresh_fjords(st)
     skip_idle_movers(st)
 
 
@@ -745,6 +764,7 @@ def apply_move(st: St, action: Any) -> None:
 def end_turn(st: St) -> None:
     sc = st.sc
     last = st.turn == len(sc.turns)
+    norway.turn_end(st)
     if last:
         campaign.final_bonuses(st)
     a, b = sc.sides

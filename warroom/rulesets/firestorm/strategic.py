@@ -20,6 +20,7 @@ from warroom.rulesets.firestorm.counters import CounterDef
 from warroom.rulesets.firestorm.maps import StratAreaDef, reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
 from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
+from warroom.rulesets.firestorm.norway import pay
 from warroom.rulesets.firestorm.navy import NEVER, SORTIE, Combat, NavalState, Volley, is_surface, sea_control
 from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
 from warroom.rulesets.firestorm.steps import chance_step
@@ -139,8 +140,7 @@ def lose(st: St, unit: str) -> None:
     st.note(f"{c.name} is destroyed: {side_label(st, enemy)} +{c.vp} VP")
     extra = st.sc.turn(st.turn).sunk_vp
     if extra and c.side == st.sc.sides[0] and is_surface(c):
-        st.bonus_vp[enemy] += extra
-        st.note(f"{side_label(st, enemy)} +{extra} bonus VP for an Allied ship sunk this turn")
+        pay(st, f"sunk:{unit}", enemy, extra, f"{c.name} sunk in turn {st.turn}")
     if c.type == "carrier":
         for a in st.sc.counters.values():
             if a.carrier == unit and navy.in_play(a.id):
@@ -996,9 +996,8 @@ def end_actions(st: St) -> None:
         units = [a.unit for a in rows if a.landing == h]
         result = "lands" if h in made else "cannot land (no sea-lane control)"
         st.note(f"Landing at {sc.strat_areas[h].name}: {', '.join(st.name(u) for u in units)} {result}")
-    if t.landing_vp and made:
-        st.bonus_vp[sc.sides[0]] += t.landing_vp * len(made)
-        st.note(f"{side_label(st, sc.sides[0])} +{t.landing_vp * len(made)} VP for {len(made)} landing(s)")
+    for h in sorted(made):
+        pay(st, f"landing:{h}", sc.sides[0], t.landing_vp, f"landing at {sc.strat_areas[h].name} in turn {st.turn}")
     navy.stage = "over"
 
 
