@@ -23,15 +23,16 @@ NAR_GERMAN = {"Y2", "Y3", "Y4", "Z3", "Z4", "Z5"}
 
 
 def position(turn: int, units: Mapping[str, str], german: set[str], navy: Mapping[str, str] | None = None,
-             mode: str = "gw") -> FirestormState:
+             mode: str = "gw", stukas: int = 3) -> FirestormState:
     """Turn `turn`, only `units` in play, `german` areas German (the rest Allied); with `navy`, a Strategic
-    Game position holding only those counters."""
+    Game position holding only those counters; `stukas` Ju-87s lent to the land maps this turn."""
     st = new_game(load_scenario("norway"), {"mode": mode})
     for u in st.loc:
         st.loc[u] = GONE
     st.loc.update(units)
     for a in st.control:
         st.set_control(a, AXIS if a in german else ALLIES)
+    st.navy = None  # without `navy`, no Strategic Game: every Allied port counts as under Allied control
     if navy is not None:
         st.navy = NavalState(st.sc)
         for c in st.navy.where:
@@ -40,6 +41,7 @@ def position(turn: int, units: Mapping[str, str], german: set[str], navy: Mappin
     st.turn = turn
     for side, air in st.sc.air.items():
         st.air_left[side] = air.sorties[turn - 1]
+    st.air_left[AXIS] += stukas
     norway.refresh_fjords(st)
     return st
 

@@ -13,8 +13,8 @@ from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import PASS, Order
 from warroom.rulesets.firestorm.navy import Combat, NavalState, sea_control
+from warroom.rulesets.firestorm.sea import air_steps
 from warroom.rulesets.firestorm.state import GONE
-from warroom.rulesets.firestorm.strategic import air_steps
 from warroom.scenarios import load_scenario
 
 ALLIES, AXIS = "allies", "axis"

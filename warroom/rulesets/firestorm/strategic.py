@@ -4,9 +4,8 @@ Allied landings and airfield limits.
 
 The rows are added to the shared flow table by `strategic_steps()` (hook `strategic_game`). One
 action is: activate a group (`activate LOC ships|subs|air`), form it (`take COUNTER` ... `launch`),
-then act with it (`sail`, `dive`/`attack`, `fly`/`bomb`) until it stops. Every fight runs through the
-same pipeline: each side splits its dice over declared targets (`allocate TARGET N`), all dice are
-rolled at once, then misses that may be re-rolled and battleships' single hits are re-rolled.
+then act with it (`sail`, `dive`/`attack`, `fly`/`bomb`) until it stops. Fights are in `naval_combat`,
+the shared Strategic Map helpers in `sea`.
 """
 
 from __future__ import annotations
@@ -16,149 +15,60 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.flow import Step, goto
 from warroom.rulesets.firestorm.actions import PASS, Move, Order, Pass
-from warroom.rulesets.firestorm.counters import CounterDef
-from warroom.rulesets.firestorm.maps import StratAreaDef, reachable
+from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
-from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
+from warroom.rulesets.firestorm.navy import SORTIE, NavalState, is_surface, sea_control
 from warroom.rulesets.firestorm.norway import pay
-from warroom.rulesets.firestorm.navy import NEVER, SORTIE, Combat, NavalState, Volley, is_surface, sea_control
-from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
+from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
 from warroom.rulesets.firestorm.steps import chance_step
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
-
-HARBOUR = "@harbour"
-"""The target of a special bombing mission: the port itself (6.9)."""
-
-_ORDERS: dict[tuple[str, str, str, int], Order] = {}
-
-
-def order(verb: str, arg: str = "", what: str = "", n: int = 0) -> Order:
-    """An interned `Order` (bots ask for the same options many times)."""
-    key = (verb, arg, what, n)
-    got = _ORDERS.get(key)
-    if got is None:
-        got = _ORDERS[key] = Order(verb, arg, what, n)
-    return got
-
-
-def navy_of(st: St) -> NavalState:
-    navy = st.navy
-    assert navy is not None, "this campaign has no Strategic Game"
-    return navy
-
-
-# ----- geometry of the Strategic Map ------------------------------------------------------------------
-def coded(sc: FirestormScenario, loc: str) -> tuple[str, ...]:
-    """The coded areas a location lies in: itself, or a harbour's land region and sea area (1.7 hint 6)."""
-    s = sc.strat_areas[loc]
-    if s.is_coded:
-        return (loc,)
-    return tuple(p for p in (s.region, s.sea) if p)
-
-
-_DIST: dict[tuple[int, str], tuple[FirestormScenario, dict[str, dict[str, int]]]] = {}
-
-
-def distances(sc: FirestormScenario, by: str = "air") -> dict[str, dict[str, int]]:
-    """Steps between Strategic Map locations: `air` over the coded areas for aircraft range (areas
-    entered; the start does not count, 6.2), `sea` over the ship routes (sea areas and harbours)."""
-    key = (id(sc), by)
-    got = _DIST.get(key)
-    if got is not None and got[0] is sc:
-        return got[1]
-    adj = sc.air_adj if by == "air" else sc.sea_adj
-    table: dict[str, dict[str, int]] = {}
-    for start in adj:
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for here in frontier:
-                for n in adj[here]:
-                    if n not in dist:
-                        dist[n] = dist[here] + 1
-                        nxt.append(n)
-            frontier = nxt
-        table[start] = dist
-    _DIST[key] = (sc, table)
-    return table
+from warroom.rulesets.firestorm.naval_combat import (
+    alloc_actor,
+    alloc_done,
+    apply_alloc,
+    apply_evade,
+    apply_reply,
+    apply_retreat,
+    arrive,
+    begin_retreat_step,
+    bship_dice,
+    evade_actor,
+    legal_alloc,
+    legal_evade,
+    legal_reply,
+    legal_retreat,
+    reply_actor,
+    reroll_dice,
+    resolve_bship,
+    resolve_reroll,
+    resolve_roll,
+    retreat_actor,
+    roll_dice,
+    start_air,
+    start_sub_attack,
+)
+from warroom.rulesets.firestorm.sea import (
+    air_steps,
+    airfield_limit,
+    airfield_usable,
+    alive,
+    counter,
+    enemy_ships_here,
+    home,
+    is_home_port_of_other,
+    label,
+    land_aircraft,
+    names,
+    navy_of,
+    order,
+    relocate,
+    sail_options,
+    side_label,
+)
 
 
-def air_steps(sc: FirestormScenario, base: str, target: str) -> int:
-    """Fewest areas an aircraft enters flying from `base` to `target`."""
-    table = distances(sc)
-    return min(table[a].get(b, 99) for a in coded(sc, base) for b in coded(sc, target))
-
-
-def counter(st: St, unit: str) -> CounterDef:
-    return st.sc.counters[unit]
-
-
-def side_label(st: St, side: str) -> str:
-    return st.sc.side_names[side]
-
-
-def label(st: St, loc: str) -> str:
-    s = st.sc.strat_areas.get(loc)
-    if s is None:
-        return loc
-    return f"{s.id} {s.name}" if s.is_coded and s.name else s.name or s.id
-
-
-def names(st: St, units: Sequence[str]) -> str:
-    return ", ".join(st.sc.counters[u].name for u in units) if units else "nothing"
-
-
-def is_home_port_of_other(s: StratAreaDef, side: str) -> bool:
-    return s.kind == "home_port" and s.side != side
-
-
-# ----- moving and losing counters -----------------------------------------------------------------------
-def relocate(st: St, unit: str, to: str) -> None:
-    """Move a counter; a carrier takes the aircraft aboard with it (5.3)."""
-    navy = navy_of(st)
-    navy.where[unit] = to
-    if counter(st, unit).type == "carrier":
-        for c in st.sc.counters.values():
-            if c.carrier == unit and navy.in_play(c.id):
-                navy.where[c.id] = to
-
-
-def lose(st: St, unit: str) -> None:
-    """A destroyed counter is gone for good and the enemy scores its VP (6.13, 9.1); a carrier's
-    aircraft are lost with it (5.3). In turn 4 each Allied surface ship sunk scores extra (3.5)."""
-    navy = navy_of(st)
-    was = navy.where[unit]
-    if was in (GONE, NEVER):
-        return
-    c = counter(st, unit)
-    navy.where[unit] = GONE
-    enemy = st.sc.other(c.side)
-    st.unit_vp[enemy] += c.vp
-    st.note(f"{c.name} is destroyed: {side_label(st, enemy)} +{c.vp} VP")
-    extra = st.sc.turn(st.turn).sunk_vp
-    if extra and c.side == st.sc.sides[0] and is_surface(c):
-        pay(st, f"sunk:{unit}", enemy, extra, f"{c.name} sunk in turn {st.turn}")
-    if c.type == "carrier":
-        for a in st.sc.counters.values():
-            if a.carrier == unit and navy.in_play(a.id):
-                lose(st, a.id)
-    naval_infantry_check(st, unit, was)
-
-
-def naval_infantry_check(st: St, unit: str, was: str) -> None:
-    """Turn 1: if the German Warship Group is destroyed in Narvik harbour, Marine Regiment Berger may be
-    placed in a German area of the Narvik map (3.2); `naval_infantry` in the scenario's values."""
-    rule = st.sc.rules.value("naval_infantry")
-    if not rule or unit != rule.get("counter") or st.turn != int(rule.get("turn", 1)) or was != rule.get("harbour"):
-        return
-    st.flags["naval_infantry"] = True
-    st.note("The Warship Group was destroyed in Narvik harbour: its sailors join the garrison as naval infantry")
-
-
-# ----- turn set-up: actions, Stuka sorties ----------------------------------------------------------------
 def begin_actions(st: St) -> None:
     """Order One (6.0-6.1): every unit un-activated; the turn's action count and first side."""
     navy = navy_of(st)
@@ -228,7 +138,6 @@ def apply_stuka(st: St, action: Any) -> None:
         navy.stage = "choose" if navy.actions_left else "end"
 
 
-# ----- choosing and forming a group ---------------------------------------------------------------------------
 def group_pool(st: St, loc: str, kind: str, side: str) -> list[str]:
     """Un-activated units of `side` that may form one group at `loc` (6.1): ships in a sea area with
     those in its harbours; submarines at one location; aircraft from one airfield, or from the
@@ -362,40 +271,6 @@ def launch(st: St) -> None:
         navy.stage = "move"
 
 
-# ----- acting: ships sail, submarines dive and attack, aircraft fly -------------------------------------------
-def alive(st: St) -> list[str]:
-    navy = navy_of(st)
-    return [u for u in navy.group if navy.where[u] == navy.at]
-
-
-def enemy_ships_here(st: St, loc: str, side: str) -> list[str]:
-    return navy_of(st).surface_at(st.sc, loc, st.sc.other(side))
-
-
-def lurking_subs(st: St, loc: str, side: str) -> list[str]:
-    """Un-activated enemy submarines that may attack ships of `side` at `loc` (not in home ports, 6.8)."""
-    sc = st.sc
-    if sc.strat_areas[loc].kind == "home_port":
-        return []
-    navy = navy_of(st)
-    enemy = sc.other(side)
-    return [u for u in navy.at_loc(sc, loc, enemy) if sc.counters[u].type == "submarine" and u not in navy.activated]
-
-
-def sail_options(st: St) -> list[Order]:
-    navy = navy_of(st)
-    sc = st.sc
-    side = navy.player
-    out = []
-    for n in sc.sea_adj[navy.at]:
-        if n in navy.path or is_home_port_of_other(sc.strat_areas[n], side):
-            continue
-        if navy.no_fight and enemy_ships_here(st, n, side):
-            continue
-        out.append(order("sail", n))
-    return out
-
-
 def air_group_range(st: St, group: Sequence[str]) -> int:
     return min(st.sc.counters[u].range for u in group)
 
@@ -463,507 +338,6 @@ def apply_move(st: St, action: Any) -> None:
         start_air(st, action.arg, bombing=verb == "bomb")
 
 
-def arrive(st: St) -> None:
-    """Ships arriving somewhere (or activated there): lurking submarines strike first (6.8), then enemy
-    surface ships force a stop and a fight (6.2)."""
-    navy = navy_of(st)
-    subs = lurking_subs(st, navy.at, navy.player)
-    if subs and alive(st):
-        start_sub_attack(st, subs, alive(st), reactive=True)
-        return
-    after_subs(st)
-
-
-def after_subs(st: St) -> None:
-    navy = navy_of(st)
-    if not alive(st):
-        navy.stage = "done"
-    elif enemy_ships_here(st, navy.at, navy.player) and not navy.no_fight:
-        start_surface(st)
-    else:
-        navy.stage = "move"
-
-
-# ----- the dice pipeline -------------------------------------------------------------------------------------
-def open_combat(st: St, combat: Combat) -> None:
-    navy = navy_of(st)
-    navy.combat = combat
-    navy.stage = "combat"
-    settle_volleys(combat)
-
-
-def settle_volleys(combat: Combat) -> None:
-    """Allocate what needs no decision: a volley with no target fires nothing, and the last target of a
-    volley takes all its dice left."""
-    for v in combat.volleys:
-        if not v.targets:
-            v.dice = 0
-            v.alloc = {}
-            continue
-        open_targets = [t for t in v.targets if t not in v.alloc]
-        if v.left() > 0 and not v.may_hold and len(open_targets) == 1:
-            v.alloc[open_targets[0]] = v.left()
-        elif v.left() > 0 and v.may_hold and not open_targets:
-            v.dice = sum(v.alloc.values())
-
-
-def deciding_volley(combat: Combat) -> Volley | None:
-    for v in combat.volleys:
-        if v.left() > 0:
-            return v
-    return None
-
-
-def alloc_actor(st: St) -> str:
-    combat = navy_of(st).combat
-    assert combat is not None
-    v = deciding_volley(combat)
-    return v.side if v is not None else ""
-
-
-def legal_alloc(st: St) -> Sequence[Any]:
-    combat = navy_of(st).combat
-    assert combat is not None
-    v = deciding_volley(combat)
-    if v is None:
-        return ()
-    left = v.left()
-    out: list[Any] = [order("allocate", t, n=n) for t in v.targets if t not in v.alloc for n in range(1, left + 1)]
-    if v.may_hold:
-        out.append(PASS)
-    return out
-
-
-def apply_alloc(st: St, action: Any) -> None:
-    combat = navy_of(st).combat
-    assert combat is not None
-    v = deciding_volley(combat)
-    assert v is not None
-    if isinstance(action, Pass):
-        v.dice = sum(v.alloc.values())
-    else:
-        assert isinstance(action, Order)
-        v.alloc[action.arg] = action.n
-    settle_volleys(combat)
-
-
-def alloc_done(st: St) -> bool:
-    combat = navy_of(st).combat
-    return combat is None or deciding_volley(combat) is None
-
-
-def roll_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
-    return sum(v.dice for v in combat.volleys)
-
-
-def target_name(st: St, target: str) -> str:
-    if target == HARBOUR:
-        combat = navy_of(st).combat
-        return f"{st.sc.strat_areas[combat.at].name} harbour" if combat else "the harbour"
-    c = st.sc.counters.get(target)
-    return c.name if c is not None else target
-
-
-def resolve_roll(st: St, values: tuple[int, ...]) -> None:
-    """All dice at once (simultaneous fire, 6.3); then which misses may be re-rolled."""
-    combat = navy_of(st).combat
-    assert combat is not None
-    pos = 0
-    combat.hits = {}
-    combat.misses = []
-    for i, v in enumerate(combat.volleys):
-        order_ = deal(list(v.alloc.items()))
-        faces = values[pos:pos + len(order_)]
-        pos += len(order_)
-        combat.faces.append(tuple(faces))
-        for target, n in tally(order_, faces).items():
-            combat.hits[target] = combat.hits.get(target, 0) + n
-        for j, (target, face) in enumerate(zip(order_, faces, strict=True)):
-            if j < v.reroll and face != HIT:
-                combat.misses.append((i, target))
-        if order_:
-            st.note(f"{v.label}: " + "; ".join(
-                f"{target_name(st, t)} " + " ".join(f"[{f}]" for f, tt in zip(faces, order_, strict=True) if tt == t)
-                for t in v.alloc))
-
-
-def reroll_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
-    return len(combat.misses)
-
-
-def resolve_reroll(st: St, values: tuple[int, ...]) -> None:
-    """Underlined bombers against ships, and every bomb on a harbour, re-roll each miss once (5.1, 6.9)."""
-    combat = navy_of(st).combat
-    assert combat is not None
-    if values:
-        st.note("Misses re-rolled: " + " ".join(f"[{v}]" for v in values))
-    for (_, target), face in zip(combat.misses, values, strict=True):
-        if face == HIT:
-            combat.hits[target] = combat.hits.get(target, 0) + 1
-    combat.misses = []
-    combat.pending = [t for t, n in combat.hits.items() if n == 1 and t in st.sc.counters
-                      and st.sc.counters[t].type == "battleship"]
-
-
-def bship_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
-    return len(combat.pending)
-
-
-def resolve_bship(st: St, values: tuple[int, ...]) -> None:
-    """A battleship's single hit is re-rolled; only a second six sinks it (5.1, EX-9)."""
-    combat = navy_of(st).combat
-    assert combat is not None
-    rerolls = dict(zip(combat.pending, values, strict=True))
-    sunk = []
-    for target, n in combat.hits.items():
-        if target == HARBOUR:
-            continue
-        c = st.sc.counters[target]
-        if c.type == "battleship":
-            if target in rerolls:
-                st.note(f"{c.name} re-rolls its single hit: [{rerolls[target]}]")
-            if battleship_sunk(n, rerolls.get(target)):
-                sunk.append(target)
-        elif n:
-            sunk.append(target)
-    combat.pending = []
-    for target in sunk:
-        lose(st, target)
-    if combat.hits.get(HARBOUR):
-        navy_of(st).bombed.add(combat.at)
-        st.note(f"{st.sc.strat_areas[combat.at].name} is hit: closed as an Allied supply port this turn")
-    finish_combat(st)
-
-
-# ----- surface combat, retreat and voluntary retreat -------------------------------------------------------------
-def cv(st: St, units: Sequence[str]) -> int:
-    return sum(st.sc.counters[u].cv for u in units)
-
-
-def harbour_dice(st: St, loc: str) -> int:
-    s = st.sc.strat_areas[loc]
-    return s.defence if s.kind == "harbour" else 0
-
-
-def start_surface(st: St) -> None:
-    """Surface combat (6.3) when the active group meets enemy surface ships; the Germans may first
-    declare a voluntary retreat (6.5)."""
-    navy = navy_of(st)
-    evader = st.sc.rules.value("evade_side")
-    st.note(f"Surface combat at {label(st, navy.at)}")
-    if evader:
-        navy.stage = "evade"
-        return
-    surface_volleys(st, evade=False)
-
-
-def evade_actor(st: St) -> str:
-    return str(st.sc.rules.value("evade_side"))
-
-
-def legal_evade(st: St) -> Sequence[Any]:
-    return [order("fight"), order("evade")]
-
-
-def apply_evade(st: St, action: Any) -> None:
-    assert isinstance(action, Order)
-    surface_volleys(st, evade=action.verb == "evade")
-
-
-def surface_volleys(st: St, evade: bool) -> None:
-    navy = navy_of(st)
-    sc = st.sc
-    active = navy.player
-    passive = sc.other(active)
-    mine = alive(st)
-    theirs = navy.surface_at(sc, navy.at, passive)
-    combat = Combat("surface", navy.at, active, evade=evade, attackers=tuple(mine), defenders=tuple(theirs))
-    if evade:
-        evader = str(sc.rules.value("evade_side"))
-        other = sc.other(evader)
-        shooters = mine if other == active else theirs
-        targets = theirs if other == active else mine
-        st.note(f"The {side_label(st, evader)} declare a voluntary retreat: no dice for them, "
-                f"{side_label(st, other)} fire half their dice")
-        combat.volleys = [Volley(other, half_up(cv(st, shooters)), tuple(targets), f"{side_label(st, other)} fire")]
-    else:
-        combat.volleys = [
-            Volley(active, cv(st, mine), tuple(theirs), f"{side_label(st, active)} fire"),
-            Volley(passive, cv(st, theirs) + harbour_dice(st, navy.at), tuple(mine),
-                   f"{side_label(st, passive)} fire"),
-        ]
-    open_combat(st, combat)
-
-
-def finish_combat(st: St) -> None:
-    """After the dice: what the fight leads to (retreat, submarine reply, or the end of the action)."""
-    navy = navy_of(st)
-    combat = navy.combat
-    assert combat is not None
-    kind = combat.kind
-    if kind == "surface":
-        after_surface(st, combat)
-    elif kind == "retreat_fire":
-        navy.combat = None
-        if retreaters(st):
-            navy.stage = "retreat"
-        else:
-            end_retreat(st)
-    elif kind == "sub":
-        after_sub_attack(st, combat)
-    elif kind == "reply":
-        navy.combat = None
-        navy.stage = "move" if navy.return_to == "move" and alive(st) else "done"
-        if navy.stage == "move":
-            after_subs(st)
-    else:  # air strikes and bombing: the aircraft fly home, ships stay (6.6)
-        navy.combat = None
-        navy.stage = "done"
-
-
-def after_surface(st: St, combat: Combat) -> None:
-    navy = navy_of(st)
-    sc = st.sc
-    active = combat.active
-    passive = sc.other(active)
-    mine = alive(st)
-    theirs = navy.surface_at(sc, combat.at, passive)
-    navy.combat = None
-    if combat.evade:
-        evader = str(sc.rules.value("evade_side"))
-        group = mine if evader == active else theirs
-        begin_retreat(st, evader, group, "move" if evader == active else "done")
-        if evader == active:
-            navy.no_fight = True
-        return
-    mine_cv, theirs_cv = cv(st, mine), cv(st, theirs)
-    st.note(f"Surviving combat value: {side_label(st, active)} {mine_cv}, {side_label(st, passive)} {theirs_cv}")
-    if not mine_cv or not theirs_cv:
-        navy.stage = "done"
-    elif mine_cv <= theirs_cv:  # assumption 11.7: a tie retreats the active group
-        begin_retreat(st, active, mine, "done")
-    else:
-        begin_retreat(st, passive, theirs, "done")
-
-
-def begin_retreat(st: St, side: str, units: Sequence[str], then: str) -> None:
-    """The losing side's surviving ships leave the area (6.4). A passive group that retreats is not marked
-    activated (assumption 11.36)."""
-    navy = navy_of(st)
-    navy.retreating = list(units)
-    navy.retreat_side = side
-    navy.return_to = then
-    navy.stage = "retreat" if units else then
-    if units:
-        st.note(f"{side_label(st, side)} must retreat: {names(st, units)}")
-        navy.retreat_path = [navy.where[units[0]]]
-
-
-def retreaters(st: St) -> list[str]:
-    navy = navy_of(st)
-    return [u for u in navy.retreating if navy.where[u] not in (GONE,)]
-
-
-def retreat_options(st: St) -> list[Order]:
-    navy = navy_of(st)
-    sc = st.sc
-    here = navy.where[retreaters(st)[0]]
-    return [order("withdraw", n) for n in sc.sea_adj[here]
-            if n not in navy.retreat_path and not is_home_port_of_other(sc.strat_areas[n], navy.retreat_side)]
-
-
-def retreat_actor(st: St) -> str:
-    return navy_of(st).retreat_side
-
-
-def legal_retreat(st: St) -> Sequence[Any]:
-    return retreat_options(st)
-
-
-def begin_retreat_step(st: St) -> None:
-    """A group with nowhere left to go is lost. assumption: a retreat may not re-enter an area it has
-    passed through, so it always ends (the digest does not limit it)."""
-    navy = navy_of(st)
-    if navy.stage == "retreat" and retreaters(st) and not retreat_options(st):
-        st.note(f"{names(st, retreaters(st))} have nowhere to retreat and are lost")
-        for u in retreaters(st):
-            lose(st, u)
-        end_retreat(st)
-
-
-def apply_retreat(st: St, action: Any) -> None:
-    navy = navy_of(st)
-    sc = st.sc
-    assert isinstance(action, Order)
-    group = retreaters(st)
-    for u in group:
-        relocate(st, u, action.arg)
-    navy.retreat_path.append(action.arg)
-    if navy.retreat_side == navy.player:
-        navy.at = action.arg
-        navy.path.append(action.arg)
-    st.note(f"{names(st, group)} retreat to {label(st, action.arg)}")
-    enemy = sc.other(navy.retreat_side)
-    blockers = navy.surface_at(sc, action.arg, enemy)
-    if blockers:  # running past enemy ships costs half their fire, and the retreat goes on (6.4)
-        combat = Combat("retreat_fire", action.arg, navy.player, attackers=tuple(blockers), defenders=tuple(group))
-        combat.volleys = [Volley(enemy, half_up(cv(st, blockers)), tuple(group),
-                                 f"{side_label(st, enemy)} fire at the retreating ships")]
-        open_combat(st, combat)
-        return
-    end_retreat(st)
-
-
-def end_retreat(st: St) -> None:
-    navy = navy_of(st)
-    then = navy.return_to
-    navy.retreating = []
-    navy.retreat_side = ""
-    navy.retreat_path = []
-    navy.return_to = ""
-    navy.reply_subs = ()
-    if then == "move" and alive(st):
-        navy.stage = "move"
-    else:
-        navy.stage = "done"
-
-
-# ----- submarines ------------------------------------------------------------------------------------------------
-def start_sub_attack(st: St, subs: Sequence[str], ships: Sequence[str], reactive: bool) -> None:
-    """Submarines fire one die each at ships they choose; a six sinks (6.8). Reactive attackers may hold fire."""
-    navy = navy_of(st)
-    side = st.sc.counters[subs[0]].side
-    combat = Combat("sub", navy.at, navy.player, attackers=tuple(subs), defenders=tuple(ships))
-    combat.volleys = [Volley(side, len(subs), tuple(ships), f"{side_label(st, side)} submarines fire",
-                             may_hold=True)]
-    navy.return_to = "react" if reactive else "active"
-    open_combat(st, combat)
-
-
-def after_sub_attack(st: St, combat: Combat) -> None:
-    """Every surviving ship counter of the group answers with one die (not its CV), half if the group sails
-    on (6.8, EX-7). Ships sunk do not reply. With enemy surface ships also present the group fights them
-    instead (assumption: the mixed-defence choice of 6.8 is made as all counters against the ships)."""
-    navy = navy_of(st)
-    fired = combat.volleys[0].dice
-    reactive = navy.return_to == "react"
-    ship_side = st.sc.other(combat.volleys[0].side)
-    navy.combat = None
-    targets = alive(st) if reactive else navy.surface_at(st.sc, combat.at, ship_side)
-    if not fired or not targets:
-        navy.return_to = ""
-        if reactive:
-            after_subs(st)
-        else:
-            navy.stage = "done"
-        return
-    navy.reply_subs = combat.attackers[:fired]  # one die each: the first `fired` submarines fired
-    if reactive and enemy_ships_here(st, navy.at, navy.player):
-        navy.return_to = ""
-        after_subs(st)
-        return
-    if reactive and sail_options(st):
-        navy.stage = "reply"
-        return
-    start_reply(st, ship_side, targets, press=False, then="done")
-
-
-def reply_actor(st: St) -> str:
-    return navy_of(st).player
-
-
-def legal_reply(st: St) -> Sequence[Any]:
-    return [order("stand"), order("press")]
-
-
-def apply_reply(st: St, action: Any) -> None:
-    assert isinstance(action, Order)
-    press = action.verb == "press"
-    start_reply(st, navy_of(st).player, alive(st), press=press, then="move" if press else "done")
-
-
-def start_reply(st: St, side: str, ships: Sequence[str], press: bool, then: str) -> None:
-    navy = navy_of(st)
-    subs = navy.reply_subs
-    dice = half_up(len(ships)) if press else len(ships)
-    combat = Combat("reply", navy.at, navy.player, attackers=tuple(ships), defenders=subs)
-    combat.volleys = [Volley(side, dice, subs, f"{side_label(st, side)} reply to the submarines")]
-    navy.return_to = then
-    open_combat(st, combat)
-
-
-# ----- air strikes -----------------------------------------------------------------------------------------------
-def defending_aircraft(st: St, target: str, side: str) -> list[str]:
-    """Un-activated fighters and carrier aircraft of `side` defend their own area and one neighbour, fixed
-    the first time they defend it this turn (6.7, assumption 11.12; they always do)."""
-    sc = st.sc
-    navy = navy_of(st)
-    areas = set(coded(sc, target))
-    near = {n for a in areas for n in sc.air_adj.get(a, ())}
-    out = []
-    for u, w in navy.where.items():
-        c = sc.counters[u]
-        if c.side != side or not c.is_aircraft or u in navy.activated or w not in sc.strat_areas:
-            continue
-        if c.type != "fighter" and not c.carrier:
-            continue
-        mine = set(coded(sc, w))
-        if mine & areas:
-            out.append(u)
-        elif mine & near and navy.zones.get(u, target) == target:
-            navy.zones[u] = target
-            out.append(u)
-    return out
-
-
-def defence_dice(st: St, unit: str) -> int:
-    """A defending aircraft's dice: a land fighter its bracketed value, others 1 (assumption 11.14)."""
-    c = st.sc.counters[unit]
-    return c.air_cv if c.type == "fighter" and not c.carrier else 1
-
-
-def start_air(st: St, target: str, bombing: bool) -> None:
-    """Air attack on ships (6.6, with interception 6.7) or a special bombing mission on a port (6.9)."""
-    navy = navy_of(st)
-    sc = st.sc
-    side = navy.player
-    enemy = sc.other(side)
-    group = list(navy.group)
-    bombers = [u for u in group if sc.counters[u].type == "bomber"]
-    escorts = [u for u in group if sc.counters[u].type == "fighter"]
-    ships = navy.surface_at(sc, target, enemy)
-    cover = defending_aircraft(st, target, enemy)
-    b_cv = cv(st, bombers)
-    if cover:
-        vs_air, vs_ships = interception_split(b_cv, len(bombers))
-    else:
-        vs_air, vs_ships = 0, b_cv
-    underlined = sum(sc.counters[u].cv for u in bombers if sc.counters[u].reroll)
-    targets = (HARBOUR,) if bombing else tuple(ships)
-    reroll = vs_ships if bombing else min(underlined, vs_ships)
-    s = sc.strat_areas[target]
-    defence = sum(sc.counters[u].aa for u in ships) + (s.defence if s.kind in ("harbour", "home_port") else 0)
-    defence += sum(defence_dice(st, u) for u in cover)
-    what = f"bomb {s.name}" if bombing else f"strike at {label(st, target)}"
-    st.note(f"{side_label(st, side)} aircraft {what}" + (f"; defending aircraft: {names(st, cover)}" if cover else ""))
-    combat = Combat("bombing" if bombing else "air", target, side, attackers=tuple(group),
-                    defenders=tuple(ships) + tuple(cover))
-    combat.volleys = [
-        Volley(side, vs_ships, targets, f"{side_label(st, side)} bombs", reroll=reroll),
-        Volley(side, vs_air + sum(sc.counters[u].air_cv for u in escorts), tuple(cover),
-               f"{side_label(st, side)} fire at the defending aircraft"),
-        Volley(enemy, defence, tuple(group), f"{side_label(st, enemy)} anti-aircraft fire"),
-    ]
-    open_combat(st, combat)
-
-
-# ----- end of an action, end of the actions ------------------------------------------------------------------------
 def next_action(st: St) -> None:
     navy = navy_of(st)
     navy.actions_left -= 1
@@ -1041,54 +415,6 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
         nar = tuple(a.id for a in sc.areas.values() if a.map == rule.get("map") and "fjord" not in a.flags)
         out += [Arrival(u, nar, "strategic") for u in rule.get("troops", ()) if st.loc[u] == OFFMAP]
     return out
-
-
-# ----- the Strategic Phase: strategic moves of counters, airfield limits ---------------------------------------------
-def home(st: St, unit: str) -> str:
-    return str(st.sc.rules.value("home_airfields")[st.sc.counters[unit].side])
-
-
-def rail_to_hub(st: St, land: str, side: str) -> bool:
-    """An airfield's land area traces rail through friendly areas to the rail hub (7.6)."""
-    sc = st.sc
-    hub = sc.rules.value("rail_hub")
-    if not hub or st.control.get(hub) != side:
-        return False
-
-    def rail_ok(a: str) -> bool:
-        return "rail" in sc.areas[a].flags and st.control[a] == side
-
-    if not rail_ok(land):
-        return False
-    return hub in reachable(land, lambda a: [n for n in sc.adjacency[a] if rail_ok(n)])
-
-
-def airfield_limit(st: St, loc: str, side: str) -> int | None:
-    """How many aircraft `side` may keep at an airfield; None = no limit; 0 = unusable (1.4, 7.6)."""
-    s = st.sc.strat_areas[loc]
-    if s.kind != "airfield" or s.side != side or st.turn < s.from_turn:
-        return 0
-    if s.land and st.control[s.land] != side:
-        return 0
-    if s.condition == "bodo" and not st.flags.get("bodo"):
-        return 0
-    limit = s.capacity
-    if limit is not None and s.capacity_unsupplied is not None and s.land and not rail_to_hub(st, s.land, side):
-        limit = s.capacity_unsupplied
-    if s.allied_limit is not None and side == st.sc.sides[0]:
-        limit = s.allied_limit if limit is None else min(limit, s.allied_limit)
-    return limit
-
-
-def airfield_usable(st: St, loc: str, side: str) -> bool:
-    return loc in st.sc.strat_areas and airfield_limit(st, loc, side) != 0
-
-
-def land_aircraft(st: St, side: str) -> list[str]:
-    navy = navy_of(st)
-    sc = st.sc
-    return [u for u, w in navy.where.items() if sc.counters[u].side == side and sc.counters[u].is_aircraft
-            and not sc.counters[u].carrier and w in sc.strat_areas]
 
 
 def fleet_move_options(st: St, side: str) -> list[Move]:
@@ -1177,7 +503,6 @@ def check_airfields(st: St) -> None:
                 st.note(f"{counter(st, u).name} re-bases to {label(st, home(st, u))} (airfield limit)")
 
 
-# ----- the rows -------------------------------------------------------------------------------------------------------
 ROUTES = {
     "stuka": "sa_stuka", "choose": "sa_choose", "form": "sa_form", "move": "sa_move", "evade": "nv_evade",
     "combat": "nv_alloc", "retreat": "nv_retreat", "reply": "nv_reply", "done": "sa_next", "end": "sa_end",
@@ -1222,4 +547,3 @@ def strategic_steps() -> list[Step[St]]:
         Step("fleet_moves", "strategic", actor=fleet_mover, legal=legal_fleet, apply=apply_fleet,
              on_begin=begin_fleet_moves, end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("turn_end")),
     ]
-
