@@ -223,3 +223,11 @@ def test_narvik_map_arrivals_stay_on_the_narvik_map() -> None:
         if number == 3:
             assert a["areas"], a["unit"]
             assert all(areas[x]["map"] == NAR for x in a["areas"]), a["unit"]
+
+
+def test_norway_is_offered_for_play_with_its_strategic_map() -> None:
+    from warroom.scenarios import bundled_ids, load_scenario
+
+    sc = load_scenario("norway")
+    assert sc.status == "ready" and "norway" in bundled_ids()
+    assert len(sc.strat_areas) > 30 and sc.counters, "the Strategic Map and its counters are loaded"
