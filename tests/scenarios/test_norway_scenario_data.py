@@ -101,7 +101,7 @@ def test_scenario_header() -> None:
     head = scenario()["scenario"]
     assert head["id"] == "norway"
     assert head["system"] == "firestorm"
-    assert head["status"] == "draft"
+    assert head["status"] == "ready"
     assert head["sides"] == list(SIDES)
     assert head["side_names"] == {"allies": "Allies", "axis": "Germans"}
     assert head["turns"] == len(turns()) == 4
