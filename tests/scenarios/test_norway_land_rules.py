@@ -422,3 +422,16 @@ def test_ex12_narvik_supply_roll_fails_in_turn_3() -> None:
     assert not b.att_supplied
     assert ("out of supply", -2) in b.modifiers[AXIS]
     assert b.att_total == 5 + 2 - 2 and b.def_total == 3 + 1
+
+
+def test_dombas_drop_takes_an_empty_area_or_lands_next_door() -> None:
+    """Turn 1: the Fallschirmjäger drop on Dombås E-1 takes it unless Allied troops hold it (assumption 11.10)."""
+    st = position(1, {"inf_oslo": "D10", "fj_dombas": "offmap"}, SCN_GERMAN)
+    st.flow.enter(st, "strategic_start")
+    assert st.control["E1"] == AXIS
+    assert {p.area for p in st.legal_actions() if getattr(p, "unit", "") == "fj_dombas"} == {"E1"}
+    held = position(1, {"inf_oslo": "D10", "nor_e8": "E1", "gj_trondheim": "D3", "fj_dombas": "offmap"}, SCN_GERMAN)
+    held.flow.enter(held, "strategic_start")
+    assert held.control["E1"] == ALLIES
+    spots = {p.area for p in held.legal_actions() if getattr(p, "unit", "") == "fj_dombas"}
+    assert spots and all(held.control[a] == AXIS and a in held.sc.adjacency["E1"] for a in spots)

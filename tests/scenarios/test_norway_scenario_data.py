@@ -31,7 +31,7 @@ TROOP_KEYS = {"id", "name", "side", "category", "bonus", "variable", "tabletop",
               "capture_vp", "flags", "start", "nation", "assumption", "platoon"}
 TURN_KEYS = {"number", "name", "battles", "battles_d3", "initiative", "reserve_limit", "carpet", "special",
              "withdraw", "arrival", "actions", "first", "landing_vp", "sunk_vp", "bonus"}
-ARRIVAL_KEYS = {"unit", "areas", "when", "landing", "on_fail"}
+ARRIVAL_KEYS = {"unit", "areas", "when", "landing", "on_fail", "seize"}
 
 # Digest 3.1: (name, fixed battles, D3 count, initiative side, bonus, tie side).
 TURNS: list[tuple[str, int, int, str, int, str]] = [

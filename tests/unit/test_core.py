@@ -36,6 +36,13 @@ def test_outcomes_of_zero_dice_is_the_empty_roll() -> None:
     assert Dice(0).outcomes() == [(Roll(()), 1.0)]
 
 
+def test_outcomes_refuse_nodes_too_big_to_list() -> None:
+    assert len(Dice(6).outcomes()) == 6**6
+    with pytest.raises(ValueError, match="sample them"):
+        Dice(7).outcomes()
+    assert len(Dice(20).sample(random.Random(1)).values) == 20
+
+
 def test_two_dice_outcomes_are_ordered() -> None:
     outcomes = Dice(2).outcomes()
     assert outcomes[0][0] == Roll((1, 1))

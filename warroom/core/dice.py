@@ -38,6 +38,10 @@ class Roll:
             raise IllegalActionError(f"a roll is a list of die faces, got {' '.join(words)!r}") from exc
 
 
+MAX_OUTCOMES = 6**6
+"""The most outcomes `Dice.outcomes()` will list."""
+
+
 @dataclass(frozen=True, slots=True)
 class Dice:
     """`count` dice of `sides` faces, rolled together at one chance node."""
@@ -46,7 +50,14 @@ class Dice:
     sides: int = 6
 
     def outcomes(self) -> list[tuple[Roll, float]]:
-        """Every outcome with its exact probability (uniform, independent dice)."""
+        """Every outcome with its exact probability (uniform, independent dice).
+
+        Refuses nodes with more than `MAX_OUTCOMES` outcomes (a Norway naval fight can roll 20 dice at
+        once): sample those with `sample`, or compute hit counts per target binomially.
+        """
+        if self.sides**self.count > MAX_OUTCOMES:
+            raise ValueError(f"{self.count} d{self.sides} have {self.sides}^{self.count} outcomes, more than "
+                             f"{MAX_OUTCOMES} to list; sample them instead")
         p = 1.0 / (self.sides**self.count)
         faces = range(1, self.sides + 1)
         return [(Roll(combo), p) for combo in itertools.product(faces, repeat=self.count)]

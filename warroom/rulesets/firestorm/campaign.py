@@ -14,6 +14,7 @@ from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm.actions import CARPET, DEFENCE, PASS, Arrow, Pass, Report, is_token
 from warroom.rulesets.firestorm.battle import Battle, table_entry
+from warroom.rulesets.firestorm.model import Arrival
 from warroom.rulesets.firestorm.options import arrow_options, open_battle
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
 
@@ -123,6 +124,25 @@ def resolve_supply_roll(st: St, values: tuple[int, ...]) -> None:
     else:
         b.def_supplied = ok
     st.note(f"German supply at Narvik: [{values[0]}] needs {need}+ -> {'in supply' if ok else 'out of supply'}")
+
+
+# ----- air drops -----------------------------------------------------------------------------------------------
+def drop_zone(st: St, arrival: Arrival) -> tuple[str, ...]:
+    """Where an air-dropped reinforcement may land (Norway 3.2, assumption 11.10): a listed area with no
+    enemy troop is taken by the drop; one the enemy holds with troops sends it to a friendly neighbour."""
+    sc = st.sc
+    side = sc.troops[arrival.unit].side
+    zone: list[str] = []
+    for area in arrival.areas:
+        if st.control[area] == side:
+            zone.append(area)
+        elif not st.units_at(area, sc.other(side)):
+            st.set_control(area, side)
+            st.note(f"{st.name(arrival.unit)} drops on {st.area_label(area)} and takes it")
+            zone.append(area)
+    if zone:
+        return tuple(zone)
+    return tuple(sorted({n for a in arrival.areas for n in sc.adjacency[a] if st.control[n] == side}))
 
 
 # ----- tabletop set-up: weather, variable forces, briefing ------------------------------------------

@@ -121,6 +121,7 @@ class Arrival:
     when: str  # "planning" | "strategic"
     landing: str = ""  # Norway: a landing through this Strategic Map harbour, made only with sea control
     on_fail: str = "lost"  # ... and if control fails: "lost" for good, or "wait" one turn and try again
+    seize: bool = False  # an air drop: takes its listed area if no enemy troop holds it, else lands next door
 
 
 BONUS_KINDS = ("capture", "hold", "clear")
@@ -347,7 +348,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
             if landing and (landing not in mapset.strat_areas or mapset.strat_areas[landing].kind != "harbour"):
                 ar.fail(f"key 'landing': {landing!r} is not a harbour of the Strategic Map")
             arrivals.append(Arrival(unit, places, ar.text("when", "strategic", ("planning", "strategic")),
-                                    landing, ar.text("on_fail", "lost", ("lost", "wait"))))
+                                    landing, ar.text("on_fail", "lost", ("lost", "wait")), ar.flag("seize", False)))
         special = t.texts("special")
         withdraw = t.texts("withdraw")
         for w in withdraw:

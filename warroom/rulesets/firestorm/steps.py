@@ -688,7 +688,7 @@ def begin_strategic(st: St) -> None:
     for arrival in arrivals:
         if arrival.when == "strategic" and st.loc[arrival.unit] == OFFMAP:
             st.loc[arrival.unit] = POOL
-            st.arrived[arrival.unit] = arrival.areas
+            st.arrived[arrival.unit] = campaign.drop_zone(st, arrival) if arrival.seize else arrival.areas
     st.idx = 0
     fill_placing(st)
 
