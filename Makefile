@@ -28,6 +28,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/campaigns.py
+	$(BIN)/python bench/strategic.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from warroom.ai import norway_heuristic
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
@@ -73,8 +74,6 @@ def score(st: FirestormState, side: str, action: Action, memo: dict[str, float] 
     if memo is None:
         memo = {}
     if st.navy is not None and (st.step.startswith(("sa_", "nv_")) or st.step == "fleet_moves"):
-        from warroom.ai import norway_heuristic
-
         return norway_heuristic.score(st, side, action)
     sc = st.sc
     b = st.battle

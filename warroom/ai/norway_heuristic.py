@@ -20,6 +20,7 @@ from warroom.rulesets.firestorm.state import OFFMAP
 from warroom.rulesets.firestorm.strategic import landing_rows
 
 if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.model import FirestormScenario
     from warroom.rulesets.firestorm.state import FirestormState
 
 SHIP_VALUE = {"battleship": 3.0, "carrier": 3.0, "named": 2.0, "group": 1.0, "submarine": 0.5, "fighter": 0.8,
@@ -38,14 +39,28 @@ def p_kill(st: FirestormState, unit: str, n: int) -> float:
     return 1 - (5 / 6) ** n
 
 
-def lane_seas(st: FirestormState) -> set[str]:
-    """The sea areas off the Allied landing and supply ports."""
-    return {st.sc.strat_areas[a.landing].sea for a in landing_rows(st.sc)}
+_LANES: dict[int, tuple[FirestormScenario, frozenset[str], dict[str, int]]] = {}
+
+
+def lanes(st: FirestormState) -> tuple[frozenset[str], dict[str, int]]:
+    """The sea areas off the Allied landing and supply ports, and each location's sea distance to the
+    nearest of them (computed once per scenario)."""
+    sc = st.sc
+    got = _LANES.get(id(sc))
+    if got is None or got[0] is not sc:
+        seas = frozenset(sc.strat_areas[a.landing].sea for a in landing_rows(sc))
+        table = distances(sc, "sea")
+        gaps = {loc: min(table[loc].get(g, 9) for g in seas) for loc in table}
+        got = _LANES[id(sc)] = (sc, seas, gaps)
+    return got[1], got[2]
+
+
+def lane_seas(st: FirestormState) -> frozenset[str]:
+    return lanes(st)[0]
 
 
 def sea_gap(st: FirestormState, loc: str) -> int:
-    table = distances(st.sc, "sea")
-    return min(table[loc].get(g, 9) for g in lane_seas(st))
+    return lanes(st)[1][loc]
 
 
 def landing_due(st: FirestormState) -> bool:
