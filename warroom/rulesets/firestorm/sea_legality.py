@@ -279,7 +279,7 @@ def check_sail(st: St, action: Order) -> str | None:
         return not_next_to(st, loc, navy.at, "ships")
     s = sc.strat_areas[loc]
     if is_home_port_of_other(s, navy.player):
-        return f"{place(st, loc)} is a {side_name(st, s.side)} home port: only their ships may enter it (1.3)"
+        return f"{place(st, loc)} is a home port of the {side_name(st, s.side)}: only their ships may enter it (1.3)"
     if loc in navy.path:
         return f"the group has already been in {place(st, loc)} during this action: a place is entered once"
     if navy.no_fight and enemy_ships_here(st, loc, navy.player):
@@ -397,7 +397,7 @@ def check_withdraw(st: St, action: Order) -> str | None:
         return not_next_to(st, loc, here, "retreating ships")
     s = sc.strat_areas[loc]
     if is_home_port_of_other(s, navy.retreat_side):
-        return f"{place(st, loc)} is a {side_name(st, s.side)} home port: a retreat may not enter it (1.3, 6.4)"
+        return f"{place(st, loc)} is a home port of the {side_name(st, s.side)}: a retreat may not enter it (1.3, 6.4)"
     if loc in navy.retreat_path:
         return (f"the retreating ships have already been in {place(st, loc)}: a retreat never goes back (6.4); "
                 f"open: {listing([o.arg for o in retreat_options(st)])}")
@@ -440,7 +440,7 @@ def fleet_move_problem(st: St, action: Move) -> str:
     if dest.kind in ("land", "airfield"):
         return f"{place(st, to)} is land: ships and submarines move only by sea (1.2)"
     if is_home_port_of_other(dest, side):
-        return f"{place(st, to)} is a {side_name(st, dest.side)} home port: only their ships may enter it (1.3)"
+        return f"{place(st, to)} is a home port of the {side_name(st, dest.side)}: only their ships may enter it (1.3)"
     if c.type == "submarine":
         if dest.kind == "home_port":
             return f"{place(st, to)} is a home port: submarines never enter one (6.8)"
@@ -462,7 +462,7 @@ def airfield_problem(st: St, to: str, side: str) -> str:
     limit = airfield_limit(st, to, side)
     if limit == 0:
         if s.side != side:
-            return f"{place(st, to)} is a {side_name(st, s.side)} airfield (1.4)"
+            return f"{place(st, to)} is an airfield of the {side_name(st, s.side)} (1.4)"
         if st.turn < s.from_turn:
             return f"{place(st, to)} may be used from turn {s.from_turn} (1.4, 7.6)"
         if s.land and st.control[s.land] != side:
