@@ -108,12 +108,18 @@ GROUPED = 60
 
 
 def grouped(legal: Sequence[Action]) -> list[Text]:
-    """'move rodney: A1 A2 B1 ...': the options sharing all but their last word on one line."""
+    """'move rodney (17): A1 A2 B1 ...': the options sharing all but their last word, one line each
+    (cut to the screen's width; the 'options' command prints them all)."""
     rows: dict[str, list[str]] = {}
     for a in legal:
         head, _, last = a.to_str().rpartition(" ")
         rows.setdefault(head or last, []).append(last if head else "")
-    return [Text(f"{head}: {' '.join(ends)}" if any(ends) else head) for head, ends in rows.items()]
+    out = []
+    for head, ends in rows.items():
+        ends = [e for e in ends if e]
+        out.append(Text(f"{head} ({len(ends)}): {' '.join(ends)}" if ends else head, no_wrap=True,
+                        overflow="ellipsis"))
+    return out
 
 
 def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
@@ -122,7 +128,7 @@ def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
     title = f"{who}: choose by number or type the action (help, quit)"
     status = status_line(st)
     if len(legal) > GROUPED:
-        title = f"{who}: type the action, e.g. '{legal[0].to_str()}' ({len(legal)} options; help, quit)"
+        title = f"{who}: type the action, e.g. '{legal[0].to_str()}' ('options' lists all {len(legal)})"
         return Panel(Group(*grouped(legal)), title=title, subtitle=status, border_style="magenta")
     if len(legal) > 24:
         cells = [Text(f"{i:>3}. {a.to_str()}") for i, a in enumerate(legal, start=1)]

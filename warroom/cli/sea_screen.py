@@ -42,12 +42,13 @@ def map_table(st: FirestormState, sv: dict[str, Any]) -> Table:
     sc = st.sc
     a, b = sc.sides
     by_loc: dict[str, dict[str, list[str]]] = {}
+    moves = st.step == "fleet_moves"
     for c in sv["counters"]:
-        mark = "*" if c["activated"] else "+" if c["moved"] else ""
+        mark = ("+" if c["moved"] else "") if moves else "*" if c["activated"] else ""
         by_loc.setdefault(c["location"], {a: [], b: []})[c["side"]].append(c["id"] + mark)
     bombed = set(sv["bombed"])
     table = Table(expand=True, pad_edge=False, box=None, show_edge=False, header_style="bold")
-    table.add_column("Location (* activated)" if st.step != "fleet_moves" else "Location (+ moved)",
+    table.add_column("Location (+ moved)" if moves else "Location (* activated)",
                      no_wrap=True, max_width=27)
     table.add_column(sc.side_names[a], style=SIDE_STYLE.get(a), overflow="fold", ratio=1)
     table.add_column(sc.side_names[b], style=SIDE_STYLE.get(b), overflow="fold", ratio=1)
@@ -94,7 +95,7 @@ def action_lines(st: FirestormState, sv: dict[str, Any]) -> list[Text]:
         lines.append(Text(text))
     c = sv["combat"]
     if c is not None:
-        state = "rolled" if c["rolled"] else "dice declared before the roll"
+        state = "rolled" if c["rolled"] else "before the roll"
         lines.append(Text(f"Fight ({c['kind']}) at {short(st, c['at'], 40)}: {state}", style="bold yellow"))
         lines.extend(volley_line(st, v) for v in c["volleys"])
     r = sv["retreat"]

@@ -35,13 +35,14 @@ Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   sail LOC / halt          ships: move on one area / end the action
   dive LOC / attack        submarines: move one area / attack ships there
   fly LOC / bomb HARBOUR   aircraft: strike at ships / special bombing mission
-  allocate TARGET N        fire N dice of the fight at a target (allocate rodney 3)
+  allocate TARGET N        fire N dice at a target in the fight
   fight / evade            Germans: meet the enemy, or retreat under half fire
-  withdraw LOC             a retreat goes on (never back, nor to an enemy home port)
+  withdraw LOC             retreat on (never back, nor to an enemy home port)
   stand / press            ships hit by submarines: stop and reply, or sail on
-  sortie COUNTER           Germans, before the actions: a Ju-87 flies for the land
+  sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
   move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
-Other commands: log (this turn's full log), help, quit (the save keeps the game)."""
+Other commands: log (this turn's full log), options (every legal action), help,
+quit (the save keeps the game)."""
 
 
 class QuitGame(Exception):
@@ -81,6 +82,10 @@ class TerminalHuman:
                 raise QuitGame
             if text in ("help", "?"):
                 self.console.print(HELP, markup=False)
+                continue
+            if text == "options":
+                for i, a in enumerate(legal, start=1):
+                    self.console.print(f"{i:>4}. {a.to_str()}", markup=False, highlight=False)
                 continue
             if text == "log":
                 for turn, line in st.events:
