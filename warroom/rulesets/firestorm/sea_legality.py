@@ -134,12 +134,25 @@ def order_problem(st: St, action: Action) -> str:
                 f"now: {expected_form(st)}")
     if not isinstance(action, Order):
         return f"this is the Strategic Game ({expected_form(st)}); legal now: {some_legal(st)}"
+    named = name_problem(st, action)
+    if named:
+        return named
     verbs = MOVE_VERBS.get(navy_of(st).kind, ()) if st.step == "sa_move" else STEP_VERBS.get(st.step, ())
     if action.verb not in verbs:
         return verb_problem(st, action)
     check = CHECKS.get(action.verb)
     found = check(st, action) if check is not None else None
     return found or f"not one of the legal orders now; legal now: {some_legal(st)}"
+
+
+def name_problem(st: St, action: Order) -> str | None:
+    """An order naming something that is no counter, or no Strategic Map location, whatever the moment."""
+    sc = st.sc
+    if action.verb in ("take", "sortie", "allocate") and action.arg not in sc.counters and action.arg != HARBOUR:
+        return counter_problem(st, action.arg, st.current_player())
+    if action.verb in ("activate", "sail", "dive", "fly", "bomb", "withdraw"):
+        return location_problem(st, action.arg)
+    return None
 
 
 def pass_problem(st: St) -> str:
