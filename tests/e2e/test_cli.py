@@ -47,7 +47,9 @@ class Run:
 
 def warroom(*args: str | Path, stdin: str = "", cwd: Path | None = None) -> Run:
     """Run `warroom ARGS` with `stdin` (closed at its end, so a session that wants more input sees EOF)."""
-    env = dict(os.environ, COLUMNS="200", LINES="50", PYTHONIOENCODING="utf-8", NO_COLOR="1")
+    path = os.pathsep.join(p for p in (str(DATA.parents[2]), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, COLUMNS="200", LINES="50", PYTHONIOENCODING="utf-8", NO_COLOR="1",
+               PYTHONPATH=path)  # the command runs this checkout's code, whichever one is installed
     env.pop("FORCE_COLOR", None)
     proc = subprocess.run([WARROOM, *map(str, args)], input=stdin.encode("utf-8"), capture_output=True,
                           timeout=120, cwd=cwd, env=env, check=False)

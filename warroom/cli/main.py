@@ -24,7 +24,7 @@ from warroom.rulesets.firestorm import new_game
 from warroom.scenarios import bundled_ids, load_path, load_scenario
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine).")
+                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway).")
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
@@ -91,7 +91,7 @@ def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path |
 
 @app.command()
 def play(
-    scenario: Annotated[str, typer.Argument(help="bundled id (caen, lorraine) or a scenario path")],
+    scenario: Annotated[str, typer.Argument(help="bundled id (caen, lorraine, norway) or a scenario path")],
     allies: Annotated[Who, typer.Option(help="who plays the Allies")] = Who.human,
     axis: Annotated[Who, typer.Option(help="who plays the Axis")] = Who.bot,
     seed: Annotated[int, typer.Option(help="dice seed")] = 1,

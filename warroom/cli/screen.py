@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.sea_screen import describe_naval, on_strategic_map, strategic_panel
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS
 from warroom.rulesets.firestorm.state import POOL, RESERVE, FirestormState
@@ -102,11 +103,33 @@ def log_panel(st: FirestormState, since: int | None = None, context: int = 6, mo
     return Panel(Group(*lines) if lines else Text("-"), title=title, border_style="green")
 
 
+GROUPED = 60
+"""Longer option lists (the counters' strategic moves) are shown grouped by their first words, to be typed."""
+
+
+def grouped(legal: Sequence[Action]) -> list[Text]:
+    """'move rodney (17): A1 A2 B1 ...': the options sharing all but their last word, one line each
+    (cut to the screen's width; the 'options' command prints them all)."""
+    rows: dict[str, list[str]] = {}
+    for a in legal:
+        head, _, last = a.to_str().rpartition(" ")
+        rows.setdefault(head or last, []).append(last if head else "")
+    out = []
+    for head, ends in rows.items():
+        ends = [e for e in ends if e]
+        out.append(Text(f"{head} ({len(ends)}): {' '.join(ends)}" if ends else head, no_wrap=True,
+                        overflow="ellipsis"))
+    return out
+
+
 def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
-    """The legal actions by number; long lists (strategic moves) are laid out in columns."""
+    """The legal actions by number; long lists (strategic moves) are laid out in columns, or grouped."""
     who = st.sc.side_names.get(st.current_player(), st.current_player())
     title = f"{who}: choose by number or type the action (help, quit)"
     status = status_line(st)
+    if len(legal) > GROUPED:
+        title = f"{who}: type the action, e.g. '{legal[0].to_str()}' ('options' lists all {len(legal)})"
+        return Panel(Group(*grouped(legal)), title=title, subtitle=status, border_style="magenta")
     if len(legal) > 24:
         cells = [Text(f"{i:>3}. {a.to_str()}") for i, a in enumerate(legal, start=1)]
         return Panel(Columns(cells, column_first=True, padding=(0, 2)), title=title, subtitle=status,
@@ -149,6 +172,9 @@ def describe(st: FirestormState, action: Action) -> str:
     """A readable line for an action (the bracketed text form is what can be typed)."""
     from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Pass, Place, Retreat
 
+    naval = describe_naval(st, action)
+    if naval is not None:
+        return naval
     if isinstance(action, Arrow):
         return f"attack {st.area_label(action.to)} from {st.area_label(action.frm)}"
     if isinstance(action, Commit):
@@ -168,8 +194,9 @@ def describe(st: FirestormState, action: Action) -> str:
     return action.to_str()
 
 
-def screen(st: FirestormState, legal: Sequence[Action], since: int | None = None) -> Group:
-    parts: list[Panel | Table] = [header(st), areas_table(st)]
+def screen(st: FirestormState, legal: Sequence[Action], since: int | None = None, viewer: str | None = None) -> Group:
+    """The whole screen for a decision by `viewer` (on the Strategic Map it shows what that side may see)."""
+    parts: list[Panel | Table] = [header(st), strategic_panel(st, viewer) if on_strategic_map(st) else areas_table(st)]
     bp = battle_panel(st)
     if bp is not None:
         parts.append(bp)

@@ -29,7 +29,20 @@ HELP = """Type the number of a choice, or the action itself:
   mode gw|tabletop         (mixed mode) roll this battle, or claim it for the tabletop
   report A D               a tabletop result: attacker's and defender's victory points (0-6)
   pass                     no (more) attacks, advances or moves
-Other commands: log (this turn's full log), help, quit (the save keeps the game)."""
+Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
+  activate LOC ships|subs|air  start an action with a group from one area
+  take COUNTER / launch    add a counter to the group (take rodney) / set off
+  sail LOC / halt          ships: move on one area / end the action
+  dive LOC / attack        submarines: move one area / attack ships there
+  fly LOC / bomb HARBOUR   aircraft: strike at ships / special bombing mission
+  allocate TARGET N        fire N dice at a target in the fight
+  fight / evade            Germans: meet the enemy, or retreat under half fire
+  withdraw LOC             retreat on (never back, nor to an enemy home port)
+  stand / press            ships hit by submarines: stop and reply, or sail on
+  sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
+  move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
+Other commands: log (this turn's full log), options (every legal action), help,
+quit (the save keeps the game)."""
 
 
 class QuitGame(Exception):
@@ -52,7 +65,8 @@ class TerminalHuman:
         st: FirestormState = state
         reporting = st.current_player() == REPORT
         self.before()
-        self.console.print(screen(st, [] if reporting else legal, self.seen))
+        viewer = None if reporting else st.current_player()
+        self.console.print(screen(st, [] if reporting else legal, self.seen, viewer))
         if reporting:
             self.console.print("Report the tabletop result: 'report ATTACKER_VP DEFENDER_VP' (0-6 each)")
         self.seen = len(st.events)
@@ -68,6 +82,10 @@ class TerminalHuman:
                 raise QuitGame
             if text in ("help", "?"):
                 self.console.print(HELP, markup=False)
+                continue
+            if text == "options":
+                for i, a in enumerate(legal, start=1):
+                    self.console.print(f"{i:>4}. {a.to_str()}", markup=False, highlight=False)
                 continue
             if text == "log":
                 for turn, line in st.events:

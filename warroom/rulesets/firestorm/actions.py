@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warroom.core.dice import Roll
-from warroom.core.errors import IllegalActionError
+from warroom.core.errors import IllegalActionError, UnknownNameError
 
 AIR = "@air"
 """The side's air sortie, as a committed Firestorm Troop."""
@@ -220,7 +220,7 @@ def _parse_order(verb: str, args: list[str], area: Callable[[str], str]) -> Orde
     if verb == "activate":
         if args[1] not in GROUP_KINDS:
             raise IllegalActionError(f"unknown group kind {args[1]!r} (use ships, subs or air)")
-        return Order(verb, area(args[0]), args[1])
+        return Order(verb, _location(verb, args[0], area), args[1])
     if verb == "allocate":
         try:
             n = int(args[1])
@@ -230,5 +230,13 @@ def _parse_order(verb: str, args: list[str], area: Callable[[str], str]) -> Orde
             raise IllegalActionError(f"allocate at least one die, got {n}")
         return Order(verb, args[0], n=n)
     if form in ("LOCATION", "HARBOUR"):
-        return Order(verb, area(args[0]))
+        return Order(verb, _location(verb, args[0], area))
     return Order(verb, args[0] if args else "")
+
+
+def _location(verb: str, text: str, area: Callable[[str], str]) -> str:
+    try:
+        return area(text)
+    except UnknownNameError as exc:
+        raise UnknownNameError(f"unknown location {text!r}: '{verb}' takes a Strategic Map location "
+                               f"(a code such as B3, or a harbour or airfield id such as namsos_harbour)") from exc

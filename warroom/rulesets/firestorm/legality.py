@@ -14,11 +14,13 @@ from warroom.rulesets.firestorm.actions import (
     Arrow,
     Commit,
     Move,
+    Order,
     Pass,
     Place,
     Retreat,
     is_token,
 )
+from warroom.rulesets.firestorm.sea_legality import NAVAL_STEPS, expected_form, order_problem
 from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
@@ -37,9 +39,16 @@ def explain(st: FirestormState, action: Action) -> str:
     sc = st.sc
     step = st.step
     who = sc.side_names.get(st.current_player(), st.current_player())
-    expected = EXPECTED.get(step, "")
+    naval = st.navy is not None and step in NAVAL_STEPS
+    expected = expected_form(st) if naval else EXPECTED.get(step, "")
     head = f"illegal action {action.to_str()!r} in step '{step}' ({who} to act"
     head += f"; expected '{expected}')" if expected else ")"
+    if naval:
+        return f"{head}: {order_problem(st, action)}"
+    if isinstance(action, Order):
+        if st.navy is None:
+            return f"{head}: naval orders belong to the Strategic Game of Firestorm: Norway (digest 6)"
+        return f"{head}: naval orders are given only during the Strategic Actions, before the land battles (6.0-6.1)"
     units = [getattr(action, "unit", "")] if hasattr(action, "unit") else []
     if isinstance(action, Commit):
         units = [u for u in action.units if not is_token(u)]
