@@ -35,10 +35,7 @@ def run(bot: str, games: int, seed: int) -> tuple[float, float]:
             naval = st.phase() == "strategic actions"
             t0 = time.perf_counter()
             who = st.current_player()
-            if who == CHANCE:
-                action = st.chance_dice().sample(rng)
-            else:
-                action = players[who].choose(st, st.legal_actions())
+            action = st.chance_dice().sample(rng) if who == CHANCE else players[who].choose(st, st.legal_actions())
             st.apply_unchecked(action, who)
             if naval:
                 in_actions += time.perf_counter() - t0
