@@ -36,6 +36,10 @@ from warroom.scenarios import load_scenario
 GAMES = 300
 REPLAY_EVERY = 3  # replay a third of the games (each replay costs as much as the game)
 TRUSTED_SEEDS = (0, 1, 2, 3)
+PROBE_SEEDS = range(6)
+PROBE_CAP = 12  # at most this many offered actions tried per decision (spread over the list)
+NAVAL_STEPS = frozenset({"sa_stuka", "sa_choose", "sa_form", "sa_move", "nv_evade", "nv_alloc", "nv_retreat",
+                         "nv_reply", "fleet_moves"})
 MODES = ("gw", "gw", "mixed", "tabletop")
 KINDS = ("random", "heuristic")
 BOXES = frozenset({OFFMAP, GONE, SORTIE, NEVER})
@@ -210,3 +214,35 @@ def test_trusted_norway_play_equals_checked_play() -> None:
         assert fast.log == checked.log
         assert dict(nav(fast).where) == dict(nav(checked).where)
         assert fast.outcome_text() == checked.outcome_text()
+
+
+class Prober:
+    """Wraps a bot: at every Strategic Game decision, every offered action is first applied to a clone,
+    through its text form, to show the game never offers an action that then raises."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.tried = 0
+
+    def choose(self, state: Any, legal: Sequence[Action]) -> Action:
+        if state.step in NAVAL_STEPS:
+            stride = max(1, len(legal) // PROBE_CAP)
+            for action in legal[::stride]:
+                twin = state.clone()
+                twin.apply_action(twin.parse_action(action.to_str()), twin.current_player())
+                check(twin)
+                self.tried += 1
+        return self.bot.choose(state, legal)
+
+
+def test_every_offered_strategic_action_applies_cleanly() -> None:
+    sc = load_scenario("norway")
+    tried = 0
+    for seed in PROBE_SEEDS:
+        st = new_game(sc, {"mode": "gw"})
+        st.record_events = False
+        players = players_for(sc, seed)
+        probers = {side: Prober(players[side]) for side in sc.sides}
+        play(st, {**players, **probers}, random.Random(seed))
+        tried += sum(p.tried for p in probers.values())
+    assert tried > 2000
