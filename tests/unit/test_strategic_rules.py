@@ -13,11 +13,10 @@ from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import PASS, Move, Order
 from warroom.rulesets.firestorm.navy import SORTIE, Combat, NavalState
-from warroom.rulesets.firestorm.sea import airfield_limit, lose, sail_options
+from warroom.rulesets.firestorm.sea import airfield_limit, lose
 from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
 from warroom.rulesets.firestorm.strategic import (
     check_airfields,
-    end_actions,
     fleet_move_options,
     strategic_arrivals,
 )
