@@ -480,3 +480,38 @@ def test_pass_uses_up_an_action_and_sides_alternate() -> None:
     left = nav(st).actions_left
     st.apply_action(PASS)
     assert nav(st).actions_left == left - 1 and nav(st).player == AXIS
+
+
+def test_ships_may_enter_a_harbour_whose_town_the_enemy_holds() -> None:
+    """1.3: ships may enter a Norwegian harbour even if the enemy holds the land area."""
+    st = position({"cruiser_1": "B3"})
+    assert st.control["D3"] == AXIS
+    do(st, "activate B3 ships", "sail trondheim_harbour", "halt")
+    assert nav(st).where["cruiser_1"] == "trondheim_harbour"
+
+
+def test_submarines_share_areas_and_never_attack_in_strategic_moves() -> None:
+    """6.8, 6.12: submarines may end among enemy ships; strategic moves start no fight."""
+    st = fresh(turn=2, counters={"uboat_1": "B1", "cruiser_1": "B2", "renown": "B2"})
+    st.flow.enter(st, "fleet_moves")
+    do(st, "pass", "move uboat_1 B2")
+    navy = nav(st)
+    assert navy.where["uboat_1"] == "B2" and navy.combat is None
+    assert navy.where["cruiser_1"] == navy.where["renown"] == "B2"
+
+
+def test_a_fighter_covers_one_neighbouring_area_fixed_at_first_use() -> None:
+    """6.7, assumption 11.12: a fighter defends its own area and one neighbour, chosen the first time."""
+    st = position({"blenheim_1": "A5", "ark_royal": "B5", "swordfish_3": "B5", "bf109_1": "B7",
+                   "warship_2": "stavanger_harbour", "warship_3": "C6"})
+    do(st, "activate A5 air", "fly stavanger_harbour")
+    c = combat(st)
+    assert c.defenders == ("warship_2", "bf109_1")
+    assert nav(st).zones == {"bf109_1": "stavanger_harbour"}
+    assert c.volleys[2].dice == 1 + 1 + 3  # AA, the harbour, the Bf 109's bracketed 3 (11.14)
+    while st.current_player() != CHANCE:
+        st.apply_action(st.legal_actions()[0])
+    roll(st, *[1] * sum(v.dice for v in c.volleys))
+    do(st, "pass")  # the Germans
+    do(st, "activate B5 air", "fly C6")
+    assert combat(st).defenders == ("warship_3",)  # B7 borders C6, but its fighter covers Stavanger
