@@ -515,3 +515,17 @@ def test_a_fighter_covers_one_neighbouring_area_fixed_at_first_use() -> None:
     do(st, "pass")  # the Germans
     do(st, "activate B5 air", "fly C6")
     assert combat(st).defenders == ("warship_3",)  # B7 borders C6, but its fighter covers Stavanger
+
+
+def test_ships_arriving_among_enemy_ships_enter_at_the_home_port_next_to_them() -> None:
+    """Turn 2 Allied ships arrive at A-4 (3.3); with German ships there they enter at Rosyth on A-4 instead,
+    since enemy ships share an area only while fighting (6.4); the carriers' aircraft come with them."""
+    sc = load_scenario("norway")
+    st = fresh(turn=2, counters={"hipper": "A4", **{c.id: OFFMAP for c in sc.counters.values() if c.arrives == 2}})
+    strategic_arrivals(st, sc.turn(2).arrivals)
+    navy = nav(st)
+    assert {navy.where[u] for u in ("glorious", "ark_royal", "french_cruiser", "destroyer_5")} == {"A6"}
+    assert navy.where["skua_2"] == navy.where["gladiator_1"] == "A6"
+    st = fresh(turn=2, counters={c.id: OFFMAP for c in sc.counters.values() if c.arrives == 2})
+    strategic_arrivals(st, sc.turn(2).arrivals)
+    assert nav(st).where["glorious"] == "A4" and nav(st).where["skua_2"] == "A4"
