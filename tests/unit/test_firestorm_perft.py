@@ -48,6 +48,9 @@ GOLDEN = {
              2, 11, 9, 2, 2, 10, 9, 2, 2, 7, 3],
     "lorraine": [2, 1, 7, 11, 5, 4, 11, 2, 2, 11, 5, 4, 11, 2, 4, 4, 2, 2, 3, 3, 3, 3, 30, 28, 24, 83, 70, 57,
                  51, 45, 32, 29, 26, 1, 1, 1, 1, 4, 11, 5],
+    # Norway: the turn 1 Strategic Actions (activate, take, sail/fly, allocate, evade, retreat, reply)
+    "norway": [10, 6, 6, 3, 2, 2, 12, 2, 2, 3, 1, 10, 4, 1, 11, 9, 5, 2, 2, 11, 2, 5, 2, 9, 4, 8, 3, 3, 2, 6,
+               3, 2, 12, 12, 6, 10, 2, 2, 6, 2],
 }
 
 
@@ -68,7 +71,7 @@ def test_caen_dday_opening_counts() -> None:
     assert all(a.to_str().startswith("arrow A2 ") for a in first[:-1])
 
 
-@pytest.mark.parametrize("scenario", ["caen", "lorraine"])
+@pytest.mark.parametrize("scenario", ["caen", "lorraine", "norway"])
 def test_seeded_walk_counts_are_stable(scenario: str) -> None:
     """The same seeded walk twice gives the same counts (legal_actions is a pure function)."""
     a = walk(new_game(load_scenario(scenario)), 11, 80)
@@ -86,3 +89,46 @@ def test_wrong_side_is_refused() -> None:
         st.apply_action(arrow, "axis")
     st.apply_action(arrow, "allies")
     assert st.step == "attack_commit"
+
+
+def test_norway_turn_1_opening_activations() -> None:
+    """The Allies open turn 1 (Norway digest 3.1, 6.1): one `activate` per sea area with ships (a harbour's
+    ships through its sea area: Rosyth's cruisers as A-4), per submarine location, and per base whose
+    bombers have a target in range; then `pass`."""
+    st = new_game(load_scenario("norway"))
+    assert (st.step, st.current_player()) == ("sa_choose", "allies")
+    assert [a.to_str() for a in st.legal_actions()] == [
+        "activate A1 ships", "activate A2 ships", "activate A3 ships", "activate A4 ships", "activate B4 ships",
+        "activate B4 subs", "activate C6 subs", "activate A5 air", "activate B4 air", "pass",
+    ]
+
+
+# (turn, step) -> the number of legal actions the first time the seed-11 Norway walk meets it
+NORWAY_CHECKPOINTS = {
+    (1, "sa_choose"): 10, (1, "fleet_moves"): 257,
+    (2, "sa_stuka"): 4, (2, "sa_choose"): 12, (2, "fleet_moves"): 354,
+    (3, "sa_stuka"): 4, (3, "sa_choose"): 14, (3, "fleet_moves"): 335,
+    (4, "sa_stuka"): 4, (4, "sa_choose"): 13, (4, "fleet_moves"): 339,
+}
+
+
+def test_norway_golden_counts_at_each_turns_strategic_steps() -> None:
+    """Legal-action counts at the Stuka step, the opening of the Strategic Actions and the first strategic
+    move of every turn along a seeded walk: a change means the Strategic Game's legality changed."""
+    st = new_game(load_scenario("norway"))
+    st.record_events = False
+    rng = random.Random(11)
+    seen: dict[tuple[int, str], int] = {}
+    while not st.is_terminal():
+        if st.current_player() == CHANCE:
+            st.apply_action(st.chance_dice().sample(rng))
+            continue
+        legal = st.legal_actions()
+        key = (st.turn, st.step)
+        navy = st.navy
+        assert navy is not None
+        opening = st.step == "sa_choose" and navy.actions_left == st.sc.turn(st.turn).actions
+        if key not in seen and (st.step in ("sa_stuka", "fleet_moves") or opening):
+            seen[key] = len(legal)
+        st.apply_action(legal[int(rng.random() * len(legal))])
+    assert seen == NORWAY_CHECKPOINTS

@@ -214,6 +214,14 @@ def airfield_usable(st: St, loc: str, side: str) -> bool:
     return loc in st.sc.strat_areas and airfield_limit(st, loc, side) != 0
 
 
+def has_room(st: St, loc: str, side: str) -> bool:
+    """`side` may base one more aircraft at `loc` (a usable airfield below its limit, 1.4)."""
+    if not airfield_usable(st, loc, side):
+        return False
+    limit = airfield_limit(st, loc, side)
+    return limit is None or sum(1 for u in land_aircraft(st, side) if navy_of(st).where[u] == loc) < limit
+
+
 def land_aircraft(st: St, side: str) -> list[str]:
     navy = navy_of(st)
     sc = st.sc

@@ -56,6 +56,7 @@ from warroom.rulesets.firestorm.sea import (
     alive,
     counter,
     enemy_ships_here,
+    has_room,
     home,
     is_home_port_of_other,
     label,
@@ -74,9 +75,10 @@ def begin_actions(st: St) -> None:
     navy = navy_of(st)
     t = st.sc.turn(st.turn)
     for unit, base in list(navy.sortie_from.items()):  # Stukas lent last turn come home (assumption 11.26)
-        if navy.where[unit] == SORTIE:
-            navy.where[unit] = base if airfield_usable(st, base, st.sc.counters[unit].side) else home(st, unit)
+        if navy.where[unit] == SORTIE:  # to their airfield if it has room left (1.4), else home (11.37)
+            navy.where[unit] = base if has_room(st, base, st.sc.counters[unit].side) else home(st, unit)
     navy.sortie_from = {}
+    check_airfields(st)  # Bodø may have closed for this turn at the end of the last one (7.6, 11.37)
     navy.activated = set()
     navy.zones = {}
     navy.bombed = set()
@@ -405,16 +407,37 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
     st.flags["landing_wait"] = new_wait
     for c in sc.counters.values():
         if c.arrives == st.turn and navy.where[c.id] == OFFMAP and not c.carrier:
-            relocate(st, c.id, c.arrive_at)
+            at = arrival_place(st, c.id)
+            relocate(st, c.id, at)
             for plane in sc.counters.values():
                 if plane.carrier == c.id and navy.where[plane.id] == OFFMAP:
-                    navy.where[plane.id] = c.arrive_at
-            st.note(f"{c.name} arrives at {label(st, c.arrive_at)}")
+                    navy.where[plane.id] = at
+            st.note(f"{c.name} arrives at {label(st, at)}")
     rule = sc.rules.value("naval_infantry")
     if st.flags.pop("naval_infantry", False) and rule:
         nar = tuple(a.id for a in sc.areas.values() if a.map == rule.get("map") and "fjord" not in a.flags)
         out += [Arrival(u, nar, "strategic") for u in rule.get("troops", ()) if st.loc[u] == OFFMAP]
     return out
+
+
+def arrival_place(st: St, unit: str) -> str:
+    """Where an arriving counter enters: its `arrive_at`, but a ship never enters among enemy surface ships
+    (enemy ships share an area only while fighting, 6.4), so it enters at a friendly home port on that sea.
+
+    assumption: the digest does not say what happens when the enemy holds an arrival area (3.3 lists A-4
+    only); entering at the home port next to it (A-4: Rosyth) starts no fight outside an action.
+    """
+    sc = st.sc
+    c = sc.counters[unit]
+    at = c.arrive_at
+    if not is_surface(c) or not enemy_ships_here(st, at, c.side):
+        return at
+    ports = sorted(p for p, s in sc.strat_areas.items() if s.kind == "home_port" and s.side == c.side and s.sea == at)
+    return ports[0] if ports else home_port(st, c.side)
+
+
+def home_port(st: St, side: str) -> str:
+    return sorted(p for p, s in st.sc.strat_areas.items() if s.kind == "home_port" and s.side == side)[0]
 
 
 def fleet_move_options(st: St, side: str) -> list[Move]:
