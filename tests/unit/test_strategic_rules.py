@@ -350,6 +350,18 @@ def test_landing_needs_the_landing_area_held() -> None:
     assert not st.flags.get("bonus_paid")
 
 
+def test_a_landing_whose_area_falls_in_the_battles_turns_back() -> None:
+    """Assumption: sea control at the end of the actions lets the force sail, but if its landing area is
+    German by the Strategic Phase it turns back and never lands (it cannot land in enemy hands)."""
+    st = position({"cruiser_1": "B2"}, turn=1)
+    actions_over(st)
+    assert nav(st).landed["terr_146"] == "ok"
+    st.set_control("D1", AXIS)
+    arrivals = strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)
+    assert "terr_146" not in {a.unit for a in arrivals}
+    assert st.loc["terr_146"] == WITHDRAWN
+
+
 def test_german_ships_deny_sea_control() -> None:
     st = position({"cruiser_1": "namsos_harbour", "hipper": "B2"}, turn=1)
     actions_over(st)
@@ -507,14 +519,14 @@ def test_a_fighter_covers_one_neighbouring_area_fixed_at_first_use() -> None:
     do(st, "activate A5 air", "fly stavanger_harbour")
     c = combat(st)
     assert c.defenders == ("warship_2", "bf109_1")
-    assert nav(st).zones == {"bf109_1": "stavanger_harbour"}
+    assert nav(st).zones == {"bf109_1": "B5"}  # Stavanger harbour lies in B-5 (and C-4)
     assert c.volleys[2].dice == 1 + 1 + 3  # AA, the harbour, the Bf 109's bracketed 3 (11.14)
     while st.current_player() != CHANCE:
         st.apply_action(st.legal_actions()[0])
     roll(st, *[1] * sum(v.dice for v in c.volleys))
     do(st, "pass")  # the Germans
     do(st, "activate B5 air", "fly C6")
-    assert combat(st).defenders == ("warship_3",)  # B7 borders C6, but its fighter covers Stavanger
+    assert combat(st).defenders == ("warship_3",)  # B7 borders C6, but its fighter covers B-5
 
 
 def test_ships_arriving_among_enemy_ships_enter_at_the_home_port_next_to_them() -> None:
@@ -529,3 +541,18 @@ def test_ships_arriving_among_enemy_ships_enter_at_the_home_port_next_to_them() 
     st = fresh(turn=2, counters={c.id: OFFMAP for c in sc.counters.values() if c.arrives == 2})
     strategic_arrivals(st, sc.turn(2).arrivals)
     assert nav(st).where["glorious"] == "A4" and nav(st).where["skua_2"] == "A4"
+
+
+def test_a_zone_fixed_on_a_sea_area_covers_its_harbours() -> None:
+    """6.7, 1.7 hint 6: a fighter whose zone is B-5 also defends Stavanger harbour, which lies in B-5."""
+    st = position({"blenheim_1": "A5", "blenheim_2": "A5", "bf109_1": "B7", "warship_4": "B5",
+                   "warship_3": "stavanger_harbour"})
+    do(st, "activate A5 air", "take blenheim_1", "launch", "fly B5")
+    assert combat(st).defenders == ("warship_4", "bf109_1")
+    assert nav(st).zones == {"bf109_1": "B5"}
+    while st.current_player() != CHANCE:
+        st.apply_action(st.legal_actions()[0])
+    roll(st, *[1] * sum(v.dice for v in combat(st).volleys))
+    do(st, "pass")
+    do(st, "activate A5 air", "fly stavanger_harbour")
+    assert "bf109_1" in combat(st).defenders

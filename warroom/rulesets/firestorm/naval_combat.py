@@ -67,6 +67,13 @@ def after_subs(st: St) -> None:
         navy.stage = "move"
 
 
+def fight(st: St) -> Combat:
+    """The fight in progress."""
+    combat = navy_of(st).combat
+    assert combat is not None, "no fight in progress"
+    return combat
+
+
 def open_combat(st: St, combat: Combat) -> None:
     navy = navy_of(st)
     navy.combat = combat
@@ -97,15 +104,13 @@ def deciding_volley(combat: Combat) -> Volley | None:
 
 
 def alloc_actor(st: St) -> str:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     v = deciding_volley(combat)
     return v.side if v is not None else ""
 
 
 def legal_alloc(st: St) -> Sequence[Any]:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     v = deciding_volley(combat)
     if v is None:
         return ()
@@ -117,8 +122,7 @@ def legal_alloc(st: St) -> Sequence[Any]:
 
 
 def apply_alloc(st: St, action: Any) -> None:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     v = deciding_volley(combat)
     assert v is not None
     if isinstance(action, Pass):
@@ -135,8 +139,7 @@ def alloc_done(st: St) -> bool:
 
 
 def roll_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     return sum(v.dice for v in combat.volleys)
 
 
@@ -150,8 +153,7 @@ def target_name(st: St, target: str) -> str:
 
 def resolve_roll(st: St, values: tuple[int, ...]) -> None:
     """All dice at once (simultaneous fire, 6.3); then which misses may be re-rolled."""
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     pos = 0
     combat.hits = {}
     combat.misses = []
@@ -172,15 +174,13 @@ def resolve_roll(st: St, values: tuple[int, ...]) -> None:
 
 
 def reroll_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     return len(combat.misses)
 
 
 def resolve_reroll(st: St, values: tuple[int, ...]) -> None:
     """Underlined bombers against ships, and every bomb on a harbour, re-roll each miss once (5.1, 6.9)."""
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     if values:
         st.note("Misses re-rolled: " + " ".join(f"[{v}]" for v in values))
     for (_, target), face in zip(combat.misses, values, strict=True):
@@ -192,15 +192,13 @@ def resolve_reroll(st: St, values: tuple[int, ...]) -> None:
 
 
 def bship_dice(st: St) -> int:
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     return len(combat.pending)
 
 
 def resolve_bship(st: St, values: tuple[int, ...]) -> None:
     """A battleship's single hit is re-rolled; only a second six sinks it (5.1, EX-9)."""
-    combat = navy_of(st).combat
-    assert combat is not None
+    combat = fight(st)
     rerolls = dict(zip(combat.pending, values, strict=True))
     sunk = []
     for target, n in combat.hits.items():
@@ -281,8 +279,7 @@ def surface_volleys(st: St, evade: bool) -> None:
 def finish_combat(st: St) -> None:
     """After the dice: what the fight leads to (retreat, submarine reply, or the end of the action)."""
     navy = navy_of(st)
-    combat = navy.combat
-    assert combat is not None
+    combat = fight(st)
     kind = combat.kind
     if kind == "surface":
         after_surface(st, combat)
@@ -416,7 +413,7 @@ def start_sub_attack(st: St, subs: Sequence[str], ships: Sequence[str], reactive
     navy = navy_of(st)
     side = st.sc.counters[subs[0]].side
     combat = Combat("sub", navy.at, navy.player, attackers=tuple(subs), defenders=tuple(ships))
-    combat.volleys = [Volley(side, len(subs), tuple(ships), f"{side_label(st, side)} submarines fire",
+    combat.volleys = [Volley(side, len(subs), tuple(ships), f"Submarines ({side_label(st, side)}) fire",
                              may_hold=True)]
     navy.return_to = "react" if reactive else "active"
     open_combat(st, combat)
@@ -475,12 +472,12 @@ def start_reply(st: St, side: str, ships: Sequence[str], press: bool, then: str)
 
 
 def defending_aircraft(st: St, target: str, side: str) -> list[str]:
-    """Un-activated fighters and carrier aircraft of `side` defend their own area and one neighbour, fixed
-    the first time they defend it this turn (6.7, assumption 11.12; they always do)."""
+    """Un-activated fighters and carrier aircraft of `side` defend their own area and one neighbouring
+    area, the first neighbour they defend this turn (6.7, assumption 11.12; they always do). A harbour lies
+    in both its areas, so a zone fixed on a sea area covers its harbours too."""
     sc = st.sc
     navy = navy_of(st)
     areas = set(coded(sc, target))
-    near = {n for a in areas for n in sc.air_adj.get(a, ())}
     out = []
     for u, w in navy.where.items():
         c = sc.counters[u]
@@ -488,11 +485,15 @@ def defending_aircraft(st: St, target: str, side: str) -> list[str]:
             continue
         if c.type != "fighter" and not c.carrier:
             continue
-        mine = set(coded(sc, w))
-        if mine & areas:
+        mine = coded(sc, w)
+        if areas.intersection(mine):
             out.append(u)
-        elif mine & near and navy.zones.get(u, target) == target:
-            navy.zones[u] = target
+            continue
+        reachable_areas = sorted(a for a in areas if any(a in sc.air_adj.get(m, ()) for m in mine))
+        zone = navy.zones.get(u)
+        if zone is None and reachable_areas:
+            zone = navy.zones[u] = reachable_areas[0]
+        if zone in reachable_areas:
             out.append(u)
     return out
 

@@ -81,7 +81,6 @@ class NavalState:
         self.activated: set[str] = set()
         self.actions_left = 0
         self.player = ""
-        self.passes = 0  # consecutive passes (two in a row end the actions early)
         self.kind = ""  # the acting group's kind: ships | subs | air
         self.pool: list[str] = []  # units that may still join the group being formed
         self.group: list[str] = []
@@ -105,7 +104,7 @@ class NavalState:
 
     def clone(self) -> NavalState:
         new = object.__new__(NavalState)
-        for name in ("actions_left", "player", "passes", "kind", "at", "base", "stage", "no_fight",
+        for name in ("actions_left", "player", "kind", "at", "base", "stage", "no_fight",
                      "retreat_side", "return_to", "t4_sunk"):
             setattr(new, name, getattr(self, name))
         new.where = self.where.copy()

@@ -397,6 +397,9 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
             out.append(a)
             continue
         status = navy.landed.get(a.unit, "lost")
+        side = sc.troops[a.unit].side
+        if status == "ok" and a.areas and not any(st.control[x] == side for x in a.areas):
+            status = "lost"  # assumption: the landing area fell in this turn's battles, so the force turns back
         if status == "ok":
             out.append(a)
         elif status == "wait":
