@@ -52,7 +52,6 @@ from warroom.rulesets.firestorm.naval_combat import (
 from warroom.rulesets.firestorm.sea import (
     air_steps,
     airfield_limit,
-    airfield_usable,
     alive,
     counter,
     enemy_ships_here,
@@ -443,43 +442,57 @@ def home_port(st: St, side: str) -> str:
     return sorted(p for p, s in st.sc.strat_areas.items() if s.kind == "home_port" and s.side == side)[0]
 
 
+_MOVES: dict[tuple[str, str], Move] = {}
+
+
 def fleet_move_options(st: St, side: str) -> list[Move]:
     """Strategic moves (6.12): ships any distance through seas free of enemy surface ships; submarines up
     to 2 areas; land-based aircraft re-base to a friendly airfield with room. Each counter moves once."""
     navy = navy_of(st)
     sc = st.sc
     enemy = sc.other(side)
-    out: list[Move] = []
     counts: dict[str, int] = {}
     for u in land_aircraft(st, side):
         counts[navy.where[u]] = counts.get(navy.where[u], 0) + 1
-    fields = [loc for loc, s in sc.strat_areas.items() if s.kind == "airfield" and airfield_usable(st, loc, side)]
+    limits = {loc: airfield_limit(st, loc, side) for loc, s in sc.strat_areas.items() if s.kind == "airfield"}
+    fields = [loc for loc, limit in limits.items() if limit != 0 and (limit is None or counts.get(loc, 0) < limit)]
     blocked = {w for u, w in navy.where.items() if sc.counters[u].side == enemy and is_surface(sc.counters[u])}
+    steps = int(sc.rules.value("sub_strategic_move"))
+    memo: dict[tuple[str, str], list[str]] = {}  # (kind, location) -> destinations, shared by a stack
+
+    def ship_dests(w: str) -> list[str]:
+        seen = reachable(w, lambda a: [n for n in sc.sea_adj[a] if n not in blocked
+                                       and not is_home_port_of_other(sc.strat_areas[n], side)])
+        return sorted(seen - {w})
+
+    def sub_dests(w: str) -> list[str]:
+        near = {w}
+        frontier = [w]
+        for _ in range(steps):
+            frontier = [n for a in frontier for n in sc.sea_adj[a]
+                        if n not in near and sc.strat_areas[n].kind != "home_port"]
+            near.update(frontier)
+        return sorted(near - {w})
+
+    out: list[Move] = []
     for u, w in navy.where.items():
         c = sc.counters[u]
         if c.side != side or u in navy.moved or w not in sc.strat_areas or c.carrier:
             continue
-        if is_surface(c):
-            seen = reachable(w, lambda a: [n for n in sc.sea_adj[a] if n not in blocked
-                                           and not is_home_port_of_other(sc.strat_areas[n], side)])
-            dests = sorted(seen - {w})
-        elif c.type == "submarine":
-            near = {w}
-            frontier = [w]
-            for _ in range(int(sc.rules.value("sub_strategic_move"))):
-                frontier = [n for a in frontier for n in sc.sea_adj[a]
-                            if n not in near and sc.strat_areas[n].kind != "home_port"]
-                near.update(frontier)
-            dests = sorted(near - {w})
+        if is_surface(c) or c.type == "submarine":
+            kind = "ship" if is_surface(c) else "sub"
+            dests = memo.get((kind, w))
+            if dests is None:
+                dests = memo[(kind, w)] = ship_dests(w) if kind == "ship" else sub_dests(w)
         elif c.is_aircraft:
-            dests = []
-            for f in fields:
-                limit = airfield_limit(st, f, side)
-                if f != w and (limit is None or counts.get(f, 0) < limit):
-                    dests.append(f)
+            dests = [f for f in fields if f != w]
         else:
             dests = []
-        out += [Move(u, d) for d in dests]
+        for d in dests:
+            move = _MOVES.get((u, d))
+            if move is None:
+                move = _MOVES[(u, d)] = Move(u, d)
+            out.append(move)
     return out
 
 
