@@ -83,7 +83,8 @@ def test_battleship_sunk_by_n_dice_matches_the_exact_chance(ships: tuple[str, ..
     do(st, "activate B3 ships", *[f"take {u}" for u in ships] if len(ships) > 1 else [], "sail B2", "fight")
     while st.current_player() != CHANCE:  # the only targets: every Allied die at Scharnhorst
         st.apply_action(st.legal_actions()[0])
-    assert nav(st).combat is not None and nav(st).combat.volleys[0].alloc == {"scharnhorst": n}
+    fight = nav(st).combat
+    assert fight is not None and fight.volleys[0].alloc == {"scharnhorst": n}
     hits, trials = rate(st, lambda s: nav(s).where["scharnhorst"] == GONE, seed=100 + n)
     lo, hi = wilson(hits, trials)
     assert lo <= p_battleship_sunk(n) <= hi, (n, hits / trials, p_battleship_sunk(n))

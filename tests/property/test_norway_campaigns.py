@@ -17,6 +17,7 @@ Invariants (checked after every action of 300 campaigns, RandomBot and Heuristic
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -198,7 +199,7 @@ def test_norway_campaigns_keep_the_strategic_invariants_and_replay() -> None:
         fights += sum(1 for e in st.log if e.action.startswith(("allocate", "fight", "evade", "attack", "fly", "bomb")))
         if seed % REPLAY_EVERY == 0:
             record = GameRecord.from_json(st.record(seed).to_json())
-            again = replay(record, lambda params=record.params: new_game(sc, params))
+            again = replay(record, functools.partial(new_game, sc, record.params))
             assert isinstance(again, FirestormState) and again.navy is not None
             assert (again.loc, again.control, again.unit_vp, again.bonus_vp, again.flags.get("bonus_paid")) == (
                 st.loc, st.control, st.unit_vp, st.bonus_vp, st.flags.get("bonus_paid"))
@@ -232,7 +233,8 @@ class Prober:
                 twin.apply_action(twin.parse_action(action.to_str()), twin.current_player())
                 check(twin)
                 self.tried += 1
-        return self.bot.choose(state, legal)
+        chosen: Action = self.bot.choose(state, legal)
+        return chosen
 
 
 def test_every_offered_strategic_action_applies_cleanly() -> None:

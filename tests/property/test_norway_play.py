@@ -12,6 +12,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -114,7 +115,7 @@ def test_norway_land_campaigns_keep_invariants_and_replay() -> None:
                     and sc.troops[u].nation in wrapped], "the turn 4 wrap-up empties the Narvik map"
         seen_bonus += bool(st.flags.get("bonus_paid"))
         record = GameRecord.from_json(st.record(seed).to_json())
-        again = replay(record, lambda params=record.params: new_game(sc, params))
+        again = replay(record, functools.partial(new_game, sc, record.params))
         assert isinstance(again, FirestormState)
         assert (again.loc, again.control, again.unit_vp, again.bonus_vp, again.events) == (
             st.loc, st.control, st.unit_vp, st.bonus_vp, st.events)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from warroom.core.dice import Roll
 from warroom.rulesets.firestorm import FirestormState, new_game, norway
-from warroom.rulesets.firestorm.actions import AIR, NAVAL, Arrow, Commit, Move, Pass
+from warroom.rulesets.firestorm.actions import AIR, NAVAL, Arrow, Commit, Move, Pass, Place
 from warroom.rulesets.firestorm.battle import ATTACKER, Battle
 from warroom.rulesets.firestorm.navy import NavalState
 from warroom.rulesets.firestorm.options import arrow_options, commit_options
@@ -429,9 +429,9 @@ def test_dombas_drop_takes_an_empty_area_or_lands_next_door() -> None:
     st = position(1, {"inf_oslo": "D10", "fj_dombas": "offmap"}, SCN_GERMAN)
     st.flow.enter(st, "strategic_start")
     assert st.control["E1"] == AXIS
-    assert {p.area for p in st.legal_actions() if getattr(p, "unit", "") == "fj_dombas"} == {"E1"}
+    assert {p.area for p in st.legal_actions() if isinstance(p, Place) and p.unit == "fj_dombas"} == {"E1"}
     held = position(1, {"inf_oslo": "D10", "nor_e8": "E1", "gj_trondheim": "D3", "fj_dombas": "offmap"}, SCN_GERMAN)
     held.flow.enter(held, "strategic_start")
     assert held.control["E1"] == ALLIES
-    spots = {p.area for p in held.legal_actions() if getattr(p, "unit", "") == "fj_dombas"}
+    spots = {p.area for p in held.legal_actions() if isinstance(p, Place) and p.unit == "fj_dombas"}
     assert spots and all(held.control[a] == AXIS and a in held.sc.adjacency["E1"] for a in spots)

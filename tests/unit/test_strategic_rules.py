@@ -405,7 +405,8 @@ def sink_warship(turn: int, at: str) -> FirestormState:
     if at == "narvik_harbour":
         do(st, "sail narvik_harbour")
     do(st, "fight")
-    if nav(st).combat and nav(st).combat.volleys[1].left():
+    fight = nav(st).combat
+    if fight is not None and fight.volleys[1].left():
         do(st, "allocate warspite 3" if at == "narvik_harbour" else "allocate warspite 2")
     roll(st, 6, *[1] * (sum(v.dice for v in combat(st).volleys) - 1))
     assert nav(st).where["warship_1"] == GONE
