@@ -15,9 +15,11 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from warroom.core.state import CHANCE
-from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.naval import interception_split, p_any_hit_with_reroll, p_battleship_sunk
 from warroom.rulesets.firestorm.navy import NavalState
+from warroom.rulesets.firestorm.positions import apply_orders as do
+from warroom.rulesets.firestorm.positions import strategic_position
 from warroom.rulesets.firestorm.state import GONE
 from warroom.scenarios import load_scenario
 
@@ -33,16 +35,8 @@ def position(counters: Mapping[str, str], player: str, turn: int = 2, cvs: Mappi
     if cvs:  # the loaded scenario is shared (cached): change a copy
         sc = copy.copy(sc)
         sc.counters = {u: dataclasses.replace(c, cv=cvs.get(u, c.cv)) for u, c in sc.counters.items()}
-    st = new_game(sc)
+    st = strategic_position(sc, counters, player, turn)
     st.record_events = False
-    navy = nav(st)
-    for c in navy.where:
-        navy.where[c] = GONE
-    navy.where.update(counters)
-    st.turn = turn
-    st.flow.enter(st, "sa_start")
-    navy.player = player
-    assert st.step == "sa_choose"
     return st
 
 
@@ -50,10 +44,6 @@ def nav(st: FirestormState) -> NavalState:
     assert st.navy is not None
     return st.navy
 
-
-def do(st: FirestormState, *orders: str) -> None:
-    for text in orders:
-        st.apply_action(st.parse_action(text))
 
 
 def wilson(hits: int, n: int, z: float = Z) -> tuple[float, float]:

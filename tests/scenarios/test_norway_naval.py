@@ -7,12 +7,13 @@ from collections.abc import Mapping
 
 import pytest
 
-from warroom.core.dice import Roll
 from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
-from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Order
 from warroom.rulesets.firestorm.navy import Combat, NavalState, sea_control
+from warroom.rulesets.firestorm.positions import apply_orders as do
+from warroom.rulesets.firestorm.positions import roll, strategic_position
 from warroom.rulesets.firestorm.sea import air_steps
 from warroom.rulesets.firestorm.state import GONE
 from warroom.scenarios import load_scenario
@@ -22,16 +23,7 @@ ALLIES, AXIS = "allies", "axis"
 
 def position(counters: Mapping[str, str], player: str = ALLIES, turn: int = 2) -> FirestormState:
     """Strategic Actions of `turn` with only `counters` on the map, `player` to act."""
-    st = new_game(load_scenario("norway"))
-    navy = nav(st)
-    for c in navy.where:
-        navy.where[c] = GONE
-    navy.where.update(counters)
-    st.turn = turn
-    st.flow.enter(st, "sa_start")
-    navy.player = player
-    assert st.step == "sa_choose"
-    return st
+    return strategic_position(load_scenario("norway"), counters, player, turn)
 
 
 def nav(st: FirestormState) -> NavalState:
@@ -43,16 +35,6 @@ def combat(st: FirestormState) -> Combat:
     c = nav(st).combat
     assert c is not None
     return c
-
-
-def do(st: FirestormState, *orders: str) -> None:
-    for text in orders:
-        st.apply_action(st.parse_action(text))
-
-
-def roll(st: FirestormState, *faces: int) -> None:
-    assert st.current_player() == CHANCE, st.step
-    st.apply_action(Roll(tuple(faces)))
 
 
 def test_ex1_activation_path_and_forced_stop() -> None:

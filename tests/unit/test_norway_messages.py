@@ -11,9 +11,10 @@ import pytest
 
 from warroom.core.dice import Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
-from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import Move
-from warroom.rulesets.firestorm.state import GONE
+from warroom.rulesets.firestorm.positions import apply_orders as do
+from warroom.rulesets.firestorm.positions import strategic_position
 from warroom.scenarios import load_scenario
 
 ALLIES, AXIS = "allies", "axis"
@@ -21,21 +22,7 @@ ALLIES, AXIS = "allies", "axis"
 
 def position(counters: Mapping[str, str], player: str = ALLIES, turn: int = 2) -> FirestormState:
     """Strategic Actions of `turn` with only `counters` on the map, `player` to act."""
-    st = new_game(load_scenario("norway"))
-    navy = st.navy
-    assert navy is not None
-    for c in navy.where:
-        navy.where[c] = GONE
-    navy.where.update(counters)
-    st.turn = turn
-    st.flow.enter(st, "sa_start")
-    navy.player = player
-    return st
-
-
-def do(st: FirestormState, *orders: str) -> None:
-    for text in orders:
-        st.apply_action(st.parse_action(text))
+    return strategic_position(load_scenario("norway"), counters, player, turn)
 
 
 def refusal(st: FirestormState, text: str) -> str:

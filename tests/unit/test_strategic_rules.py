@@ -7,12 +7,13 @@ from collections.abc import Mapping
 
 import pytest
 
-from warroom.core.dice import Roll
 from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
-from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Move, Order
 from warroom.rulesets.firestorm.navy import SORTIE, Combat, NavalState
+from warroom.rulesets.firestorm.positions import apply_orders as do
+from warroom.rulesets.firestorm.positions import roll, strategic_position, with_counters
 from warroom.rulesets.firestorm.sea import airfield_limit, lose
 from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
 from warroom.rulesets.firestorm.strategic import (
@@ -27,23 +28,12 @@ ALLIES, AXIS = "allies", "axis"
 
 def fresh(turn: int = 2, counters: Mapping[str, str] | None = None) -> FirestormState:
     """A new Norway game at `turn` with only `counters` on the Strategic Map (all of them when None)."""
-    st = new_game(load_scenario("norway"))
-    navy = nav(st)
-    if counters is not None:
-        for c in navy.where:
-            navy.where[c] = GONE
-        navy.where.update(counters)
-    st.turn = turn
-    return st
+    return with_counters(load_scenario("norway"), counters, turn)
 
 
 def position(counters: Mapping[str, str], player: str = ALLIES, turn: int = 2) -> FirestormState:
     """Strategic Actions of `turn` with only `counters` on the map, `player` to act."""
-    st = fresh(turn, counters)
-    st.flow.enter(st, "sa_start")
-    nav(st).player = player
-    assert st.step == "sa_choose"
-    return st
+    return strategic_position(load_scenario("norway"), counters, player, turn)
 
 
 def nav(st: FirestormState) -> NavalState:
@@ -55,16 +45,6 @@ def combat(st: FirestormState) -> Combat:
     c = nav(st).combat
     assert c is not None
     return c
-
-
-def do(st: FirestormState, *orders: str) -> None:
-    for text in orders:
-        st.apply_action(st.parse_action(text))
-
-
-def roll(st: FirestormState, *faces: int) -> None:
-    assert st.current_player() == CHANCE, st.step
-    st.apply_action(Roll(tuple(faces)))
 
 
 def orders(st: FirestormState, verb: str) -> set[str]:

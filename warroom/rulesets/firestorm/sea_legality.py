@@ -283,9 +283,6 @@ def check_sail(st: St, action: Order) -> str | None:
     sc = st.sc
     navy = navy_of(st)
     loc = action.arg
-    bad = location_problem(st, loc)
-    if bad:
-        return bad
     if loc == navy.at:
         return f"the group is already in {place(st, loc)}"
     if loc not in sc.sea_adj[navy.at]:
@@ -306,9 +303,6 @@ def check_dive(st: St, action: Order) -> str | None:
     sc = st.sc
     navy = navy_of(st)
     loc = action.arg
-    bad = location_problem(st, loc)
-    if bad:
-        return bad
     if len(navy.path) > 1:
         return "the submarines have already moved in this action: they move one area (6.2)"
     if loc not in sc.sea_adj[navy.at]:
@@ -343,9 +337,6 @@ def check_fly(st: St, action: Order) -> str | None:
     sc = st.sc
     navy = navy_of(st)
     loc = action.arg
-    bad = location_problem(st, loc)
-    if bad:
-        return bad
     if not any(sc.counters[u].type == "bomber" for u in navy.group):
         return "no bomber in the group: fighters only escort (6.6)"
     if not navy.surface_at(sc, loc, sc.other(navy.player)):
@@ -358,9 +349,6 @@ def check_bomb(st: St, action: Order) -> str | None:
     sc = st.sc
     navy = navy_of(st)
     loc = action.arg
-    bad = location_problem(st, loc)
-    if bad:
-        return bad
     targets: dict[str, list[str]] = sc.rules.value("bombing_targets")
     mine = targets.get(navy.player, [])
     if not mine:
@@ -399,9 +387,6 @@ def check_withdraw(st: St, action: Order) -> str | None:
     sc = st.sc
     navy = navy_of(st)
     loc = action.arg
-    bad = location_problem(st, loc)
-    if bad:
-        return bad
     group = retreaters(st)
     if not group:
         return None
