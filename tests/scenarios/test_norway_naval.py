@@ -11,10 +11,12 @@ from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Order
-from warroom.rulesets.firestorm.navy import Combat, NavalState, sea_control
+from warroom.rulesets.firestorm.naval_combat import fight as combat
+from warroom.rulesets.firestorm.navy import sea_control
 from warroom.rulesets.firestorm.positions import apply_orders as do
 from warroom.rulesets.firestorm.positions import roll, strategic_position
 from warroom.rulesets.firestorm.sea import air_steps
+from warroom.rulesets.firestorm.sea import navy_of as nav
 from warroom.rulesets.firestorm.state import GONE
 from warroom.scenarios import load_scenario
 
@@ -26,15 +28,6 @@ def position(counters: Mapping[str, str], player: str = ALLIES, turn: int = 2) -
     return strategic_position(load_scenario("norway"), counters, player, turn)
 
 
-def nav(st: FirestormState) -> NavalState:
-    assert st.navy is not None
-    return st.navy
-
-
-def combat(st: FirestormState) -> Combat:
-    c = nav(st).combat
-    assert c is not None
-    return c
 
 
 def test_ex1_activation_path_and_forced_stop() -> None:

@@ -11,10 +11,12 @@ from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Move, Order
-from warroom.rulesets.firestorm.navy import SORTIE, Combat, NavalState
+from warroom.rulesets.firestorm.naval_combat import fight as combat
+from warroom.rulesets.firestorm.navy import SORTIE
 from warroom.rulesets.firestorm.positions import apply_orders as do
 from warroom.rulesets.firestorm.positions import roll, strategic_position, with_counters
 from warroom.rulesets.firestorm.sea import airfield_limit, lose
+from warroom.rulesets.firestorm.sea import navy_of as nav
 from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
 from warroom.rulesets.firestorm.strategic import (
     check_airfields,
@@ -36,15 +38,6 @@ def position(counters: Mapping[str, str], player: str = ALLIES, turn: int = 2) -
     return strategic_position(load_scenario("norway"), counters, player, turn)
 
 
-def nav(st: FirestormState) -> NavalState:
-    assert st.navy is not None
-    return st.navy
-
-
-def combat(st: FirestormState) -> Combat:
-    c = nav(st).combat
-    assert c is not None
-    return c
 
 
 def orders(st: FirestormState, verb: str) -> set[str]:

@@ -91,15 +91,20 @@ def evacuate(st: St, b: Battle, staying: list[str]) -> list[str]:
     for u in staying:
         if sc.troops[u].nation in stay:
             keep.append(u)
-        elif by_sea:
-            st.loc[u] = WITHDRAWN
-            if st.record_events:
-                st.note(f"{st.name(u)} is evacuated by sea from {st.area_label(b.to)} and leaves the campaign")
         else:
-            if st.record_events:
-                st.note(f"{st.name(u)} cannot be evacuated from {st.area_label(b.to)}: no Allied sea control")
-            st.capture(u)
+            leave_by_sea(st, u, by_sea, f"is evacuated by sea from {st.area_label(b.to)} and leaves the campaign",
+                         f"cannot be evacuated from {st.area_label(b.to)}: no Allied sea control")
     return keep
+
+
+def leave_by_sea(st: St, unit: str, by_sea: bool, left: str, stuck: str) -> None:
+    """A troop leaves the map by sea for good (`WITHDRAWN`, no VP) with sea control, else it is captured."""
+    if st.record_events:
+        st.note(f"{st.name(unit)} {left if by_sea else stuck}")
+    if by_sea:
+        st.loc[unit] = WITHDRAWN
+    else:
+        st.capture(unit)
 
 
 # ----- naval gunfire support (4, 7.1, 11.33) -------------------------------------------------------------
@@ -264,16 +269,8 @@ def wrapup(st: St) -> None:
     nations = set(v["nations"])
     by_sea = sea_control(st, str(v["harbour"]), allies)
     for u in troops_on(st, str(v["map"]), allies):
-        if sc.troops[u].nation not in nations:
-            continue
-        if by_sea:
-            st.loc[u] = WITHDRAWN
-            if st.record_events:
-                st.note(f"{st.name(u)} embarks and leaves Norway")
-        else:
-            if st.record_events:
-                st.note(f"{st.name(u)} cannot embark without Allied sea control")
-            st.capture(u)
+        if sc.troops[u].nation in nations:
+            leave_by_sea(st, u, by_sea, "embarks and leaves Norway", "cannot embark without Allied sea control")
 
 
 def update_bodo(st: St) -> None:
