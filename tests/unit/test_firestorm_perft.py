@@ -106,9 +106,9 @@ def test_norway_turn_1_opening_activations() -> None:
 # (turn, step) -> the number of legal actions the first time the seed-11 Norway walk meets it
 NORWAY_CHECKPOINTS = {
     (1, "sa_choose"): 10, (1, "fleet_moves"): 257,
-    (2, "sa_stuka"): 4, (2, "sa_choose"): 13, (2, "fleet_moves"): 291,
-    (3, "sa_stuka"): 4, (3, "sa_choose"): 16, (3, "fleet_moves"): 293,
-    (4, "sa_stuka"): 4, (4, "sa_choose"): 12, (4, "fleet_moves"): 364,
+    (2, "sa_stuka"): 4, (2, "sa_choose"): 13, (2, "fleet_moves"): 213,
+    (3, "sa_stuka"): 4, (3, "sa_choose"): 14, (3, "fleet_moves"): 220,
+    (4, "sa_stuka"): 4, (4, "sa_choose"): 12, (4, "fleet_moves"): 286,
 }
 
 

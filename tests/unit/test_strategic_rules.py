@@ -306,39 +306,46 @@ def test_sea_control_at_the_end_of_the_actions_lands_the_troops() -> None:
     st = position({"cruiser_1": "B2", "destroyer_1": "narvik_harbour", "uboat_2": "B2"}, turn=1)
     actions_over(st)
     landed = nav(st).landed
-    assert landed == {"terr_146": "ok", "alpins_5": "ok", "alpins_27": "ok", "gds_24": "ok", "terr_148": "wait"}
-    assert st.flags["bonus_paid"] == {"landing:namsos_harbour": (ALLIES, 5), "landing:narvik_harbour": (ALLIES, 5)}
-    assert st.bonus_vp[ALLIES] == 10  # +5 per harbour landed at, not per unit (9.3)
+    assert landed == {"terr_146": "ok", "alpins_5": "ok", "alpins_27": "ok", "gds_24": "ok", "terr_148": "fail"}
+    assert not st.flags.get("bonus_paid")  # paid when the troops are put ashore, in the Strategic Phase
     arrivals = strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)
     units = {a.unit for a in arrivals}
     assert {"terr_146", "alpins_5", "alpins_27", "gds_24", "fj_dombas"} <= units and "terr_148" not in units
     assert st.flags["landing_wait"] == ["terr_148"]
+    assert st.flags["bonus_paid"] == {"landing:namsos_harbour": (ALLIES, 5), "landing:narvik_harbour": (ALLIES, 5)}
+    assert st.bonus_vp[ALLIES] == 10  # +5 per harbour landed at, not per unit (9.3)
 
 
 def test_landing_needs_the_landing_area_held() -> None:
     st = position({"cruiser_1": "B2"}, turn=1)
     st.set_control("D1", AXIS)
     actions_over(st)
-    assert nav(st).landed["terr_146"] == "wait"
+    assert "terr_146" not in {a.unit for a in strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)}
+    assert "terr_146" in st.flags["landing_wait"]
     assert not st.flags.get("bonus_paid")
 
 
-def test_a_landing_whose_area_falls_in_the_battles_turns_back() -> None:
-    """Assumption: sea control at the end of the actions lets the force sail, but if its landing area is
-    German by the Strategic Phase it turns back and never lands (it cannot land in enemy hands)."""
+def test_a_landing_whose_area_falls_in_the_battles_does_not_land() -> None:
+    """Sea control at the end of the actions lets the force sail, but it cannot land in an area the Germans
+    took in this turn's battles: in turn 1 it waits a turn (3.2), later it never lands."""
     st = position({"cruiser_1": "B2"}, turn=1)
     actions_over(st)
     assert nav(st).landed["terr_146"] == "ok"
     st.set_control("D1", AXIS)
     arrivals = strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)
-    assert "terr_146" not in {a.unit for a in arrivals}
-    assert st.loc["terr_146"] == WITHDRAWN
+    assert "terr_146" not in {a.unit for a in arrivals} and "terr_146" in st.flags["landing_wait"]
+    assert not st.flags.get("bonus_paid")
+    later = position({"cruiser_2": "B3"}, turn=2)
+    actions_over(later)
+    later.set_control("D4", AXIS)
+    strategic_arrivals(later, load_scenario("norway").turn(2).arrivals)
+    assert later.loc["bde_15"] == WITHDRAWN
 
 
 def test_german_ships_deny_sea_control() -> None:
     st = position({"cruiser_1": "namsos_harbour", "hipper": "B2"}, turn=1)
     actions_over(st)
-    assert nav(st).landed["terr_146"] == "wait"
+    assert nav(st).landed["terr_146"] == "fail"
 
 
 def test_a_turn_1_landing_that_fails_waits_one_turn_then_is_lost() -> None:
@@ -351,13 +358,13 @@ def test_a_turn_1_landing_that_fails_waits_one_turn_then_is_lost() -> None:
     nav(st).where["cruiser_1"] = "B2"
     st.flow.enter(st, "sa_start")
     actions_over(st)
-    assert nav(st).landed == {"terr_146": "ok", "alpins_5": "ok", "terr_148": "lost", "alpins_27": "lost",
-                              "gds_24": "lost", "bde_15": "lost"}
+    assert nav(st).landed == {"terr_146": "ok", "alpins_5": "ok", "terr_148": "fail", "alpins_27": "fail",
+                              "gds_24": "fail", "bde_15": "fail"}
     arrivals = {a.unit for a in strategic_arrivals(st, sc.turn(2).arrivals)}
     assert {"terr_146", "alpins_5"} <= arrivals
     assert all(st.loc[u] == WITHDRAWN for u in ("terr_148", "alpins_27", "gds_24", "bde_15"))
     assert st.flags["landing_wait"] == []
-    assert not st.flags.get("bonus_paid")  # the +5 is a turn 1 bonus only (9.3)
+    assert not st.flags.get("bonus_paid")  # the +5 is for landings made in turn 1 (9.3)
 
 
 @pytest.mark.parametrize(("turn", "unit", "port"), [(2, "bde_15", "B3"), (3, "legion_13", "B1")])
@@ -530,3 +537,62 @@ def test_a_zone_fixed_on_a_sea_area_covers_its_harbours() -> None:
     do(st, "pass")
     do(st, "activate A5 air", "fly stavanger_harbour")
     assert "bf109_1" in combat(st).defenders
+
+
+# ----- timing of airfields and Bodø (1.4, 3.2, 7.6) -----------------------------------------------------------
+def test_the_turn_1_strategic_phase_re_bases_to_airfields_open_from_turn_2() -> None:
+    """Denmark and Oslo are German airfields from turn 2 (1.4, 3.2): the turn 1 Strategic Phase prepares
+    turn 2, so aircraft may re-base there then and strike from them in the turn 2 actions."""
+    st = fresh(turn=1, counters={"he111_1": "B7"})
+    assert airfield_limit(st, "B6", AXIS) == 0  # not during the turn 1 actions
+    st.flow.enter(st, "fleet_moves")
+    do(st, "pass")  # the Allies
+    assert {m.to for m in fleet_move_options(st, AXIS)} >= {"B6", "oslo_airfield"}
+    do(st, "move he111_1 oslo_airfield", "pass")
+    assert nav(st).where["he111_1"] == "oslo_airfield" and st.turn == 2
+
+
+def test_aircraft_that_arrive_keep_their_airfield_over_those_already_there() -> None:
+    """C-1 holds one Allied aircraft (1.4): the Norway Hurricane arriving in turn 3 stays, the Blenheim
+    parked there earlier re-bases home (assumption in `check_airfields`)."""
+    st = fresh(turn=3, counters={"blenheim_1": "C1", "hurricane_2": OFFMAP})
+    strategic_arrivals(st, [])
+    check_airfields(st)
+    assert nav(st).where["hurricane_2"] == "C1" and nav(st).where["blenheim_1"] == "A5"
+
+
+def test_bodo_opens_before_the_strategic_moves_of_the_turn_it_is_won() -> None:
+    """7.6, 11.21: the Germans hold all of South-Central Norway after the turn 2 battles; their aircraft
+    may re-base to Bodø in that Strategic Phase, to fly from it in turn 3."""
+    st = fresh(turn=2, counters={"he111_1": "B7"})
+    for a in st.sc.areas.values():
+        if a.map == "south-central":
+            st.set_control(a.id, AXIS)
+    st.flow.enter(st, "strategic_start")
+    assert st.flags.get("bodo") is True
+    while st.step != "fleet_moves":
+        st.apply_action(PASS if PASS in st.legal_actions() else st.legal_actions()[0])
+    do(st, "pass")  # the Allies
+    assert Move("he111_1", "bodo_airfield") in fleet_move_options(st, AXIS)
+
+
+def test_an_evading_group_sunk_to_the_last_ship_has_no_move_left() -> None:
+    st = position({"warship_4": "B5", "rodney": "B4", "valiant": "B4"}, player=AXIS)
+    do(st, "activate B5 ships", "sail B4", "evade")
+    roll(st, 6, 1, 1, 1)
+    assert nav(st).where["warship_4"] == GONE
+    assert st.step == "sa_choose" and nav(st).player == ALLIES
+
+
+def test_a_special_bombing_mission_needs_an_enemy_held_port() -> None:
+    """6.9: the mission closes an Allied supply port; a port the Germans hold is no target (assumption)."""
+    st = position({"he111_1": "oslo_airfield", "ju88_1": "oslo_airfield"}, player=AXIS)
+    do(st, "activate oslo_airfield air", "take he111_1", "take ju88_1")
+    assert Order("bomb", "namsos_harbour") in st.legal_actions()
+    st = position({"he111_1": "oslo_airfield", "ju88_1": "oslo_airfield"}, player=AXIS)
+    st.set_control("D1", AXIS)
+    do(st, "activate oslo_airfield air", "take he111_1", "take ju88_1")
+    assert Order("bomb", "namsos_harbour") not in st.legal_actions()
+    assert Order("bomb", "andalsnes_harbour") in st.legal_actions()
+    with pytest.raises(IllegalActionError, match="only closes a port the enemy holds"):
+        do(st, "bomb namsos_harbour")

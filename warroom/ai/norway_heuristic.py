@@ -92,7 +92,7 @@ def score(st: FirestormState, side: str, action: Action) -> float:
     assert isinstance(action, Order)
     verb = action.verb
     if verb == "sortie":
-        return 1.0 if st.air_left.get(side, 0) < 2 else -1.0
+        return 1.0 if st.air_left.get(side, 0) < 2 and stukas_wanted(st) else -1.0
     if verb == "activate":
         return activation(st, side, action.arg, action.what)
     if verb == "take":
@@ -139,6 +139,14 @@ def score(st: FirestormState, side: str, action: Action) -> float:
     return 0.0
 
 
+def stukas_wanted(st: FirestormState) -> bool:
+    """Stukas help on land only where they may fly: an open South-Central map, or Narvik with Bodø (7.7)."""
+    closed = st.flags.get("closed_maps", ())
+    bodo_only = st.sc.rules.value("narvik_map")
+    return any(m not in closed and m != bodo_only for m, info in st.sc.maps.items() if info["kind"] == "land") \
+        or bool(st.flags.get("bodo"))
+
+
 def activation(st: FirestormState, side: str, loc: str, kind: str) -> float:
     navy = navy_of(st)
     sc = st.sc
@@ -174,10 +182,21 @@ def target_worth(st: FirestormState, side: str, planes: list[str], target: str) 
 def strike(st: FirestormState, side: str, action: Order) -> float:
     navy = navy_of(st)
     if action.verb == "bomb":
-        allied_troops = [u for u, w in st.loc.items() if w in st.sc.areas and st.sc.troops[u].side != side
-                         and st.sc.troops[u].nation not in ("", "norwegian")]
-        return 1.5 if landing_due(st) or allied_troops else 0.1
+        return 1.5 if port_matters(st, action.arg, side) else 0.1
     return target_worth(st, side, navy.group, action.arg)
+
+
+def port_matters(st: FirestormState, harbour: str, side: str) -> bool:
+    """The enemy depends on this port: a landing due there, or enemy troops other than Norwegians on its
+    land map while that map is still open."""
+    sc = st.sc
+    land_map = sc.areas[sc.strat_areas[harbour].land].map
+    if land_map in st.flags.get("closed_maps", ()):
+        return False
+    if landing_due(st) and any(a.landing == harbour for a in landing_rows(sc)):
+        return True
+    return any(w in sc.areas and sc.areas[w].map == land_map and sc.troops[u].side != side
+               and sc.troops[u].nation not in ("", "norwegian") for u, w in st.loc.items())
 
 
 def allocation(st: FirestormState, action: Order) -> float:

@@ -333,7 +333,7 @@ def begin_retreat(st: St, side: str, units: Sequence[str], then: str) -> None:
     navy.retreating = list(units)
     navy.retreat_side = side
     navy.return_to = then
-    navy.stage = "retreat" if units else then
+    navy.stage = "retreat" if units else "move" if then == "move" and alive(st) else "done"
     if units:
         st.note(f"{side_label(st, side)} must retreat: {names(st, units)}")
         navy.retreat_path = [navy.where[units[0]]]

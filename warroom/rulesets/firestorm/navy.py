@@ -100,12 +100,11 @@ class NavalState:
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
         self.moved: set[str] = set()  # counters moved in this Strategic Phase
         self.landed: dict[str, str] = {}  # landing harbour -> "ok" | "wait" | "lost" this turn
-        self.t4_sunk = 0
 
     def clone(self) -> NavalState:
         new = object.__new__(NavalState)
         for name in ("actions_left", "player", "kind", "at", "base", "stage", "no_fight",
-                     "retreat_side", "return_to", "t4_sunk"):
+                     "retreat_side", "return_to"):
             setattr(new, name, getattr(self, name))
         new.where = self.where.copy()
         new.activated = set(self.activated)

@@ -244,7 +244,7 @@ def battles_over(st: St) -> None:
 
 
 def turn_end(st: St) -> None:
-    """The end of a turn: `hold` and `clear` bonuses, the wrap-up by sea (3.5), then Bodø for next turn."""
+    """The end of a turn: `hold` and `clear` bonuses and the wrap-up by sea (3.5)."""
     sc = st.sc
     if not sc.has("norway_turns"):
         return
@@ -257,7 +257,6 @@ def turn_end(st: St) -> None:
                 f"no {sc.side_names[sc.other(bonus.side)]} troop is left on the {sc.maps[bonus.map]['name']} map")
     if "narvik_wrapup" in t.special:
         wrapup(st)
-    update_bodo(st)
 
 
 def wrapup(st: St) -> None:
@@ -279,8 +278,9 @@ def update_bodo(st: St) -> None:
     turn (the failed closure, 3.4) overrides both. The status is `st.flags['bodo']`, for the Strategic
     Game too.
 
-    assumption: the port must be German at the end of the turn and the trace is made then (digest 3.3
-    says 'the next strategic turn'); either route is enough (11.21).
+    assumption: the port must be German at the end of the turn's battles and the trace is made then, at the
+    start of the Strategic Phase, so aircraft may re-base to Bodø in that phase's strategic moves and fly
+    from it the next turn (digest 3.3 says 'the next strategic turn'); either route is enough (11.21).
     """
     sc = st.sc
     v = sc.rules.value("bodo")

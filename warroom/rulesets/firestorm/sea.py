@@ -194,9 +194,13 @@ def rail_to_hub(st: St, land: str, side: str) -> bool:
 
 
 def airfield_limit(st: St, loc: str, side: str) -> int | None:
-    """How many aircraft `side` may keep at an airfield; None = no limit; 0 = unusable (1.4, 7.6)."""
+    """How many aircraft `side` may keep at an airfield; None = no limit; 0 = unusable (1.4, 7.6).
+
+    Re-basing in a turn's Strategic Phase prepares the next turn, so an airfield usable `from_turn` 2
+    (Denmark, Oslo) takes aircraft in the turn 1 Strategic Phase (digest 3.2: Denmark is taken then)."""
     s = st.sc.strat_areas[loc]
-    if s.kind != "airfield" or s.side != side or st.turn < s.from_turn:
+    turn = st.turn + 1 if st.phase() == "strategic" else st.turn
+    if s.kind != "airfield" or s.side != side or turn < s.from_turn:
         return 0
     if s.land and st.control[s.land] != side:
         return 0

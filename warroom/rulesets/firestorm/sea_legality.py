@@ -359,6 +359,10 @@ def check_bomb(st: St, action: Order) -> str | None:
                 f"{listing([place(st, t) for t in mine])}")
     if not any(sc.counters[u].type == "bomber" for u in navy.group):
         return "no bomber in the group: fighters only escort (6.9)"
+    land = sc.strat_areas[loc].land
+    if land and st.control[land] == navy.player:
+        return (f"the {side_name(st, navy.player)} hold {st.area_label(land)}: a special bombing mission only closes "
+                f"a port the enemy holds (6.9)")
     return range_problem(st, loc)
 
 

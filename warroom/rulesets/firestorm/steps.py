@@ -675,6 +675,7 @@ def begin_strategic(st: St) -> None:
     sc = st.sc
     t = sc.turn(st.turn)
     norway.battles_over(st)
+    norway.update_bodo(st)  # before the strategic moves, which may re-base aircraft there
     norway.refresh_fjords(st)
     if st.record_events:
         st.note(f"--- Strategic Phase, turn {st.turn} ---")

@@ -292,10 +292,18 @@ def air_targets(st: St, group: Sequence[str], side: str) -> list[Order]:
     targets = sorted({w for u, w in navy.where.items()
                       if w in sc.strat_areas and sc.counters[u].side == enemy and is_surface(sc.counters[u])})
     out = [order("fly", t) for t in targets if air_steps(sc, base, t) <= rng]
-    bombing = sc.rules.value("bombing_targets")
-    if side in bombing:
-        out += [order("bomb", h) for h in bombing[side] if air_steps(sc, base, h) <= rng]
+    out += [order("bomb", h) for h in bombing_targets(st, side) if air_steps(sc, base, h) <= rng]
     return out
+
+
+def bombing_targets(st: St, side: str) -> list[str]:
+    """The harbours `side` may bomb in a special mission (6.9).
+
+    assumption: only while the enemy holds the port's land area, since the mission closes it as an enemy
+    supply port and does nothing else (digest 6.9 suggestion)."""
+    sc = st.sc
+    return [h for h in sc.rules.value("bombing_targets").get(side, [])
+            if st.control.get(sc.strat_areas[h].land) == sc.other(side)]
 
 
 def legal_move(st: St) -> Sequence[Any]:
@@ -348,31 +356,20 @@ def next_action(st: St) -> None:
 
 
 def end_actions(st: St) -> None:
-    """Sea-lane control decides the Allied landings at the end of the actions (6.10, 3.2-3.4, 11.8)."""
+    """Sea-lane control at the end of the actions decides which Allied landings may sail (6.10, 3.2-3.4,
+    11.8): `navy.landed[unit]` is "ok" or "fail"; `strategic_arrivals` lands them."""
     navy = navy_of(st)
     sc = st.sc
-    t = sc.turn(st.turn)
-    waiting = list(st.flags.get("landing_wait", []))
-    rows = [a for a in t.arrivals if a.landing] + [a for a in landing_rows(sc) if a.unit in waiting]
-    made: set[str] = set()
-    for a in rows:
-        if st.loc[a.unit] != OFFMAP:
-            continue
-        ok = sea_control(st, a.landing, sc.sides[0]) and (not a.areas or any(
-            st.control[x] == sc.troops[a.unit].side for x in a.areas))
-        if ok:
-            navy.landed[a.unit] = "ok"
-            made.add(a.landing)
-        elif a.on_fail == "wait" and a.unit not in waiting:
-            navy.landed[a.unit] = "wait"
-        else:
-            navy.landed[a.unit] = "lost"
-    for h in sorted({a.landing for a in rows if st.loc[a.unit] == OFFMAP}):
+    waiting = set(st.flags.get("landing_wait", []))
+    rows = [a for a in landing_rows(sc) if st.loc[a.unit] == OFFMAP
+            and (a in sc.turn(st.turn).arrivals or a.unit in waiting)]
+    for h in sorted({a.landing for a in rows}):
+        ok = sea_control(st, h, sc.sides[0])
         units = [a.unit for a in rows if a.landing == h]
-        result = "lands" if h in made else "cannot land (no sea-lane control)"
-        st.note(f"Landing at {sc.strat_areas[h].name}: {', '.join(st.name(u) for u in units)} {result}")
-    for h in sorted(made):
-        pay(st, f"landing:{h}", sc.sides[0], t.landing_vp, f"landing at {sc.strat_areas[h].name} in turn {st.turn}")
+        for u in units:
+            navy.landed[u] = "ok" if ok else "fail"
+        st.note(f"Landing at {sc.strat_areas[h].name}: {', '.join(st.name(u) for u in units)} "
+                f"{'may land (the Allies hold the sea lane)' if ok else 'cannot land (no sea-lane control)'}")
     navy.stage = "over"
 
 
@@ -381,8 +378,10 @@ def landing_rows(sc: FirestormScenario) -> list[Arrival]:
 
 
 def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
-    """The arrivals of this Strategic Phase: landings only where they were made; a turn 1 landing that
-    failed waits for the next turn (once); counters enter at their places; Marine Regiment Berger if due."""
+    """The arrivals of this Strategic Phase: a landing is made with sea-lane control at the end of the
+    actions and its landing area still Allied (+ the turn's `landing_vp` per harbour); a failed turn 1
+    landing waits for the next turn (once), others never land; counters enter at their places; Marine
+    Regiment Berger if due."""
     navy = st.navy
     if navy is None:
         return list(arrivals)
@@ -391,21 +390,27 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
     waiting = set(st.flags.get("landing_wait", []))
     rows = list(arrivals) + [a for a in landing_rows(sc) if a.unit in waiting]
     new_wait = []
+    made: set[str] = set()
     for a in rows:
         if not a.landing:
             out.append(a)
             continue
-        status = navy.landed.get(a.unit, "lost")
+        if st.loc[a.unit] != OFFMAP:
+            continue
         side = sc.troops[a.unit].side
-        if status == "ok" and a.areas and not any(st.control[x] == side for x in a.areas):
-            status = "lost"  # assumption: the landing area fell in this turn's battles, so the force turns back
-        if status == "ok":
+        # the force lands with sea control and a landing area still held after this turn's battles
+        if navy.landed.get(a.unit) == "ok" and (not a.areas or any(st.control[x] == side for x in a.areas)):
             out.append(a)
-        elif status == "wait":
+            made.add(a.landing)
+        elif a.on_fail == "wait" and a.unit not in waiting:
             new_wait.append(a.unit)
-        elif st.loc[a.unit] == OFFMAP:
+            st.note(f"{st.name(a.unit)} waits to land next turn")
+        else:
             st.loc[a.unit] = WITHDRAWN
             st.note(f"{st.name(a.unit)} never lands")
+    vp = sc.turn(st.turn).landing_vp
+    for h in sorted(made):  # assumption: the turn 1 +5 is for landings made in turn 1 itself (3.2, 9.3)
+        pay(st, f"landing:{h}", sc.sides[0], vp, f"landing at {sc.strat_areas[h].name} in turn {st.turn}")
     st.flags["landing_wait"] = new_wait
     for c in sc.counters.values():
         if c.arrives == st.turn and navy.where[c.id] == OFFMAP and not c.carrier:
@@ -537,7 +542,10 @@ def check_airfields(st: St) -> None:
             limit = airfield_limit(st, loc, side)
             if limit is None:
                 continue
-            for u in sorted(units)[limit:]:
+            # assumption: aircraft that arrived this turn keep their place (the Norway Hurricane at C-1, 3.4);
+            # the others leave in counter order
+            keep_first = sorted(units, key=lambda u: (sc.counters[u].arrives != st.turn, u))
+            for u in keep_first[limit:]:
                 navy.where[u] = home(st, u)
                 st.note(f"{counter(st, u).name} re-bases to {label(st, home(st, u))} (airfield limit)")
 

@@ -92,7 +92,7 @@ def strategic_view(st: FirestormState, navy: NavalState, side: str | None) -> di
         "actions_left": navy.actions_left, "player": navy.player, "stage": navy.stage,
         "locations": locations, "counters": counters, "off_map": off, "group": group, "retreat": retreat,
         "combat": combat_view(st, navy.combat, side) if navy.combat is not None else None,
-        "bombed": sorted(navy.bombed), "landings": dict(navy.landed), "t4_sunk": navy.t4_sunk,
+        "bombed": sorted(navy.bombed), "landings": dict(navy.landed),
     }
 
 
