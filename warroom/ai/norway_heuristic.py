@@ -157,7 +157,10 @@ def activation(st: FirestormState, side: str, loc: str, kind: str) -> float:
                          if w in sc.strat_areas and sc.counters[u].side != side and is_surface(sc.counters[u])}):
             if all(air_steps(sc, loc, t) <= sc.counters[p].range for p in planes):
                 best = max(best, target_worth(st, side, planes, t))
-        return best
+        if side in sc.rules.value("bombing_targets") and any(port_matters(st, h, side)
+                                                              for h in sc.rules.value("bombing_targets")[side]):
+            best = max(best, 1.0)
+        return best - 0.2
     if kind == "subs":
         here = enemy_surface(st, loc, side)
         near = any(enemy_surface(st, n, side) for n in sc.sea_adj[loc])
@@ -182,7 +185,7 @@ def target_worth(st: FirestormState, side: str, planes: list[str], target: str) 
 def strike(st: FirestormState, side: str, action: Order) -> float:
     navy = navy_of(st)
     if action.verb == "bomb":
-        return 1.5 if port_matters(st, action.arg, side) else 0.1
+        return 1.5 if port_matters(st, action.arg, side) else -0.5
     return target_worth(st, side, navy.group, action.arg)
 
 
