@@ -222,6 +222,10 @@ def resolve_bship(st: St, values: tuple[int, ...]) -> None:
 
 
 def harbour_dice(st: St, loc: str) -> int:
+    """A harbour's defence dice (1.3, 6.3).
+
+    assumption: they help the side whose ships are in the harbour when it is attacked, whoever holds the
+    town on the land map (the digest gives them to the defender and names no owner)."""
     s = st.sc.strat_areas[loc]
     return s.defence if s.kind == "harbour" else 0
 

@@ -471,6 +471,8 @@ def fleet_move_options(st: St, side: str) -> list[Move]:
         return sorted(seen - {w})
 
     def sub_dests(w: str) -> list[str]:
+        # assumption: submarines never enter a home port, their own included: they may not attack there
+        # (6.8) and the digest gives them no other use for one
         near = {w}
         frontier = [w]
         for _ in range(steps):
