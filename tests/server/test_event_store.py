@@ -1,0 +1,140 @@
+"""The event store and the campaign service on SQLite (docs/server-plan.md 2-4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from warroom.core.errors import IllegalActionError
+from warroom.core.log import LogEntry
+from warroom.server.db import engine_for, migrate
+from warroom.server.service import BadRequestError, Campaigns, ForbiddenError, Invitation
+from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError, hash_secret
+
+
+@pytest.fixture()
+def url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'warroom.db'}"
+    migrate(url)
+    return url
+
+
+def service(url: str) -> Campaigns:
+    return Campaigns(EventStore(engine_for(url)))
+
+
+def link(invitations: list[Invitation], label: str) -> str:
+    return next(i.secret for i in invitations if i.label == label)
+
+
+def test_migrations_are_idempotent(url: str) -> None:
+    migrate(url)  # a second run finds nothing to do
+    assert EventStore(engine_for(url)).campaign_ids() == []
+
+
+def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
+    store = EventStore(engine_for(url))
+    cid = store.create_campaign("t", "caen", {"mode": "gw"}, 7)
+    entry = LogEntry("pass", "allies", 1, "planning")
+    assert store.append(cid, 0, [entry], None) == 1
+    with pytest.raises(ConflictError):
+        store.append(cid, 0, [entry], None)  # a second writer that looked at position 0
+    assert [e.action for e in store.log(cid)] == ["pass"]
+    with pytest.raises(NotFoundError):
+        store.append("nope", 0, [entry], None)
+
+
+def test_a_request_key_is_applied_once(url: str) -> None:
+    store = EventStore(engine_for(url))
+    cid = store.create_campaign("t", "caen", {}, 7)
+    entry = LogEntry("pass", "allies", 1, "planning")
+    store.append(cid, 0, [entry], None, key="k1", response={"seq": 1})
+    assert store.remembered(cid, "k1") == {"seq": 1}
+    with pytest.raises(ConflictError):
+        store.append(cid, 1, [entry], None, key="k1")
+    assert len(store.log(cid)) == 1
+
+
+def test_tokens_are_stored_as_hashes_and_can_be_revoked(url: str) -> None:
+    store = EventStore(engine_for(url))
+    cid = store.create_campaign("t", "caen", {}, 7)
+    tid, secret = store.issue_token(cid, "general", "allies")
+    assert store.grant(secret) == Grant(tid, cid, "general", "allies")
+    with store.engine.connect() as conn:
+        stored = [row[0] for row in conn.exec_driver_sql("select hash from token")]
+    assert stored == [hash_secret(secret)] and secret not in stored
+    store.revoke(cid, tid)
+    with pytest.raises(NotFoundError):
+        store.grant(secret)
+    with pytest.raises(ValueError):
+        store.issue_token(cid, "emperor")
+
+
+def test_a_campaign_plays_through_the_service_and_survives_a_restart(url: str) -> None:
+    campaigns = service(url)
+    cid, invitations = campaigns.create("caen", seed=3)
+    assert [i.label for i in invitations] == ["organiser", "Allies general", "Allies commanders",
+                                              "Germans general", "Germans commanders"]
+    store = campaigns.store
+    allies, axis = (store.grant(link(invitations, f"{n} general")) for n in ("Allies", "Germans"))
+    for _ in range(30):
+        st = campaigns.state(cid)
+        who = st.current_player()
+        if who not in ("allies", "axis"):
+            break
+        grant = allies if who == "allies" else axis
+        campaigns.act(grant, st.legal_actions()[0].to_str())
+    before = campaigns.state(cid)
+    restarted = service(url)  # a new process on the same database
+    again = restarted.state(cid)
+    assert (again.loc, again.control, again.log, again.turn) == (before.loc, before.control, before.log, before.turn)
+
+
+def test_the_server_rolls_every_die_and_never_shows_the_seed(url: str) -> None:
+    campaigns = service(url)
+    cid, invitations = campaigns.create("caen", seed=424242)
+    grant = campaigns.store.grant(link(invitations, "Allies general"))
+    view = campaigns.view(grant)
+    assert "424242" not in json.dumps(view)
+    assert campaigns.state(cid).current_player() != "chance"
+
+
+def test_roles_and_sides_are_checked_before_anything_changes(url: str) -> None:
+    campaigns = service(url)
+    cid, invitations = campaigns.create("caen", seed=5)
+    st = campaigns.state(cid)
+    who = st.current_player()
+    other = "axis" if who == "allies" else "allies"
+    names = {"allies": "Allies", "axis": "Germans"}
+    wrong = campaigns.store.grant(link(invitations, f"{names[other]} general"))
+    right = campaigns.store.grant(link(invitations, f"{names[who]} general"))
+    organiser = campaigns.store.grant(link(invitations, "organiser"))
+    commander = campaigns.store.grant(link(invitations, f"{names[who]} commanders"))
+    action = st.legal_actions()[0].to_str()
+    for grant in (wrong, organiser, commander):
+        with pytest.raises(ForbiddenError):
+            campaigns.act(grant, action)
+    with pytest.raises(BadRequestError):
+        campaigns.act(right, "arrow Q9 A1")
+    legal = {a.to_str() for a in st.legal_actions()}
+    troop, area = next(iter(st.sc.troops)), next(iter(st.sc.areas))
+    illegal = next(t for t in (f"move {troop} {area}", "pass", f"advance {troop}") if t not in legal)
+    with pytest.raises(IllegalActionError):
+        campaigns.act(right, illegal)
+    assert campaigns.store.campaign(cid).seq == len(st.log)  # nothing was stored
+    assert campaigns.view(wrong)["legal"] == [] and campaigns.view(right)["legal"]
+
+
+def test_a_repeated_request_is_answered_without_acting_twice(url: str) -> None:
+    campaigns = service(url)
+    cid, invitations = campaigns.create("caen", seed=9)
+    st = campaigns.state(cid)
+    names = {"allies": "Allies", "axis": "Germans"}
+    grant = campaigns.store.grant(link(invitations, f"{names[st.current_player()]} general"))
+    first = campaigns.act(grant, st.legal_actions()[0].to_str(), key="req-1")
+    assert campaigns.act(grant, "anything at all", key="req-1") == first
+    assert campaigns.store.campaign(cid).seq == first["seq"]
+    with pytest.raises(ConflictError):
+        campaigns.act(grant, "pass", expected_seq=0)

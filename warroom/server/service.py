@@ -1,0 +1,173 @@
+"""Campaigns as positions (docs/server-plan.md): the only layer the web app calls.
+
+A position is rebuilt by replaying the stored log (cached per process by campaign and sequence number).
+Every request is checked against the holder's grant and `legal_actions()`; the server rolls every die,
+from `random.Random(f"{seed}/{n}")` for the roll at log position `n`, so no dice state is kept and a
+restart changes nothing. The seed never leaves this module.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.game import replay
+from warroom.core.log import GameRecord
+from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.scenarios import bundled_ids, load_scenario
+from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant
+
+CACHE_SIZE = 64
+
+
+class ForbiddenError(Exception):
+    """The holder's role or side may not do this (HTTP 403)."""
+
+
+class BadRequestError(Exception):
+    """The request cannot be read: an unknown action word, area or counter (HTTP 422)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    label: str  # e.g. "organiser", "allies general", "axis commanders"
+    role: str
+    side: str
+    token_id: str
+    secret: str
+
+
+def roll_seed(seed: int, position: int) -> random.Random:
+    """The dice of the roll at log position `position` (stable across processes and restarts)."""
+    return random.Random(f"{seed}/{position}")
+
+
+class Campaigns:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._cache: OrderedDict[tuple[str, int], FirestormState] = OrderedDict()
+
+    # ----- creating --------------------------------------------------------------------------------------------
+    def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
+               seed: int | None = None) -> tuple[str, list[Invitation]]:
+        """A new campaign from a bundled scenario, with its invitation links (shown once)."""
+        if scenario_id not in bundled_ids():
+            raise BadRequestError(f"unknown scenario {scenario_id!r} (bundled: {', '.join(bundled_ids())})")
+        sc = load_scenario(scenario_id)
+        params = dict(params or {})
+        mode = params.setdefault("mode", "gw")
+        if mode not in ("gw", "tabletop", "mixed"):
+            raise BadRequestError(f"unknown resolution mode {mode!r} (gw, tabletop or mixed)")
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed)
+        invitations = [self._invite(cid, "organiser", "", "organiser")]
+        for side in sc.sides:
+            name = sc.side_names[side]
+            invitations.append(self._invite(cid, "general", side, f"{name} general"))
+            invitations.append(self._invite(cid, "commander", side, f"{name} commanders"))
+        st = new_game(sc, params)
+        self._settle(cid, st, 0, None, None)
+        return cid, invitations
+
+    def _invite(self, cid: str, role: str, side: str, label: str) -> Invitation:
+        tid, secret = self.store.issue_token(cid, role, side)
+        return Invitation(label, role, side, tid, secret)
+
+    # ----- positions ---------------------------------------------------------------------------------------------
+    def state(self, cid: str) -> FirestormState:
+        """The campaign's current position (a private copy the caller may change)."""
+        row = self.store.campaign(cid)
+        return self._state(row).clone()
+
+    def _state(self, row: CampaignRow) -> FirestormState:
+        key = (row.id, row.seq)
+        st = self._cache.get(key)
+        if st is None:
+            sc = load_scenario(row.scenario_id)
+            record = GameRecord(sc.id, sc.version, row.params, row.seed, self.store.log(row.id))
+            rebuilt = replay(record, lambda: new_game(sc, dict(row.params)))
+            assert isinstance(rebuilt, FirestormState)
+            st = rebuilt
+            self._cache[key] = st
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        self._cache.move_to_end(key)
+        return st
+
+    def view(self, grant: Grant) -> dict[str, Any]:
+        """What the holder may see: a side's view, or the public view for the organiser."""
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row)
+        out = st.view(grant.side or None)
+        out["seq"] = row.seq
+        out["you"] = {"role": grant.role, "side": grant.side}
+        out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
+        return out
+
+    def _legal_for(self, st: FirestormState, grant: Grant) -> list[Any]:
+        who = st.current_player()
+        if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side != who:
+            return []
+        return list(st.legal_actions())
+
+    # ----- acting ----------------------------------------------------------------------------------------------------
+    def act(self, grant: Grant, text: str, key: str | None = None, expected_seq: int | None = None
+            ) -> dict[str, Any]:
+        """Apply one action typed as text for the holder of `grant`, then roll any dice that follow.
+
+        Returns {"seq": new sequence number, "applied": [log entries as text]}. Raises `ForbiddenError`,
+        `BadRequestError`, `IllegalActionError` or the store's `ConflictError`."""
+        cid = grant.campaign_id
+        if key is not None:
+            done = self.store.remembered(cid, key)
+            if done is not None:
+                return done
+        row = self.store.campaign(cid)
+        if expected_seq is not None and expected_seq != row.seq:
+            raise ConflictError("the campaign changed since you looked: reload and try again")
+        st = self._state(row).clone()
+        who = st.current_player()
+        if who == TERMINAL:
+            raise IllegalActionError("the campaign is over")
+        self._authorise(st, grant, who)
+        try:
+            action = st.parse_action(text)
+        except (IllegalActionError, UnknownNameError) as exc:
+            raise BadRequestError(str(exc)) from exc
+        st.apply_action(action, who)
+        return self._settle(cid, st, row.seq, grant.token_id, key)
+
+    def _authorise(self, st: FirestormState, grant: Grant, who: str) -> None:
+        sc = st.sc
+        if grant.role == "organiser":
+            raise ForbiddenError("the organiser does not play a side: use a general's link")
+        if who == REPORT:
+            if grant.role not in ("general", "commander"):
+                raise ForbiddenError("only the commanders (or generals) of the battle report its result")
+            b = st.battle
+            if b is not None and grant.side not in (b.attacker, b.defender):
+                raise ForbiddenError("only the two sides of this battle report its result")
+            return
+        if grant.role != "general":
+            raise ForbiddenError(f"commanders report tabletop results; the {sc.side_names.get(who, who)} general "
+                                 "decides this")
+        if grant.side != who:
+            raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
+                                 f"{sc.side_names.get(grant.side, grant.side)}'")
+
+    def _settle(self, cid: str, st: FirestormState, old_seq: int, token_id: str | None, key: str | None
+                ) -> dict[str, Any]:
+        """Roll the dice of every chance node the position reaches, then store what happened."""
+        row = self.store.campaign(cid)
+        while st.current_player() == CHANCE:
+            st.apply_action(st.chance_dice().sample(roll_seed(row.seed, len(st.log))))
+        entries = st.log[old_seq:]
+        response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
+        self.store.append(cid, old_seq, entries, token_id, key, response)
+        self._cache[(cid, old_seq + len(entries))] = st
+        return response
