@@ -263,6 +263,26 @@ def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or 
               markup=False)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
+) -> None:
+    """Start the club server (JSON API; pages come next): data in WARROOM_DATA_DIR, or PostgreSQL at
+    WARROOM_DATABASE_URL. The database is migrated first."""
+    import uvicorn
+    from sqlalchemy.engine import make_url
+
+    from warroom.server.app import create_app
+    from warroom.server.config import database_url
+
+    url = database_url()
+    application = create_app(url)
+    where = make_url(url).render_as_string(hide_password=True)
+    out.print(f"warroom server at http://{host}:{port}/  (API docs: /api/docs; data: {where})", markup=False)
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
 def main() -> None:
     try:
         app()

@@ -8,6 +8,7 @@ restart changes nothing. The seed never leaves this module.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from collections import OrderedDict
@@ -65,12 +66,38 @@ class Campaigns:
             raise BadRequestError(f"unknown resolution mode {mode!r} (gw, tabletop or mixed)")
         seed = secrets.randbelow(2**31) if seed is None else seed
         cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed)
-        invitations = [self._invite(cid, "organiser", "", "organiser")]
-        for side in sc.sides:
-            name = sc.side_names[side]
-            invitations.append(self._invite(cid, "general", side, f"{name} general"))
-            invitations.append(self._invite(cid, "commander", side, f"{name} commanders"))
+        invitations = self._invite_all(cid, sc.sides, sc.side_names)
         st = new_game(sc, params)
+        self._settle(cid, st, 0, None, None)
+        return cid, invitations
+
+    def _invite_all(self, cid: str, sides: tuple[str, ...], names: dict[str, str]) -> list[Invitation]:
+        invitations = [self._invite(cid, "organiser", "", "organiser")]
+        for side in sides:
+            invitations.append(self._invite(cid, "general", side, f"{names[side]} general"))
+            invitations.append(self._invite(cid, "commander", side, f"{names[side]} commanders"))
+        return invitations
+
+    # ----- export and import --------------------------------------------------------------------------------
+    def export(self, cid: str) -> dict[str, Any]:
+        """The campaign in the CLI save format. Its seed is 0: every roll so far is in the log, which is
+        all a replay needs, and the real seed would tell the future dice (issue 4: no response holds them)."""
+        row = self.store.campaign(cid)
+        sc = load_scenario(row.scenario_id)
+        record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(cid))
+        out: dict[str, Any] = json.loads(record.to_json())
+        return out
+
+    def import_record(self, record: GameRecord, title: str = "") -> tuple[str, list[Invitation]]:
+        """A new campaign from a save (CLI or export): replayed in full first; new links and a new seed."""
+        if record.scenario not in bundled_ids():
+            raise BadRequestError(f"the save is of scenario {record.scenario!r}, which this server does not have")
+        sc = load_scenario(record.scenario)
+        params = dict(record.params)
+        st = replay(record, lambda: new_game(sc, dict(params)))
+        assert isinstance(st, FirestormState)
+        cid = self.store.create_campaign(title or f"{sc.title} (imported)", sc.id, params, secrets.randbelow(2**31))
+        invitations = self._invite_all(cid, sc.sides, sc.side_names)
         self._settle(cid, st, 0, None, None)
         return cid, invitations
 

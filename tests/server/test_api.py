@@ -1,0 +1,160 @@
+"""The JSON API on SQLite: roles, errors as 4xx with messages, idempotency, export and import, restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from warroom.server.app import MAX_UPLOAD, create_app
+
+
+@pytest.fixture()
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'warroom.db'}"
+
+
+def client(url: str) -> TestClient:
+    return TestClient(create_app(url), raise_server_exceptions=False)
+
+
+def auth(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def new_campaign(c: TestClient, scenario: str = "caen", mode: str = "gw") -> tuple[str, dict[str, str]]:
+    r = c.post("/api/campaigns", json={"scenario": scenario, "mode": mode})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["id"], {link["label"]: link["secret"] for link in body["links"]}
+
+
+def to_act(c: TestClient, cid: str, links: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """The general's secret of the side to act, and that side's view."""
+    for label, secret in links.items():
+        if label.endswith("general"):
+            view = c.get(f"/api/campaigns/{cid}/view", headers=auth(secret)).json()
+            if view["legal"]:
+                return secret, view
+    raise AssertionError("nobody may act")
+
+
+def test_a_campaign_is_played_through_the_api_and_survives_a_restart(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    assert set(links) == {"organiser", "Allies general", "Allies commanders", "Germans general",
+                          "Germans commanders"}
+    for _ in range(12):
+        secret, view = to_act(c, cid, links)
+        r = c.post(f"/api/campaigns/{cid}/act", headers=auth(secret),
+                   json={"action": view["legal"][0], "seq": view["seq"]})
+        assert r.status_code == 200, r.text
+    before = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+    again = client(url).get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+    assert again == before
+
+
+def test_errors_are_4xx_with_a_message_and_change_nothing(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    secret, view = to_act(c, cid, links)
+    other = next(s for label, s in links.items() if label.endswith("general") and s != secret)
+    cases = [
+        (c.get(f"/api/campaigns/{cid}/view"), 401),
+        (c.get(f"/api/campaigns/{cid}/view", headers=auth("not-a-link")), 404),
+        (c.get("/api/campaigns/nope/view", headers=auth(secret)), 404),
+        (c.get(f"/api/campaigns/{new_campaign(c)[0]}/view", headers=auth(secret)), 403),  # another campaign's
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(other), json={"action": view["legal"][0]}), 403),
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(links["organiser"]), json={"action": "pass"}), 403),
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": "arrow Q9 Q8"}), 422),
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"nothing": 1}), 422),
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), content=b"{not json"), 422),
+        (c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": view["legal"][0], "seq": 999}),
+         409),
+        (c.post("/api/campaigns", json={"scenario": "waterloo"}), 422),
+        (c.post("/api/campaigns", json={"scenario": "caen", "mode": "chess"}), 422),
+        (c.post("/api/campaigns/import", content=b"garbage"), 422),
+        (c.post("/api/campaigns/import", content=b"x" * (MAX_UPLOAD + 1)), 413),
+    ]
+    for response, code in cases:
+        assert response.status_code == code, (response.request.url, response.text)
+        assert response.json()["detail"], response.text
+    after = c.get(f"/api/campaigns/{cid}/view", headers=auth(secret)).json()
+    assert after["seq"] == view["seq"]
+
+
+def test_a_retried_request_is_applied_once(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    secret, view = to_act(c, cid, links)
+    body = {"action": view["legal"][0], "key": "click-1"}
+    first = c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json=body)
+    second = c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json=body)
+    assert first.status_code == second.status_code == 200 and first.json() == second.json()
+    log = c.get(f"/api/campaigns/{cid}/log", headers=auth(secret)).json()["log"]
+    assert len(log) == first.json()["seq"]
+
+
+def test_export_holds_no_seed_and_imports_as_a_new_campaign(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    for _ in range(5):
+        secret, view = to_act(c, cid, links)
+        c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": view["legal"][0]})
+    exported = c.get(f"/api/campaigns/{cid}/export", headers=auth(links["organiser"])).json()
+    assert exported["seed"] == 0
+    r = c.post("/api/campaigns/import", content=json.dumps(exported).encode())
+    assert r.status_code == 201, r.text
+    new_id = r.json()["id"]
+    organiser = next(link["secret"] for link in r.json()["links"] if link["role"] == "organiser")
+    copy = c.get(f"/api/campaigns/{new_id}/view", headers=auth(organiser)).json()
+    original = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+    assert copy["areas"] == original["areas"] and copy["seq"] == original["seq"]
+
+
+def test_a_revoked_link_stops_working(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario": "caen"})
+    cid = r.json()["id"]
+    links = {link["label"]: link for link in r.json()["links"]}
+    general = links["Allies general"]
+    assert c.get(f"/api/campaigns/{cid}/view", headers=auth(general["secret"])).status_code == 200
+    revoke = f"/api/campaigns/{cid}/tokens/{general['token']}/revoke"
+    assert c.post(revoke, headers=auth(general["secret"])).status_code == 403  # not the organiser
+    assert c.post(revoke, headers=auth(links["organiser"]["secret"])).status_code == 204
+    assert c.get(f"/api/campaigns/{cid}/view", headers=auth(general["secret"])).status_code == 404
+
+
+def test_warroom_serve_starts_the_server_on_its_data_dir(tmp_path: Path) -> None:
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "WARROOM_DATA_DIR": str(tmp_path / "data")}
+    env.pop("WARROOM_DATABASE_URL", None)
+    proc = subprocess.Popen([sys.executable, "-c", "from warroom.cli.main import main; main()", "serve",
+                             "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/openapi.json", timeout=1) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+        assert (tmp_path / "data" / "warroom.db").exists()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/" in out

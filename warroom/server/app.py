@@ -1,0 +1,136 @@
+"""The club server's web app (docs/server-plan.md 6): a JSON API over `service.Campaigns`.
+
+A request proves who it is with its invitation secret (`Authorization: Bearer <secret>`). Every error a
+client can cause is a 4xx with a message: 403 forbidden (role or side), 404 unknown campaign or link,
+409 illegal action or a conflict with someone who acted first, 413 upload too large, 422 unreadable.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from warroom.core.errors import IllegalActionError, SaveError
+from warroom.core.log import GameRecord
+from warroom.server.db import engine_for, migrate
+from warroom.server.service import BadRequestError, Campaigns, ForbiddenError
+from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
+
+MAX_UPLOAD = 2_000_000
+"""The largest import accepted, in bytes."""
+
+
+class NewCampaign(BaseModel):
+    scenario: str = Field(max_length=100)
+    title: str = Field(default="", max_length=200)
+    mode: str = Field(default="gw", max_length=20)
+
+
+class Act(BaseModel):
+    action: str = Field(min_length=1, max_length=200)
+    key: str | None = Field(default=None, max_length=100)  # idempotency key: a retry applies nothing twice
+    seq: int | None = None  # the position the client saw; another position is a conflict
+
+
+def campaigns_of(request: Request) -> Campaigns:
+    service: Campaigns = request.app.state.campaigns
+    return service
+
+
+Service = Annotated[Campaigns, Depends(campaigns_of)]
+
+
+def grant(service: Service, authorization: Annotated[str | None, Header()] = None) -> Grant:
+    """The grant of the invitation secret the request carries."""
+    if not authorization or not authorization.startswith("Bearer "):
+        raise HTTPException(401, "send your invitation link's secret as 'Authorization: Bearer <secret>'")
+    return service.store.grant(authorization.removeprefix("Bearer ").strip())
+
+
+Holder = Annotated[Grant, Depends(grant)]
+
+
+def member(cid: str, who: Holder, service: Service) -> Grant:
+    """The holder, who must belong to campaign `cid`."""
+    if who.campaign_id != cid:
+        service.store.campaign(cid)  # 404 for an unknown campaign
+        raise ForbiddenError("this link belongs to another campaign")
+    return who
+
+
+Member = Annotated[Grant, Depends(member)]
+
+
+def organiser(who: Member) -> Grant:
+    if who.role != "organiser":
+        raise ForbiddenError("only the organiser may do this")
+    return who
+
+
+Organiser = Annotated[Grant, Depends(organiser)]
+
+
+def create_app(url: str, run_migrations: bool = True) -> FastAPI:
+    if run_migrations:
+        migrate(url)
+    campaigns = Campaigns(EventStore(engine_for(url)))
+    app = FastAPI(title="warroom", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.state.campaigns = campaigns
+
+    errors: dict[type[Exception], int] = {
+        NotFoundError: 404, ForbiddenError: 403, ConflictError: 409, IllegalActionError: 409,
+        BadRequestError: 422, SaveError: 422,
+    }
+    for kind, code in errors.items():
+        def handler(_request: Request, exc: Exception, code: int = code) -> JSONResponse:
+            return JSONResponse({"detail": str(exc)}, status_code=code)
+
+        app.add_exception_handler(kind, handler)
+
+    @app.post("/api/campaigns", status_code=201)
+    def create(body: NewCampaign) -> dict[str, Any]:
+        cid, invitations = campaigns.create(body.scenario, body.title, {"mode": body.mode})
+        return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
+                                      "secret": i.secret} for i in invitations]}
+
+    @app.get("/api/campaigns/{cid}/view")
+    def view(who: Member) -> dict[str, Any]:
+        return campaigns.view(who)
+
+    @app.post("/api/campaigns/{cid}/act")
+    def act(body: Act, who: Member) -> dict[str, Any]:
+        return campaigns.act(who, body.action, body.key, body.seq)
+
+    @app.get("/api/campaigns/{cid}/log")
+    def log(cid: str, who: Member) -> dict[str, Any]:
+        entries = campaigns.store.log(cid)
+        return {"log": [{"action": e.action, "side": e.side, "turn": e.turn, "phase": e.phase,
+                         "dice": e.automatic} for e in entries]}
+
+    @app.get("/api/campaigns/{cid}/export")
+    def export(cid: str, who: Member) -> dict[str, Any]:
+        return campaigns.export(cid)
+
+    @app.post("/api/campaigns/import", status_code=201)
+    async def import_(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > MAX_UPLOAD:
+            raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
+        try:
+            record = GameRecord.from_json(body.decode("utf-8", errors="replace"))
+        except SaveError:
+            raise
+        except Exception as exc:  # any unreadable upload is the client's error, never a 500
+            raise SaveError(f"not a warroom save: {exc}") from exc
+        cid, invitations = campaigns.import_record(record)
+        return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
+                                      "secret": i.secret} for i in invitations]}
+
+    @app.post("/api/campaigns/{cid}/tokens/{token_id}/revoke", status_code=204)
+    def revoke(cid: str, token_id: str, who: Organiser) -> None:
+        campaigns.store.revoke(cid, token_id)
+
+    return app
