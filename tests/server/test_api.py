@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,29 @@ def test_warroom_serve_starts_the_server_on_its_data_dir(tmp_path: Path) -> None
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
+    c = client(url)
+    assert c.get("/api/openapi.json").status_code == 200
+    home = c.get("/")
+    assert home.status_code == 200 and "Firestorm: Norway 1940" in home.text
+    made = c.post("/new", data={"scenario": "lorraine", "title": "Club <Metz>", "mode": "gw"})
+    assert made.status_code == 201 and "Club &lt;Metz&gt;" in made.text
+    joins = re.findall(r'href="http://testserver/join/([^"]+)"', made.text)
+    assert len(joins) == 5
+    pages: dict[str, tuple[TestClient, str, str]] = {}
+    for secret in joins:
+        visitor = client(url)
+        page = visitor.get(f"/join/{secret}")
+        assert page.status_code == 200 and ("Your decision" in page.text or "Waiting" in page.text)
+        pages[secret] = (visitor, page.text, page.url.path)
+    deciding = [(v, path) for v, text, path in pages.values() if "data-action=" in text]
+    assert len(deciding) == 1, "exactly one general has a decision"
+    visitor, path = deciding[0]
+    cid = path.rsplit("/", 1)[1]
+    view = visitor.get(f"/api/campaigns/{cid}/view").json()
+    r = visitor.post(f"/api/campaigns/{cid}/act", json={"action": view["legal"][0], "seq": view["seq"], "key": "a"})
+    assert r.status_code == 200, r.text
+    assert client(url).get(f"/c/{cid}").status_code == 401  # no link, no page
+    assert client(url).get("/join/not-a-link").status_code == 404

@@ -43,22 +43,24 @@ def campaigns_of(request: Request) -> Campaigns:
 Service = Annotated[Campaigns, Depends(campaigns_of)]
 
 
-def grant(service: Service, authorization: Annotated[str | None, Header()] = None) -> Grant:
-    """The grant of the invitation secret the request carries."""
-    if not authorization or not authorization.startswith("Bearer "):
-        raise HTTPException(401, "send your invitation link's secret as 'Authorization: Bearer <secret>'")
-    return service.store.grant(authorization.removeprefix("Bearer ").strip())
-
-
-Holder = Annotated[Grant, Depends(grant)]
-
-
-def member(cid: str, who: Holder, service: Service) -> Grant:
-    """The holder, who must belong to campaign `cid`."""
+def member(cid: str, request: Request, service: Service,
+           authorization: Annotated[str | None, Header()] = None) -> Grant:
+    """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or the
+    campaign's cookie set by its join link), who must belong to campaign `cid`."""
+    secret = authorization.removeprefix("Bearer ").strip() if authorization and authorization.startswith("Bearer ") \
+        else request.cookies.get(cookie_name(cid))
+    if not secret:
+        raise HTTPException(401, "open your invitation link first, or send its secret as "
+                                 "'Authorization: Bearer <secret>'")
+    who = service.store.grant(secret)
     if who.campaign_id != cid:
         service.store.campaign(cid)  # 404 for an unknown campaign
         raise ForbiddenError("this link belongs to another campaign")
     return who
+
+
+def cookie_name(cid: str) -> str:
+    return f"wr_{cid}"
 
 
 Member = Annotated[Grant, Depends(member)]
@@ -133,4 +135,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     def revoke(cid: str, token_id: str, who: Organiser) -> None:
         campaigns.store.revoke(cid, token_id)
 
+    from warroom.server.pages import add_pages
+
+    add_pages(app)
     return app

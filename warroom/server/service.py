@@ -136,6 +136,11 @@ class Campaigns:
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
         return out
 
+    def events(self, grant: Grant, last: int = 200) -> list[str]:
+        """The campaign's event log as text (what every side may read: dice and results as they fell)."""
+        st = self._state(self.store.campaign(grant.campaign_id))
+        return [f"T{turn} {text}" for turn, text in st.events[-last:]]
+
     def _legal_for(self, st: FirestormState, grant: Grant) -> list[Any]:
         who = st.current_player()
         if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side != who:

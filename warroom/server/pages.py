@@ -1,0 +1,61 @@
+"""Server-rendered pages (docs/server-plan.md 6): start a campaign, the join links, and the campaign page
+with the map, the console built from `legal_actions()` and the log. A little plain JavaScript posts
+actions to the JSON API and follows the others' moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from warroom.scenarios import bundled_ids, load_scenario
+from warroom.server.app import Member, cookie_name
+from warroom.server.service import Campaigns
+
+templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+
+
+def add_pages(app: FastAPI) -> None:
+    def service(request: Request) -> Campaigns:
+        campaigns: Campaigns = request.app.state.campaigns
+        return campaigns
+
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> Response:
+        scenarios = [load_scenario(s) for s in bundled_ids()]
+        info = [{"id": s.id, "title": s.title, "turns": len(s.turns)} for s in scenarios]
+        return templates.TemplateResponse(request, "index.html", {"scenarios": info})
+
+    @app.post("/new", response_class=HTMLResponse)
+    def new(request: Request, scenario: Annotated[str, Form(max_length=100)],
+            title: Annotated[str, Form(max_length=200)] = "", mode: Annotated[str, Form(max_length=20)] = "gw",
+            ) -> Response:
+        cid, invitations = service(request).create(scenario, title, {"mode": mode})
+        row = service(request).store.campaign(cid)
+        links = [{"label": i.label, "secret": i.secret} for i in invitations]
+        return templates.TemplateResponse(request, "links.html",
+                                          {"title": row.title, "links": links, "base": str(request.base_url)},
+                                          status_code=201)
+
+    @app.get("/join/{secret}")
+    def join(request: Request, secret: str) -> Response:
+        grant = service(request).store.grant(secret)
+        response = RedirectResponse(f"/c/{grant.campaign_id}", status_code=303)
+        response.set_cookie(cookie_name(grant.campaign_id), secret, httponly=True, samesite="strict",
+                            max_age=365 * 24 * 3600)
+        return response
+
+    @app.get("/c/{cid}", response_class=HTMLResponse)
+    def campaign(request: Request, cid: str, who: Member) -> Response:
+        campaigns = service(request)
+        view = campaigns.view(who)
+        sc = load_scenario(campaigns.store.campaign(cid).scenario_id)
+        you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
+        context: dict[str, Any] = {
+            "cid": cid, "title": campaigns.store.campaign(cid).title, "view": view, "legal": view["legal"],
+            "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": [],
+        }
+        return templates.TemplateResponse(request, "campaign.html", context)
