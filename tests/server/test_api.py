@@ -185,3 +185,49 @@ def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
     assert r.status_code == 200, r.text
     assert client(url).get(f"/c/{cid}").status_code == 401  # no link, no page
     assert client(url).get("/join/not-a-link").status_code == 404
+
+
+def play_to_report(c: TestClient, cid: str, links: dict[str, str]) -> dict[str, Any]:
+    """Generals take the first legal action until a battle waits for its tabletop result."""
+    organiser = links["organiser"]
+    for _ in range(200):
+        view: dict[str, Any] = c.get(f"/api/campaigns/{cid}/view", headers=auth(organiser)).json()
+        if view["to_act"] == "report":
+            return view
+        secret, mine = to_act(c, cid, links)
+        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": mine["legal"][0]}).is_success
+    raise AssertionError("no tabletop battle came")
+
+
+def test_a_tabletop_result_is_reported_then_confirmed_or_disputed_and_decided(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, mode="tabletop")
+    view = play_to_report(c, cid, links)
+    names = {"allies": "Allies", "axis": "Germans"}
+    battle = view["battle"] or {"attacker": "allies", "defender": "axis"}  # Caen's D-Day landings: the Allies land
+    attacker, defender = battle["attacker"], battle["defender"]
+    reporter = links[f"{names[attacker]} commanders"]
+    confirmer = links[f"{names[defender]} commanders"]
+    act = f"/api/campaigns/{cid}/act"
+    assert c.post(act, headers=auth(reporter), json={"action": "report 9 1"}).status_code == 409  # 0-6 only
+    r = c.post(act, headers=auth(reporter), json={"action": "report 4 1"})
+    assert r.status_code == 200 and r.json()["pending"]["attacker_vp"] == 4
+    assert c.post(f"/api/campaigns/{cid}/confirm", headers=auth(reporter)).status_code == 403  # not themselves
+    seq = view["seq"]
+    assert c.post(f"/api/campaigns/{cid}/dispute", headers=auth(confirmer)).status_code == 200
+    shown = c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()
+    assert shown["pending_report"]["disputed"] and shown["seq"] == seq  # nothing applied yet
+    decide = f"/api/campaigns/{cid}/decide"
+    assert c.post(decide, headers=auth(confirmer), json={"attacker_vp": 3, "defender_vp": 3}).status_code == 403
+    r = c.post(decide, headers=auth(links["organiser"]), json={"attacker_vp": 2, "defender_vp": 4})
+    assert r.status_code == 200 and r.json()["applied"][0] == "report 2 4"
+    log = c.get(f"/api/campaigns/{cid}/log", headers=auth(reporter)).json()["log"]
+    assert log[seq]["action"] == "report 2 4"
+    view = play_to_report(c, cid, links)
+    battle = view["battle"] or {"attacker": "allies", "defender": "axis"}
+    reporter = links[f"{names[battle['defender']]} commanders"]
+    confirmer = links[f"{names[battle['attacker']]} general"]
+    assert c.post(act, headers=auth(reporter), json={"action": "report 1 5"}).status_code == 200
+    r = c.post(f"/api/campaigns/{cid}/confirm", headers=auth(confirmer))
+    assert r.status_code == 200 and r.json()["applied"][0] == "report 1 5"
+    assert c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()["pending_report"] is None

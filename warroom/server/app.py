@@ -75,6 +75,11 @@ def organiser(who: Member) -> Grant:
 Organiser = Annotated[Grant, Depends(organiser)]
 
 
+class Result(BaseModel):
+    attacker_vp: int = Field(ge=0, le=6)
+    defender_vp: int = Field(ge=0, le=6)
+
+
 def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     if run_migrations:
         migrate(url)
@@ -105,6 +110,18 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     @app.post("/api/campaigns/{cid}/act")
     def act(body: Act, who: Member) -> dict[str, Any]:
         return campaigns.act(who, body.action, body.key, body.seq)
+
+    @app.post("/api/campaigns/{cid}/confirm")
+    def confirm(who: Member) -> dict[str, Any]:
+        return campaigns.confirm(who)
+
+    @app.post("/api/campaigns/{cid}/dispute")
+    def dispute(who: Member) -> dict[str, Any]:
+        return campaigns.dispute(who)
+
+    @app.post("/api/campaigns/{cid}/decide")
+    def decide(body: Result, who: Member) -> dict[str, Any]:
+        return campaigns.decide(who, body.attacker_vp, body.defender_vp)
 
     @app.get("/api/campaigns/{cid}/log")
     def log(cid: str, who: Member) -> dict[str, Any]:

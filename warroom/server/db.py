@@ -69,6 +69,17 @@ token = Table(
     Column("created", DateTime(timezone=True), nullable=False, server_default=func.now()),
 )
 
+pending_report = Table(
+    "pending_report", metadata,
+    Column("campaign_id", String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, nullable=False),  # the position the result was reported at
+    Column("attacker_vp", Integer, nullable=False),
+    Column("defender_vp", Integer, nullable=False),
+    Column("by_side", String(40), nullable=False),
+    Column("token_id", String(32), nullable=False),
+    Column("disputed", Boolean, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

@@ -20,8 +20,9 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm import FirestormState, new_game
+from warroom.rulesets.firestorm.actions import Report
 from warroom.scenarios import bundled_ids, load_scenario
-from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant
+from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport
 
 CACHE_SIZE = 64
 
@@ -134,6 +135,9 @@ class Campaigns:
         out["seq"] = row.seq
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
+        pending = self.store.pending(row.id)
+        out["pending_report"] = self._pending_view(st, pending) if pending is not None and pending.seq == row.seq \
+            else None
         return out
 
     def events(self, grant: Grant, last: int = 200) -> list[str]:
@@ -171,8 +175,66 @@ class Campaigns:
             action = st.parse_action(text)
         except (IllegalActionError, UnknownNameError) as exc:
             raise BadRequestError(str(exc)) from exc
+        if who == REPORT:
+            return self._report(st, row, grant, action)
         st.apply_action(action, who)
         return self._settle(cid, st, row.seq, grant.token_id, key)
+
+    # ----- tabletop results: reported by one side, confirmed by the other, or decided by the organiser -----
+    def _report(self, st: FirestormState, row: CampaignRow, grant: Grant, action: Any) -> dict[str, Any]:
+        st.clone().apply_action(action, REPORT)  # a well-formed result for this battle, or IllegalActionError
+        assert isinstance(action, Report)
+        pending = PendingReport(row.seq, action.attacker_vp, action.defender_vp, grant.side, grant.token_id)
+        self.store.set_pending(row.id, pending)
+        return {"seq": row.seq, "pending": self._pending_view(st, pending)}
+
+    def _pending_view(self, st: FirestormState, p: PendingReport) -> dict[str, Any]:
+        return {"attacker_vp": p.attacker_vp, "defender_vp": p.defender_vp, "by": p.by_side, "disputed": p.disputed,
+                "waiting_for": "the organiser" if p.disputed else st.sc.side_names.get(st.sc.other(p.by_side), "")}
+
+    def _open_report(self, grant: Grant) -> tuple[FirestormState, CampaignRow, PendingReport]:
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row).clone()
+        pending = self.store.pending(row.id)
+        if st.current_player() != REPORT or pending is None or pending.seq != row.seq:
+            raise IllegalActionError("no tabletop result is waiting to be confirmed")
+        return st, row, pending
+
+    def confirm(self, grant: Grant) -> dict[str, Any]:
+        """The other side agrees with the reported result: it is applied."""
+        st, row, pending = self._open_report(grant)
+        self._authorise(st, grant, REPORT)
+        if grant.side == pending.by_side:
+            raise ForbiddenError("the other side confirms a result, not the side that reported it")
+        return self._apply_report(st, row, pending.attacker_vp, pending.defender_vp, grant.token_id)
+
+    def dispute(self, grant: Grant) -> dict[str, Any]:
+        """The other side disagrees: the organiser decides."""
+        st, row, pending = self._open_report(grant)
+        self._authorise(st, grant, REPORT)
+        if grant.side == pending.by_side:
+            raise ForbiddenError("the other side disputes a result, not the side that reported it")
+        disputed = PendingReport(pending.seq, pending.attacker_vp, pending.defender_vp, pending.by_side,
+                                 pending.token_id, True)
+        self.store.set_pending(row.id, disputed)
+        return {"seq": row.seq, "pending": self._pending_view(st, disputed)}
+
+    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int) -> dict[str, Any]:
+        """The organiser settles the battle's result (a dispute, or a result nobody reported)."""
+        if grant.role != "organiser":
+            raise ForbiddenError("only the organiser decides a tabletop result")
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row).clone()
+        if st.current_player() != REPORT:
+            raise IllegalActionError("no battle is waiting for a tabletop result")
+        return self._apply_report(st, row, attacker_vp, defender_vp, grant.token_id)
+
+    def _apply_report(self, st: FirestormState, row: CampaignRow, attacker_vp: int, defender_vp: int,
+                      token_id: str) -> dict[str, Any]:
+        st.apply_action(Report(attacker_vp, defender_vp), REPORT)
+        response = self._settle(row.id, st, row.seq, token_id, None)
+        self.store.set_pending(row.id, None)
+        return response
 
     def _authorise(self, st: FirestormState, grant: Grant, who: str) -> None:
         sc = st.sc

@@ -53,6 +53,18 @@ class Grant:
     side: str
 
 
+@dataclass(frozen=True, slots=True)
+class PendingReport:
+    """A tabletop result one side reported, waiting for the other side (or the organiser)."""
+
+    seq: int
+    attacker_vp: int
+    defender_vp: int
+    by_side: str
+    token_id: str
+    disputed: bool = False
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -134,6 +146,25 @@ class EventStore:
                 self.campaign(cid)
                 raise ConflictError("the campaign changed since you looked: reload and try again")
             conn.execute(delete(db.event).where(and_(db.event.c.campaign_id == cid, db.event.c.seq > keep)))
+
+    # ----- tabletop results awaiting confirmation -------------------------------------------------------------
+    def pending(self, cid: str) -> PendingReport | None:
+        with self.engine.connect() as conn:
+            query = select(db.pending_report).where(db.pending_report.c.campaign_id == cid)
+            row = conn.execute(query).mappings().first()
+        if row is None:
+            return None
+        return PendingReport(row["seq"], row["attacker_vp"], row["defender_vp"], row["by_side"], row["token_id"],
+                             row["disputed"])
+
+    def set_pending(self, cid: str, report: PendingReport | None) -> None:
+        """Record (or with None clear) the campaign's reported result."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(db.pending_report).where(db.pending_report.c.campaign_id == cid))
+            if report is not None:
+                conn.execute(insert(db.pending_report).values(
+                    campaign_id=cid, seq=report.seq, attacker_vp=report.attacker_vp, defender_vp=report.defender_vp,
+                    by_side=report.by_side, token_id=report.token_id, disputed=report.disputed))
 
     # ----- invitation tokens ------------------------------------------------------------------------------
     def issue_token(self, cid: str, role: str, side: str = "") -> tuple[str, str]:
