@@ -212,6 +212,7 @@ class FirestormScenario:
     counters: dict[str, CounterDef] = field(default_factory=dict)  # its ships, submarines and aircraft
     sea_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     air_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    strat_borders: list[tuple[str, str, str]] = field(default_factory=list)  # (a, b, kind), for drawing the map
     no_stop: frozenset[str] = frozenset()  # pass-through areas (Norway's Ofotfjord, hook ofotfjord)
 
     def other(self, side: str) -> str:
@@ -390,6 +391,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         adjacency=mapset.adjacency, rivers=mapset.rivers, aliases=mapset.aliases,
         assumptions=assumptions + [f"rule: {a}" for a in rr.texts("assumptions")],
         strat_areas=mapset.strat_areas, sea_adj=mapset.sea_adj, air_adj=mapset.air_adj,
+        strat_borders=mapset.strat_borders,
         counters=parse_counters(root, sides, mapset.strat_areas, max(n_turns, 1), problems),
         no_stop=frozenset(a.id for a in areas.values() if "fjord" in a.flags) if "ofotfjord" in hooks
         else frozenset(),

@@ -1,0 +1,580 @@
+"""SVG drawings for the club server (docs/server-plan.md, section 1): every map of a scenario and the VP chart.
+
+The maps are drawn from a side's view (`state.view(side)`) and the scenario's geometry (map sizes, area
+centres, borders, names) only: nothing hidden and no rule is recomputed here. Areas have centres, not
+outlines, so an area is a disc and a border a line between two centres. Every SVG scales to its container
+(a `viewBox`, no pixel size), carries a legend, and uses one CSS class per side (`side-<id>`, setting the
+custom property `--side`) so pages can restyle it. All text is escaped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.model import FirestormScenario
+    from warroom.rulesets.firestorm.state import FirestormState
+
+SVG_NS = "http://www.w3.org/2000/svg"
+PALETTE = ("#3566a8", "#8c6d4f", "#2e8b57", "#8e44ad")
+"""Default colours of the scenario's sides, in their order."""
+
+AREA_R = 22
+TOKEN_H = 15
+FONT = 13
+LEGEND_FONT = 15
+LEGEND_ROW = 26
+
+FLAG_MARKERS = {"beach": ("B", "beach"), "fortified": ("F", "fortified"), "harbour": ("H", "harbour"),
+                "airfield": ("A", "airfield"), "rail": ("R", "railway")}
+"""Area flags drawn as markers: the letter and its legend text."""
+
+COUNTER_CATEGORY = {"battleship": "ship", "named": "ship", "carrier": "ship", "group": "ship",
+                    "submarine": "submarine", "fighter": "aircraft", "bomber": "aircraft"}
+LOCATION_KINDS = {"sea": "sea area", "land": "land region", "airfield": "airfield", "harbour": "harbour",
+                  "home_port": "home port"}
+
+CSS = """
+.warroom-svg{font-family:system-ui,sans-serif}
+.warroom-svg text{fill:#1d1d1d}
+.warroom-svg .bg{fill:#f4f1e8}
+.warroom-svg .bg.strategic{fill:#e3eef7}
+.warroom-svg .border{stroke:#9a9486;stroke-width:2}
+.warroom-svg .border.river{stroke:#2f7fc1;stroke-width:6;stroke-linecap:round}
+.warroom-svg .border.fjord{stroke:#2f7fc1;stroke-width:3;stroke-dasharray:10 7}
+.warroom-svg .area-disc{fill:var(--side,#ccc);stroke:#333;stroke-width:1.5}
+.warroom-svg .area.fjord .area-disc{fill:#a9cbe8}
+.warroom-svg .area-id{font-weight:700;fill:#fff;font-size:12px}
+.warroom-svg .name{font-size:13px}
+.warroom-svg .vp circle{fill:#f5c542;stroke:#6b5514}
+.warroom-svg .vp text{font-size:11px;font-weight:700}
+.warroom-svg .marker rect{fill:#fff;stroke:#555}
+.warroom-svg .marker text{font-size:10px;font-weight:700}
+.warroom-svg .marker.supply rect{fill:var(--side,#fff)}
+.warroom-svg .marker.supply text{fill:#fff}
+.warroom-svg .oos{fill:none;stroke:#d62728;stroke-width:3;stroke-dasharray:5 3}
+.warroom-svg .tok{fill:var(--side,#ccc);stroke:#222;stroke-width:.8}
+.warroom-svg .troop text,.warroom-svg .counter text{fill:#fff;font-size:10px}
+.warroom-svg .battle line{stroke:#c0392b;stroke-width:5}
+.warroom-svg .arrowhead{fill:#c0392b}
+.warroom-svg .link{stroke:#7f97ad;stroke-width:2}
+.warroom-svg .link-sea{stroke:#3d7bb0;stroke-width:3}
+.warroom-svg .link-coast{stroke-dasharray:6 4}
+.warroom-svg .link-land{stroke:#8a7a5a}
+.warroom-svg .link-port,.warroom-svg .link-town,.warroom-svg .link-base{stroke-dasharray:2 3}
+.warroom-svg .kind-sea .loc{fill:#bcd8ef;stroke:#3d7bb0}
+.warroom-svg .kind-land .loc{fill:#d9ccaa;stroke:#7a6a44}
+.warroom-svg .kind-airfield .loc,.warroom-svg .kind-harbour .loc,.warroom-svg .kind-home_port .loc{
+fill:var(--side,#fff);stroke:#333;stroke-width:1.5}
+.warroom-svg .unusable .loc{opacity:.4}
+.warroom-svg .bombed-mark{stroke:#d62728;stroke-width:4}
+.warroom-svg .defence circle{fill:#fff;stroke:#333}
+.warroom-svg .defence text{font-size:10px;font-weight:700}
+.warroom-svg .counter.submarine .tok{stroke-dasharray:3 2}
+.warroom-svg .counter.activated .tok{stroke:#f1c40f;stroke-width:3}
+.warroom-svg .combat{fill:none;stroke:#c0392b;stroke-width:4}
+.warroom-svg .group-path{fill:none;stroke:#c0392b;stroke-width:3;stroke-dasharray:8 5}
+.warroom-svg .legend-bg{fill:#fff;stroke:#bbb}
+.warroom-svg .legend text{font-size:15px}
+.warroom-svg .axis{stroke:#333;stroke-width:1.5}
+.warroom-svg .grid{stroke:#ddd}
+.warroom-svg .vp-line{fill:none;stroke:var(--side,#333);stroke-width:3}
+.warroom-svg .vp-dot{fill:var(--side,#333)}
+"""
+
+
+# ----- SVG text helpers ----------------------------------------------------------------------------------------
+def attr(value: object) -> str:
+    """An attribute value, escaped and quoted."""
+    return '"' + escape(str(value), {'"': "&quot;"}) + '"'
+
+
+def tag(name: str, attrs: Mapping[str, object], *children: str) -> str:
+    """An element; attributes whose value is None are left out."""
+    head = name + "".join(f" {k}={attr(v)}" for k, v in attrs.items() if v is not None)
+    return f"<{head}>{''.join(children)}</{name}>" if children else f"<{head}/>"
+
+
+def text(x: float, y: float, content: str, cls: str = "", **extra: object) -> str:
+    """A centred text label."""
+    return tag("text", {"x": fmt(x), "y": fmt(y), "class": cls or None, "text-anchor": "middle",
+                        "dominant-baseline": "central", **extra}, escape(content))
+
+
+def title(content: str) -> str:
+    """A tooltip for its parent element."""
+    return f"<title>{escape(content)}</title>"
+
+
+def fmt(v: float) -> str:
+    """A coordinate with at most one decimal."""
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def slug(name: str) -> str:
+    """A CSS class or id fragment for a side, map or kind."""
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "x"
+
+
+def side_class(side: str) -> str:
+    return f"side-{slug(side)}"
+
+
+def side_css(sides: Iterable[str]) -> str:
+    """The default colour of each side, as the custom property `--side` its class sets."""
+    return "".join(f".warroom-svg .{side_class(s)}{{--side:{PALETTE[i % len(PALETTE)]}}}\n"
+                   for i, s in enumerate(sides))
+
+
+def document(width: int, height: int, label: str, cls: str, sides: Iterable[str], body: Iterable[str],
+             data: Mapping[str, object] | None = None) -> str:
+    """A whole scalable SVG: a viewBox and no pixel size, so it fills its container (on a phone too)."""
+    attrs: dict[str, object] = {"xmlns": SVG_NS, "viewBox": f"0 0 {width} {height}", "class": f"warroom-svg {cls}",
+                                "preserveAspectRatio": "xMidYMid meet", "style": "width:100%;height:auto",
+                                "role": "img", "aria-label": label, **(data or {})}
+    return tag("svg", attrs, title(label), f"<style>{CSS}{side_css(sides)}</style>", *body)
+
+
+def short_label(ident: str, most: int = 11) -> str:
+    """A token's short name: its id, with underscores as spaces, cut to `most` characters."""
+    label = ident.replace("_", " ")
+    return label if len(label) <= most else label[: most - 1] + "…"
+
+
+def token_width(label: str) -> float:
+    return 8 + 6.2 * len(label)
+
+
+# ----- legend -----------------------------------------------------------------------------------------------
+def legend(items: Sequence[tuple[str, str]], width: int, top: int) -> tuple[str, int]:
+    """Legend items (a swatch drawn in a 20x20 box at the origin, and its text) in rows under the map.
+
+    Returns the legend and its height."""
+    parts: list[str] = []
+    x, y = 12.0, top + 10.0
+    for swatch, label in items:
+        w = 34 + LEGEND_FONT * 0.58 * len(label)
+        if x + w > width - 8 and x > 12:
+            x, y = 12.0, y + LEGEND_ROW
+        parts.append(tag("g", {"class": "legend-item", "transform": f"translate({fmt(x)},{fmt(y)})"}, swatch,
+                         tag("text", {"x": 26, "y": 10, "dominant-baseline": "central"}, escape(label))))
+        x += w + 14
+    height = int(y - top + LEGEND_ROW + 8)
+    bg = tag("rect", {"class": "legend-bg", "x": 2, "y": top + 2, "width": width - 4, "height": height - 4, "rx": 6})
+    return tag("g", {"class": "legend"}, bg, *parts), height
+
+
+def with_legend(width: int, height: int, items: Sequence[tuple[str, str]]) -> tuple[str, int]:
+    """The legend placed under a map of this size, and the total height of the drawing."""
+    drawn, h = legend(items, width, height)
+    return drawn, height + h
+
+
+def disc_swatch(cls: str) -> str:
+    return tag("circle", {"class": cls, "cx": 10, "cy": 10, "r": 9})
+
+
+def marker_swatch(letter: str, cls: str = "marker") -> str:
+    return tag("g", {"class": cls}, tag("rect", {"x": 2, "y": 2, "width": 16, "height": 16, "rx": 3}),
+               text(10, 10, letter))
+
+
+def line_swatch(cls: str) -> str:
+    return tag("line", {"class": cls, "x1": 0, "y1": 10, "x2": 20, "y2": 10})
+
+
+# ----- land maps --------------------------------------------------------------------------------------------
+def map_svgs(st: FirestormState, side: str | None) -> list[tuple[str, str]]:
+    """One `(map id, SVG)` per map of the scenario, land maps first, then the Strategic Map if any.
+
+    Drawn from `st.view(side)` and the scenario's geometry only (no hidden state, no seed)."""
+    sc = st.sc
+    view = st.view(side)
+    out = [(mid, land_svg(sc, view, m)) for mid, m in sc.maps.items() if m["kind"] == "land"]
+    out += [(mid, strategic_svg(sc, view, m)) for mid, m in sc.maps.items() if m["kind"] == "strategic"]
+    return out
+
+
+def land_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any]) -> str:
+    """A land map: borders, areas by controller with VP, markers and troops, and the open battle arrows."""
+    mid = m["id"]
+    rows = [a for a in view["areas"] if sc.areas[a["id"]].map == mid]
+    here = {a["id"]: a for a in rows}
+    arrow_id = f"wr-arrow-{slug(mid)}"
+    body = [arrow_defs(arrow_id), tag("rect", {"class": "bg", "x": 0, "y": 0, "width": m["width"],
+                                                "height": m["height"]})]
+    body += land_borders(sc, here)
+    body += [area_group(sc, a) for a in rows]
+    body += [battle_arrow(sc, b, here, arrow_id) for b in open_battles(view) if b["from"] in here and b["to"] in here]
+    drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows))
+    label = f"{m['name']}, turn {view['turn']}"
+    return document(m["width"], height, label, "map-land", sc.sides, [*body, drawn],
+                    {"data-map": mid, "data-turn": view["turn"]})
+
+
+def arrow_defs(arrow_id: str) -> str:
+    head = tag("path", {"class": "arrowhead", "d": "M0,0 L10,5 L0,10 z"})
+    return tag("defs", {}, tag("marker", {"id": arrow_id, "viewBox": "0 0 10 10", "refX": 8, "refY": 5,
+                                          "markerWidth": 4, "markerHeight": 4, "orient": "auto-start-reverse"}, head))
+
+
+def land_borders(sc: FirestormScenario, here: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Borders as lines between centres; rivers thick and named, fjord crossings dashed."""
+    out = []
+    for b in sc.borders:
+        if b.a not in here or b.b not in here:
+            continue
+        a, z = here[b.a], here[b.b]
+        fjord = "fjord" in sc.areas[b.a].flags or "fjord" in sc.areas[b.b].flags
+        kind = "river" if b.river else "fjord" if fjord else ""
+        line = tag("line", {"class": f"border {kind}".strip(), "x1": a["x"], "y1": a["y"], "x2": z["x"],
+                            "y2": z["y"], "data-a": b.a, "data-b": b.b})
+        if b.river:
+            line = tag("g", {"class": "river-crossing", "data-river": b.river}, title(f"River {b.river}"), line)
+        out.append(line)
+    return out
+
+
+def area_group(sc: FirestormScenario, a: Mapping[str, Any]) -> str:
+    """One area: its disc by controller, id, name, VP, markers, supply and its troops."""
+    x, y, controller = a["x"], a["y"], a["controller"]
+    flags = set(a["flags"])
+    classes = ["area", side_class(controller), f"terrain-{slug(a['terrain'])}"]
+    if "fjord" in flags:
+        classes.append("fjord")
+    if not a["supplied"]:
+        classes.append("unsupplied")
+    supply = "in supply" if a["supplied"] else "OUT OF SUPPLY"
+    tip = (f"{a['id']} {a['name']}: {a['vp']} VP, held by {sc.side_names.get(controller, controller)}, "
+           f"{a['terrain']}, {supply}")
+    parts = [title(tip), tag("circle", {"class": f"area-disc {side_class(controller)}", "cx": x, "cy": y,
+                                        "r": AREA_R})]
+    if not a["supplied"]:
+        parts.append(tag("circle", {"class": "oos", "cx": x, "cy": y, "r": AREA_R + 5}, title("out of supply")))
+    parts += [text(x, y, a["id"], "area-id"), text(x, y + AREA_R + 11, a["name"], "name")]
+    if a["vp"]:
+        parts.append(tag("g", {"class": "vp"}, title(f"{a['vp']} VP"),
+                         tag("circle", {"cx": x + AREA_R, "cy": y - AREA_R, "r": 11}),
+                         text(x + AREA_R, y - AREA_R, str(a["vp"]))))
+    parts += area_markers(sc, a)
+    parts += troop_tokens(sc, a["troops"], x, y + AREA_R + 22)
+    return tag("g", {"class": " ".join(classes), "data-area": a["id"], "data-vp": a["vp"],
+                     "data-controller": controller}, *parts)
+
+
+def area_markers(sc: FirestormScenario, a: Mapping[str, Any]) -> list[str]:
+    """A column of lettered markers left of the disc: the supply source first, then the flags."""
+    marks: list[tuple[str, str, str]] = []
+    if a["supply_source"]:
+        who = sc.side_names.get(a["supply_source"], a["supply_source"])
+        marks.append(("S", f"marker supply {side_class(a['supply_source'])}", f"supply source of {who}"))
+    marks += [(FLAG_MARKERS[f][0], f"marker flag-{f}", FLAG_MARKERS[f][1]) for f in a["flags"] if f in FLAG_MARKERS]
+    out = []
+    left, top = a["x"] - AREA_R - 20, a["y"] - AREA_R
+    for i, (letter, cls, tip) in enumerate(marks):
+        y = top + i * 17
+        out.append(tag("g", {"class": cls}, title(tip),
+                       tag("rect", {"x": left, "y": y, "width": 15, "height": 15, "rx": 3}),
+                       text(left + 7.5, y + 7.5, letter)))
+    return out
+
+
+def token_rows(labels: Sequence[str], cx: float, top: float, width: float) -> list[tuple[float, float]]:
+    """Top-left corners of tokens laid out in centred rows no wider than `width`."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for i, label in enumerate(labels):
+        w = token_width(label)
+        if rows[-1] and used + w > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(i)
+        used += w + 3
+    spots: list[tuple[float, float]] = [(0.0, 0.0)] * len(labels)
+    for r, row in enumerate(rows):
+        total = sum(token_width(labels[i]) + 3 for i in row) - 3
+        x = cx - total / 2
+        for i in row:
+            spots[i] = (x, top + r * (TOKEN_H + 2))
+            x += token_width(labels[i]) + 3
+    return spots
+
+
+def token(cls: str, data: Mapping[str, object], label: str, tip: str, x: float, y: float, rx: float = 2) -> str:
+    """A small labelled token with its full name as a tooltip."""
+    w = token_width(label)
+    return tag("g", {"class": cls, **data}, title(tip),
+               tag("rect", {"class": "tok", "x": fmt(x), "y": fmt(y), "width": fmt(w), "height": TOKEN_H, "rx": rx}),
+               text(x + w / 2, y + TOKEN_H / 2, label))
+
+
+def troop_tokens(sc: FirestormScenario, troops: Sequence[str], cx: float, top: float) -> list[str]:
+    labels = [short_label(u) for u in troops]
+    out = []
+    for u, label, (x, y) in zip(troops, labels, token_rows(labels, cx, top, 150), strict=True):
+        t = sc.troops[u]
+        tip = f"{t.name} ({sc.side_names.get(t.side, t.side)})"
+        out.append(token(f"troop {side_class(t.side)}", {"data-unit": u}, label, tip, x, y))
+    return out
+
+
+def open_battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The battles with an arrow on the map: the current one, and any parked ones if the view lists them."""
+    current = [view["battle"]] if view.get("battle") else []
+    return current + list(view.get("open_battles") or [])
+
+
+def battle_arrow(sc: FirestormScenario, b: Mapping[str, Any], here: Mapping[str, Mapping[str, Any]],
+                 arrow_id: str) -> str:
+    """The battle arrow from the attacker's area to the attacked one, stopping at the discs."""
+    a, z = here[b["from"]], here[b["to"]]
+    dx, dy = z["x"] - a["x"], z["y"] - a["y"]
+    dist = math.hypot(dx, dy) or 1.0
+    cut = AREA_R + 4
+    x1, y1 = a["x"] + dx * cut / dist, a["y"] + dy * cut / dist
+    x2, y2 = z["x"] - dx * cut / dist, z["y"] - dy * cut / dist
+    who = sc.side_names.get(b["attacker"], b["attacker"])
+    tip = f"{who} attack {b['to']} from {b['from']} ({b['kind']} battle)"
+    line = tag("line", {"x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "marker-end": f"url(#{arrow_id})"})
+    return tag("g", {"class": f"battle {side_class(b['attacker'])}", "data-from": b["from"], "data-to": b["to"]},
+               title(tip), line)
+
+
+def land_legend(sc: FirestormScenario, rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """Legend entries for what this map shows: sides, supply, VP, the flags in use, rivers and fjords."""
+    items = [(disc_swatch(f"area-disc {side_class(s)}"), f"held by {sc.side_names.get(s, s)}") for s in sc.sides]
+    items.append((tag("g", {"class": "troop " + side_class(sc.sides[0])},
+                      tag("rect", {"class": "tok", "x": 0, "y": 3, "width": 20, "height": 14, "rx": 2})), "troop"))
+    items.append((marker_swatch("S", f"marker supply {side_class(sc.sides[0])}"), "supply source"))
+    items.append((tag("circle", {"class": "oos", "cx": 10, "cy": 10, "r": 8}), "out of supply"))
+    items.append((tag("g", {"class": "vp"}, tag("circle", {"cx": 10, "cy": 10, "r": 9}), text(10, 10, "#")), "VP"))
+    used = {f for a in rows for f in a["flags"]}
+    items += [(marker_swatch(letter), name) for f, (letter, name) in FLAG_MARKERS.items() if f in used]
+    area_ids = {a["id"] for a in rows}
+    if any(b.river and b.a in area_ids for b in sc.borders):
+        items.append((line_swatch("border river"), "river"))
+    if "fjord" in used:
+        items.append((line_swatch("border fjord"), "fjord crossing"))
+    arrow = tag("g", {"class": "battle"}, tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10}))
+    items.append((arrow, "battle arrow"))
+    return items
+
+
+# ----- the Strategic Map (Norway) ------------------------------------------------------------------------------
+def strategic_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any]) -> str:
+    """The naval and air Strategic Map: locations linked by their borders, the counters in play by location
+    and side, activated counters, bombed ports, and the Strategic Action under way."""
+    strat = view.get("strategic") or {}
+    locations = strat.get("locations") or [location_row(sc, sid) for sid in sc.strat_areas]
+    where = {loc["id"]: loc for loc in locations}
+    body = [tag("rect", {"class": "bg strategic", "x": 0, "y": 0, "width": m["width"], "height": m["height"]})]
+    body += [strategic_link(where, a, b, kind) for a, b, kind in sc.strat_borders if a in where and b in where]
+    body += group_path(strat.get("group"), where)
+    combat = strat.get("combat") or {}
+    by_location: dict[str, list[Mapping[str, Any]]] = {}
+    for c in strat.get("counters") or []:
+        by_location.setdefault(c["location"], []).append(c)
+    for loc in locations:
+        fighting = combat.get("at") == loc["id"]
+        body.append(location_group(sc, loc, by_location.get(loc["id"], []), fighting))
+    drawn, height = with_legend(m["width"], m["height"], strategic_legend(sc))
+    label = f"{m['name']}, turn {view['turn']}"
+    return document(m["width"], height, label, "map-strategic", sc.sides, [*body, drawn],
+                    {"data-map": m["id"], "data-turn": view["turn"]})
+
+
+def location_row(sc: FirestormScenario, sid: str) -> dict[str, Any]:
+    """A location's geometry when the view has no Strategic Game section (nothing bombed, no counters)."""
+    s = sc.strat_areas[sid]
+    return {"id": s.id, "name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "side": s.side, "defence": s.defence,
+            "bombed": False}
+
+
+def strategic_link(where: Mapping[str, Mapping[str, Any]], a: str, b: str, kind: str) -> str:
+    p, q = where[a], where[b]
+    return tag("line", {"class": f"link link-{slug(kind)}", "x1": p["x"], "y1": p["y"], "x2": q["x"], "y2": q["y"],
+                        "data-a": a, "data-b": b})
+
+
+def group_path(group: Mapping[str, Any] | None, where: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The path of the Strategic Action under way, as a dashed line."""
+    if not group:
+        return []
+    steps = [where[s] for s in group.get("path") or [] if s in where]
+    if len(steps) < 2:
+        return []
+    points = " ".join(f"{p['x']},{p['y']}" for p in steps)
+    return [tag("polyline", {"class": f"group-path {side_class(group['side'])}", "points": points},
+                title(f"{group['kind']} under way"))]
+
+
+def location_shape(loc: Mapping[str, Any]) -> str:
+    """Sea areas are large discs, land regions boxes, airfields diamonds, harbours and home ports squares."""
+    x, y, kind = loc["x"], loc["y"], loc["kind"]
+    if kind == "sea":
+        return tag("circle", {"class": "loc", "cx": x, "cy": y, "r": 30})
+    if kind == "land":
+        return tag("rect", {"class": "loc", "x": x - 34, "y": y - 18, "width": 68, "height": 36, "rx": 8})
+    if kind == "airfield":
+        return tag("polygon", {"class": "loc", "points": f"{x},{y - 14} {x + 14},{y} {x},{y + 14} {x - 14},{y}"})
+    size = 20 if kind == "home_port" else 16
+    return tag("rect", {"class": "loc", "x": x - size / 2, "y": y - size / 2, "width": size, "height": size})
+
+
+def location_group(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequence[Mapping[str, Any]],
+                   fighting: bool) -> str:
+    """A location with its name, defence, bombing, and its counters as tokens, one side after the other."""
+    x, y, kind = loc["x"], loc["y"], loc["kind"]
+    classes = ["location", f"kind-{slug(kind)}"]
+    if loc.get("side"):
+        classes.append(side_class(loc["side"]))
+    if loc.get("bombed"):
+        classes.append("bombed")
+    if loc.get("usable") is False:
+        classes.append("unusable")
+    tip = f"{loc['id']} {loc['name']}: {LOCATION_KINDS.get(kind, kind)}"
+    if loc.get("side"):
+        tip += f" ({sc.side_names.get(loc['side'], loc['side'])})"
+    if loc.get("defence"):
+        tip += f", defence {loc['defence']}"
+    if loc.get("bombed"):
+        tip += ", bombed"
+    if loc.get("usable") is False:
+        tip += ", not usable"
+    parts = [title(tip), location_shape(loc)]
+    if fighting:
+        parts.append(tag("circle", {"class": "combat", "cx": x, "cy": y, "r": 36}, title("fight here")))
+    big = kind in ("sea", "land")
+    name_y = y + (34 if kind == "sea" else 24 if big else 18)
+    if big:
+        parts.append(text(x, y, loc["id"], "loc-id", **{"font-weight": 700}))
+    parts.append(text(x, name_y, loc["name"], "name"))
+    if loc.get("defence"):
+        parts.append(tag("g", {"class": "defence"}, title(f"harbour defence {loc['defence']}"),
+                         tag("circle", {"cx": x + 14, "cy": y - 12, "r": 8}),
+                         text(x + 14, y - 12, str(loc["defence"]))))
+    if loc.get("bombed"):
+        parts.append(tag("g", {"class": "bombed-mark"}, title("bombed"),
+                         tag("line", {"x1": x - 10, "y1": y - 10, "x2": x + 10, "y2": y + 10}),
+                         tag("line", {"x1": x - 10, "y1": y + 10, "x2": x + 10, "y2": y - 10})))
+    parts += counter_tokens(sc, counters, x, name_y + 10)
+    return tag("g", {"class": " ".join(classes), "data-location": loc["id"], "data-kind": kind}, *parts)
+
+
+def counter_tokens(sc: FirestormScenario, counters: Sequence[Mapping[str, Any]], cx: float, top: float) -> list[str]:
+    """Counters by side (the scenario's side order), then by the order of the view."""
+    order = {s: i for i, s in enumerate(sc.sides)}
+    ordered = sorted(counters, key=lambda c: order.get(c["side"], len(order)))
+    labels = [short_label(c["id"]) + ("*" if c["activated"] else "") for c in ordered]
+    out = []
+    for c, label, (x, y) in zip(ordered, labels, token_rows(labels, cx, top, 140), strict=True):
+        category = COUNTER_CATEGORY.get(c["type"], "ship")
+        classes = f"counter {side_class(c['side'])} {category} type-{slug(c['type'])}"
+        tip = f"{c['name']} ({sc.side_names.get(c['side'], c['side'])} {c['type']}"
+        tip += f", {c['cv']} CV" if c.get("cv") else ""
+        tip += ", activated)" if c["activated"] else ")"
+        rx = 7 if category == "submarine" else 0 if category == "aircraft" else 2
+        out.append(token(classes + (" activated" if c["activated"] else ""), {"data-counter": c["id"]}, label, tip,
+                         x, y, rx))
+    return out
+
+
+def strategic_legend(sc: FirestormScenario) -> list[tuple[str, str]]:
+    items = [(tag("g", {"class": f"kind-{k}"}, location_shape({"x": 10, "y": 10, "kind": k})
+                  if k not in ("sea", "land") else tag("circle", {"class": "loc", "cx": 10, "cy": 10, "r": 9})),
+              label) for k, label in LOCATION_KINDS.items()]
+    for s in sc.sides:
+        name = sc.side_names.get(s, s)
+        for category, rx in (("ship", 2), ("submarine", 7), ("aircraft", 0)):
+            swatch = tag("g", {"class": f"counter {side_class(s)} {category}"},
+                         tag("rect", {"class": "tok", "x": 0, "y": 3, "width": 20, "height": 14, "rx": rx}))
+            items.append((swatch, f"{name} {category}"))
+    items.append((text(10, 10, "*"), "activated"))
+    items.append((tag("g", {"class": "bombed-mark"}, tag("line", {"x1": 2, "y1": 2, "x2": 18, "y2": 18}),
+                      tag("line", {"x1": 2, "y1": 18, "x2": 18, "y2": 2})), "bombed"))
+    items.append((tag("g", {"class": "defence"}, tag("circle", {"cx": 10, "cy": 10, "r": 8}), text(10, 10, "2")),
+                  "harbour defence"))
+    items += [(line_swatch(f"link link-{k}"), f"{k} link") for k in ("sea", "coast", "land")]
+    return items
+
+
+# ----- VP over time ------------------------------------------------------------------------------------------
+def vp_history(st: FirestormState) -> list[tuple[int, dict[str, int]]]:
+    """Each side's total VP after each finished turn, read from the "VP after turn N" notes that
+    `steps.end_turn` writes (empty when the state records no events)."""
+    a, b = st.sc.sides
+    names = st.sc.side_names
+    pattern = re.compile(rf"VP after turn (\d+): {re.escape(names[a])} (-?\d+) \(.*\), "
+                         rf"{re.escape(names[b])} (-?\d+) \(")
+    out = []
+    for _, note in st.events:
+        found = pattern.match(note)
+        if found:
+            out.append((int(found[1]), {a: int(found[2]), b: int(found[3])}))
+    return out
+
+
+def nice_step(span: float, ticks: int = 5) -> int:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about `ticks` ticks over `span`."""
+    raw = max(span / ticks, 1.0)
+    power = 10 ** math.floor(math.log10(raw))
+    return int(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
+
+
+def vp_chart_svg(points: Sequence[tuple[int, dict[str, int]]], side_names: dict[str, str]) -> str:
+    """A line chart of each side's total VP after each turn: x = turn, y = VP, one polyline per side."""
+    width, height, left, right, top, bottom = 640, 360, 72, 20, 20, 50
+    turns = [t for t, _ in points]
+    t_lo = min(turns, default=1)
+    t_hi = max(max(turns, default=1), t_lo + 1)
+    values = [0, *(v for _, vp in points for v in vp.values())]
+    step = nice_step(max(values) - min(values))
+    v_lo = math.floor(min(values) / step) * step
+    v_hi = max(math.ceil(max(values) / step) * step, v_lo + step)
+
+    def sx(t: float) -> float:
+        return left + (t - t_lo) / (t_hi - t_lo) * (width - left - right)
+
+    def sy(v: float) -> float:
+        return height - bottom - (v - v_lo) / (v_hi - v_lo) * (height - top - bottom)
+
+    body = chart_axes(sx, sy, (t_lo, t_hi), (v_lo, v_hi, step), (height, left))
+    for side, name in side_names.items():
+        series = [(t, vp[side]) for t, vp in points if side in vp]
+        cls = side_class(side)
+        coords = " ".join(f"{fmt(sx(t))},{fmt(sy(v))}" for t, v in series)
+        dots = [tag("circle", {"class": f"vp-dot {cls}", "cx": fmt(sx(t)), "cy": fmt(sy(v)), "r": 4},
+                    title(f"Turn {t}: {name} {v} VP")) for t, v in series]
+        body.append(tag("g", {"class": f"vp-series {cls}", "data-side": side},
+                        tag("polyline", {"class": f"vp-line {cls}", "points": coords}), *dots))
+    if not points:
+        body.append(text((left + width - right) / 2, (top + height - bottom) / 2, "No turn has ended yet", "empty"))
+    items = [(line_swatch(f"vp-line {side_class(s)}"), name) for s, name in side_names.items()]
+    drawn, total = with_legend(width, height, items)
+    return document(width, total, "Victory points after each turn", "vp-chart", side_names, [*body, drawn])
+
+
+def chart_axes(sx: Callable[[float], float], sy: Callable[[float], float], turns: tuple[int, int],
+               vps: tuple[int, int, int], box: tuple[int, int]) -> list[str]:
+    """The axes, their ticks, grid lines and labels (`box`: the chart's height and left margin)."""
+    (t_lo, t_hi), (v_lo, v_hi, step), (height, left) = turns, vps, box
+    base, right = sy(v_lo), sx(t_hi)
+    out = [tag("line", {"class": "axis", "x1": left, "y1": fmt(base), "x2": fmt(right), "y2": fmt(base)}),
+           tag("line", {"class": "axis", "x1": left, "y1": fmt(base), "x2": left, "y2": fmt(sy(v_hi))})]
+    t_step = max(1, nice_step(t_hi - t_lo, 10))
+    for t in range(t_lo, t_hi + 1, t_step):
+        out.append(tag("g", {"class": "tick x-tick"},
+                       tag("line", {"class": "axis", "x1": fmt(sx(t)), "y1": fmt(base), "x2": fmt(sx(t)),
+                                    "y2": fmt(base + 6)}), text(sx(t), base + 16, str(t))))
+    for v in range(v_lo, v_hi + 1, step):
+        out.append(tag("g", {"class": "tick y-tick"},
+                       tag("line", {"class": "grid", "x1": left, "y1": fmt(sy(v)), "x2": fmt(right), "y2": fmt(sy(v))}),
+                       text(left - 8, sy(v), str(v), "", **{"text-anchor": "end"})))
+    out.append(text((left + right) / 2, height - 14, "Turn", "axis-label"))
+    mid = fmt((sy(v_lo) + sy(v_hi)) / 2)
+    out.append(text(0, 0, "VP", "axis-label", transform=f"translate(14,{mid}) rotate(-90)"))
+    return out
