@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from warroom.scenarios import load_scenario
 from warroom.server.app import MAX_UPLOAD, create_app
 
 
@@ -175,6 +176,9 @@ def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
         visitor = client(url)
         page = visitor.get(f"/join/{secret}")
         assert page.status_code == 200 and ("Your decision" in page.text or "Waiting" in page.text)
+        drawn = re.findall(r'<g class="area [^"]*" data-area="([^"]+)"', page.text)
+        assert sorted(drawn) == sorted(load_scenario("lorraine").areas)  # the map, area by area
+        assert "Victory points by turn" in page.text
         pages[secret] = (visitor, page.text, page.url.path)
     deciding = [(v, path) for v, text, path in pages.values() if "data-action=" in text]
     assert len(deciding) == 1, "exactly one general has a decision"

@@ -54,8 +54,11 @@ def add_pages(app: FastAPI) -> None:
         view = campaigns.view(who)
         sc = load_scenario(campaigns.store.campaign(cid).scenario_id)
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
+        maps, chart = campaigns.drawings(who)
+        details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
             "cid": cid, "title": campaigns.store.campaign(cid).title, "view": view, "legal": view["legal"],
-            "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": [],
+            "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
+            "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
         }
         return templates.TemplateResponse(request, "campaign.html", context)

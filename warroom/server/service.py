@@ -140,6 +140,13 @@ class Campaigns:
             else None
         return out
 
+    def drawings(self, grant: Grant) -> tuple[list[tuple[str, str]], str]:
+        """The holder's maps as SVG (one per map) and the VP-over-time chart (docs/server-plan.md 6)."""
+        from warroom.server.svg import map_svgs, vp_chart_svg, vp_history
+
+        st = self._state(self.store.campaign(grant.campaign_id))
+        return map_svgs(st, grant.side or None), vp_chart_svg(vp_history(st), st.sc.side_names)
+
     def events(self, grant: Grant, last: int = 200) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
         st = self._state(self.store.campaign(grant.campaign_id))
