@@ -235,3 +235,28 @@ def test_a_tabletop_result_is_reported_then_confirmed_or_disputed_and_decided(ur
     r = c.post(f"/api/campaigns/{cid}/confirm", headers=auth(confirmer))
     assert r.status_code == 200 and r.json()["applied"][0] == "report 1 5"
     assert c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()["pending_report"] is None
+
+
+def test_the_organiser_undoes_after_a_preview_listing_exactly_what_goes(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    views = []
+    for _ in range(4):
+        secret, view = to_act(c, cid, links)
+        views.append(view)
+        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": view["legal"][0]}).is_success
+    organiser = auth(links["organiser"])
+    player = next(s for label, s in links.items() if label.endswith("general"))
+    assert c.get(f"/api/campaigns/{cid}/undo?count=2", headers=auth(player)).status_code == 403
+    assert c.get(f"/api/campaigns/{cid}/undo?count=999", headers=organiser).status_code == 422
+    preview = c.get(f"/api/campaigns/{cid}/undo?count=2", headers=organiser).json()
+    decisions = [u["action"] for u in preview["undone"] if not u["dice"]]
+    assert decisions == [views[2]["legal"][0], views[3]["legal"][0]]
+    assert c.post(f"/api/campaigns/{cid}/undo", headers=organiser,
+                  json={"count": 2, "seq": preview["seq"] - 1}).status_code == 409  # not what was previewed
+    r = c.post(f"/api/campaigns/{cid}/undo", headers=organiser, json={"count": 2, "seq": preview["seq"]})
+    assert r.status_code == 200
+    now = c.get(f"/api/campaigns/{cid}/view", headers=organiser).json()
+    assert now["seq"] == views[2]["seq"] and now["areas"] == views[2]["areas"]
+    again = client(url).get(f"/api/campaigns/{cid}/view", headers=organiser).json()  # after a restart too
+    assert again["seq"] == views[2]["seq"]

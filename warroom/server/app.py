@@ -75,6 +75,11 @@ def organiser(who: Member) -> Grant:
 Organiser = Annotated[Grant, Depends(organiser)]
 
 
+class Undo(BaseModel):
+    count: int = Field(ge=1, le=10_000)
+    seq: int  # the position the organiser's preview was made at
+
+
 class Result(BaseModel):
     attacker_vp: int = Field(ge=0, le=6)
     defender_vp: int = Field(ge=0, le=6)
@@ -122,6 +127,14 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     @app.post("/api/campaigns/{cid}/decide")
     def decide(body: Result, who: Member) -> dict[str, Any]:
         return campaigns.decide(who, body.attacker_vp, body.defender_vp)
+
+    @app.get("/api/campaigns/{cid}/undo")
+    def undo_preview(who: Member, count: int = 1) -> dict[str, Any]:
+        return campaigns.undo_preview(who, count)
+
+    @app.post("/api/campaigns/{cid}/undo")
+    def undo(body: Undo, who: Member) -> dict[str, Any]:
+        return campaigns.undo(who, body.count, body.seq)
 
     @app.get("/api/campaigns/{cid}/log")
     def log(cid: str, who: Member) -> dict[str, Any]:

@@ -34,6 +34,7 @@ campaign = Table(
     Column("params_json", Text, nullable=False),
     Column("seed", Integer, nullable=False),  # never leaves the server
     Column("seq", Integer, nullable=False),  # how many events the log holds
+    Column("epoch", Integer, nullable=False, server_default="0"),  # bumped by each undo
     Column("created", DateTime(timezone=True), nullable=False, server_default=func.now()),
 )
 

@@ -52,7 +52,7 @@ def roll_seed(seed: int, position: int) -> random.Random:
 class Campaigns:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._cache: OrderedDict[tuple[str, int], FirestormState] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int], FirestormState] = OrderedDict()  # (id, epoch, seq)
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
@@ -113,7 +113,7 @@ class Campaigns:
         return self._state(row).clone()
 
     def _state(self, row: CampaignRow) -> FirestormState:
-        key = (row.id, row.seq)
+        key = (row.id, row.epoch, row.seq)
         st = self._cache.get(key)
         if st is None:
             sc = load_scenario(row.scenario_id)
@@ -186,6 +186,31 @@ class Campaigns:
             return self._report(st, row, grant, action)
         st.apply_action(action, who)
         return self._settle(cid, st, row.seq, grant.token_id, key)
+
+    # ----- undo ---------------------------------------------------------------------------------------------------
+    def undo_preview(self, grant: Grant, count: int) -> dict[str, Any]:
+        """What undoing the last `count` decisions would remove: those decisions and every die rolled since
+        the first of them. Pass the returned `seq` to `undo` to confirm exactly this."""
+        if grant.role != "organiser":
+            raise ForbiddenError("only the organiser may undo actions")
+        row = self.store.campaign(grant.campaign_id)
+        log = self.store.log(row.id)
+        decisions = [i for i, e in enumerate(log) if not e.automatic]
+        if count < 1 or count > len(decisions):
+            raise BadRequestError(f"there are {len(decisions)} decisions to undo; asked for {count}")
+        keep = decisions[-count]
+        return {"seq": row.seq, "keep": keep,
+                "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
+                           for e in log[keep:]]}
+
+    def undo(self, grant: Grant, count: int, seq: int) -> dict[str, Any]:
+        """Undo after the organiser saw `undo_preview` at position `seq`: the log is cut back and the
+        campaign replays without those actions. Raises `ConflictError` if anyone acted since."""
+        preview = self.undo_preview(grant, count)
+        if preview["seq"] != seq:
+            raise ConflictError("the campaign changed since the preview: look again before undoing")
+        self.store.truncate(grant.campaign_id, seq, preview["keep"])
+        return {"seq": preview["keep"], "undone": preview["undone"]}
 
     # ----- tabletop results: reported by one side, confirmed by the other, or decided by the organiser -----
     def _report(self, st: FirestormState, row: CampaignRow, grant: Grant, action: Any) -> dict[str, Any]:
@@ -270,5 +295,5 @@ class Campaigns:
         entries = st.log[old_seq:]
         response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
         self.store.append(cid, old_seq, entries, token_id, key, response)
-        self._cache[(cid, old_seq + len(entries))] = st
+        self._cache[(cid, row.epoch, old_seq + len(entries))] = st
         return response

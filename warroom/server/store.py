@@ -41,6 +41,7 @@ class CampaignRow:
     params: dict[str, Any]
     seed: int
     seq: int
+    epoch: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class EventStore:
         if row is None:
             raise NotFoundError(f"unknown campaign {cid!r}")
         return CampaignRow(row["id"], row["title"], row["scenario_id"], row["scenario_toml"],
-                           json.loads(row["params_json"]), row["seed"], row["seq"])
+                           json.loads(row["params_json"]), row["seed"], row["seq"], row["epoch"])
 
     def campaign_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -141,11 +142,13 @@ class EventStore:
         """Drop every event after `keep` (undo), guarded like `append`."""
         with self.engine.begin() as conn:
             moved = conn.execute(update(db.campaign).where(
-                and_(db.campaign.c.id == cid, db.campaign.c.seq == expected_seq)).values(seq=keep))
+                and_(db.campaign.c.id == cid, db.campaign.c.seq == expected_seq)).values(
+                    seq=keep, epoch=db.campaign.c.epoch + 1))
             if moved.rowcount != 1:
                 self.campaign(cid)
                 raise ConflictError("the campaign changed since you looked: reload and try again")
             conn.execute(delete(db.event).where(and_(db.event.c.campaign_id == cid, db.event.c.seq > keep)))
+            conn.execute(delete(db.pending_report).where(db.pending_report.c.campaign_id == cid))
 
     # ----- tabletop results awaiting confirmation -------------------------------------------------------------
     def pending(self, cid: str) -> PendingReport | None:
