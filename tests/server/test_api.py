@@ -260,3 +260,29 @@ def test_the_organiser_undoes_after_a_preview_listing_exactly_what_goes(url: str
     assert now["seq"] == views[2]["seq"] and now["areas"] == views[2]["areas"]
     again = client(url).get(f"/api/campaigns/{cid}/view", headers=organiser).json()  # after a restart too
     assert again["seq"] == views[2]["seq"]
+
+
+def test_play_against_the_bot_and_hot_seat_in_the_browser(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario": "lorraine", "bots": {"axis": "heuristic"}, "hotseat": True})
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    links = {link["label"]: link["secret"] for link in r.json()["links"]}
+    me = auth(links["Allies general"])
+    for _ in range(60):  # the Germans never wait for a person: the server's bot answers at once
+        view = c.get(f"/api/campaigns/{cid}/view", headers=me).json()
+        if view["terminal"]:
+            break
+        assert view["to_act"] == "allies", view["step"]
+        assert c.post(f"/api/campaigns/{cid}/act", headers=me, json={"action": view["legal"][0]}).is_success
+    log = c.get(f"/api/campaigns/{cid}/log", headers=me).json()["log"]
+    assert any(e["side"] == "axis" for e in log)
+    both = c.post("/api/campaigns", json={"scenario": "caen", "hotseat": True}).json()
+    seat = auth(next(link["secret"] for link in both["links"] if link["label"] == "every side (hot-seat)"))
+    sides = set()
+    for _ in range(40):
+        view = c.get(f"/api/campaigns/{both['id']}/view", headers=seat).json()
+        sides.add(view["to_act"])
+        assert c.post(f"/api/campaigns/{both['id']}/act", headers=seat, json={"action": view["legal"][0]}).is_success
+    assert {"allies", "axis"} <= sides
+    assert c.post("/api/campaigns", json={"scenario": "caen", "bots": {"martians": "heuristic"}}).status_code == 422

@@ -27,6 +27,8 @@ class NewCampaign(BaseModel):
     scenario: str = Field(max_length=100)
     title: str = Field(default="", max_length=200)
     mode: str = Field(default="gw", max_length=20)
+    bots: dict[str, str] = Field(default_factory=dict)  # side -> "heuristic" | "random": the server plays it
+    hotseat: bool = False  # one more link that plays every side
 
 
 class Act(BaseModel):
@@ -104,7 +106,10 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
     @app.post("/api/campaigns", status_code=201)
     def create(body: NewCampaign) -> dict[str, Any]:
-        cid, invitations = campaigns.create(body.scenario, body.title, {"mode": body.mode})
+        params: dict[str, Any] = {"mode": body.mode}
+        if body.bots:
+            params["bots"] = body.bots
+        cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat)
         return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
                                       "secret": i.secret} for i in invitations]}
 

@@ -5,9 +5,9 @@ actions to the JSON API and follows the others' moves."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Form, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -30,10 +30,15 @@ def add_pages(app: FastAPI) -> None:
         return templates.TemplateResponse(request, "index.html", {"scenarios": info})
 
     @app.post("/new", response_class=HTMLResponse)
-    def new(request: Request, scenario: Annotated[str, Form(max_length=100)],
-            title: Annotated[str, Form(max_length=200)] = "", mode: Annotated[str, Form(max_length=20)] = "gw",
-            ) -> Response:
-        cid, invitations = service(request).create(scenario, title, {"mode": mode})
+    async def new(request: Request) -> Response:
+        form = await request.form()
+        scenario = str(form.get("scenario", ""))[:100]
+        params: dict[str, Any] = {"mode": str(form.get("mode", "gw"))[:20]}
+        bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
+        if bots:
+            params["bots"] = bots
+        cid, invitations = service(request).create(scenario, str(form.get("title", ""))[:200], params,
+                                                   hotseat=form.get("hotseat") == "on")
         row = service(request).store.campaign(cid)
         links = [{"label": i.label, "secret": i.secret} for i in invitations]
         return templates.TemplateResponse(request, "links.html",

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from warroom.ai import make_bot
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
@@ -25,6 +26,9 @@ from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport
 
 CACHE_SIZE = 64
+BOT_KINDS = ("heuristic", "random")
+ANY_SIDE = "*"
+"""The side of a hot-seat general's link: it plays every side."""
 
 
 class ForbiddenError(Exception):
@@ -56,8 +60,11 @@ class Campaigns:
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
-               seed: int | None = None) -> tuple[str, list[Invitation]]:
-        """A new campaign from a bundled scenario, with its invitation links (shown once)."""
+               seed: int | None = None, hotseat: bool = False) -> tuple[str, list[Invitation]]:
+        """A new campaign from a bundled scenario, with its invitation links (shown once).
+
+        `params["bots"]` maps sides to a bot kind (heuristic or random) that plays them; `hotseat` adds
+        one general's link that plays every side (people sharing a screen)."""
         if scenario_id not in bundled_ids():
             raise BadRequestError(f"unknown scenario {scenario_id!r} (bundled: {', '.join(bundled_ids())})")
         sc = load_scenario(scenario_id)
@@ -65,9 +72,15 @@ class Campaigns:
         mode = params.setdefault("mode", "gw")
         if mode not in ("gw", "tabletop", "mixed"):
             raise BadRequestError(f"unknown resolution mode {mode!r} (gw, tabletop or mixed)")
+        bots = params.get("bots", {})
+        if not isinstance(bots, dict) or any(s not in sc.sides or k not in BOT_KINDS for s, k in bots.items()):
+            raise BadRequestError(f"bots must map sides ({', '.join(sc.sides)}) to a bot kind "
+                                  f"({', '.join(BOT_KINDS)}), got {bots!r}")
         seed = secrets.randbelow(2**31) if seed is None else seed
         cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed)
         invitations = self._invite_all(cid, sc.sides, sc.side_names)
+        if hotseat:
+            invitations.append(self._invite(cid, "general", ANY_SIDE, "every side (hot-seat)"))
         st = new_game(sc, params)
         self._settle(cid, st, 0, None, None)
         return cid, invitations
@@ -131,7 +144,8 @@ class Campaigns:
         """What the holder may see: a side's view, or the public view for the organiser."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        out = st.view(grant.side or None)
+        side = st.current_player() if grant.side == ANY_SIDE else grant.side
+        out = st.view(side if side in st.sc.sides else None)
         out["seq"] = row.seq
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
@@ -154,7 +168,7 @@ class Campaigns:
 
     def _legal_for(self, st: FirestormState, grant: Grant) -> list[Any]:
         who = st.current_player()
-        if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side != who:
+        if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side not in (who, ANY_SIDE):
             return []
         return list(st.legal_actions())
 
@@ -216,6 +230,8 @@ class Campaigns:
     def _report(self, st: FirestormState, row: CampaignRow, grant: Grant, action: Any) -> dict[str, Any]:
         st.clone().apply_action(action, REPORT)  # a well-formed result for this battle, or IllegalActionError
         assert isinstance(action, Report)
+        if grant.side == ANY_SIDE:  # hot-seat: both sides are at the table, nobody needs to confirm
+            return self._apply_report(st, row, action.attacker_vp, action.defender_vp, grant.token_id)
         pending = PendingReport(row.seq, action.attacker_vp, action.defender_vp, grant.side, grant.token_id)
         self.store.set_pending(row.id, pending)
         return {"seq": row.seq, "pending": self._pending_view(st, pending)}
@@ -276,13 +292,13 @@ class Campaigns:
             if grant.role not in ("general", "commander"):
                 raise ForbiddenError("only the commanders (or generals) of the battle report its result")
             b = st.battle
-            if b is not None and grant.side not in (b.attacker, b.defender):
+            if b is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
                 raise ForbiddenError("only the two sides of this battle report its result")
             return
         if grant.role != "general":
             raise ForbiddenError(f"commanders report tabletop results; the {sc.side_names.get(who, who)} general "
                                  "decides this")
-        if grant.side != who:
+        if grant.side not in (who, ANY_SIDE):
             raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
@@ -290,8 +306,16 @@ class Campaigns:
                 ) -> dict[str, Any]:
         """Roll the dice of every chance node the position reaches, then store what happened."""
         row = self.store.campaign(cid)
-        while st.current_player() == CHANCE:
-            st.apply_action(st.chance_dice().sample(roll_seed(row.seed, len(st.log))))
+        bots: dict[str, str] = st.params.get("bots", {})
+        while True:
+            who = st.current_player()
+            if who == CHANCE:
+                st.apply_action(st.chance_dice().sample(roll_seed(row.seed, len(st.log))))
+            elif who in bots:  # the server's bot plays its side at once, from its own seeded stream
+                bot = make_bot(bots[who], random.Random(f"{row.seed}/bot/{len(st.log)}"))
+                st.apply_action(bot.choose(st, st.legal_actions()), who)
+            else:
+                break
         entries = st.log[old_seq:]
         response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
         self.store.append(cid, old_seq, entries, token_id, key, response)
