@@ -22,7 +22,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" $(BIN)/pytest
 
 test: lint typecheck unit
 

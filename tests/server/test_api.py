@@ -15,8 +15,8 @@ from warroom.server.app import MAX_UPLOAD, create_app
 
 
 @pytest.fixture()
-def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'warroom.db'}"
+def url(database_url: str) -> str:
+    return database_url
 
 
 def client(url: str) -> TestClient:

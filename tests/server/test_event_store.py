@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,9 @@ from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
 
 
 @pytest.fixture()
-def url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'warroom.db'}"
-    migrate(url)
-    return url
+def url(database_url: str) -> str:
+    migrate(database_url)
+    return database_url
 
 
 def service(url: str) -> Campaigns:
