@@ -61,6 +61,16 @@ def member(cid: str, request: Request, service: Service,
     return who
 
 
+def read_record(data: bytes) -> GameRecord:
+    """An uploaded save; anything unreadable is the client's error (422), never a 500."""
+    try:
+        return GameRecord.from_json(data.decode("utf-8", errors="replace"))
+    except SaveError:
+        raise
+    except Exception as exc:
+        raise SaveError(f"not a warroom save: {exc}") from exc
+
+
 def cookie_name(cid: str) -> str:
     return f"wr_{cid}"
 
@@ -156,13 +166,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
         body = await request.body()
         if len(body) > MAX_UPLOAD:
             raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
-        try:
-            record = GameRecord.from_json(body.decode("utf-8", errors="replace"))
-        except SaveError:
-            raise
-        except Exception as exc:  # any unreadable upload is the client's error, never a 500
-            raise SaveError(f"not a warroom save: {exc}") from exc
-        cid, invitations = campaigns.import_record(record)
+        cid, invitations = campaigns.import_record(read_record(body))
         return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
                                       "secret": i.secret} for i in invitations]}
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from warroom.core.errors import SaveError
 from warroom.scenarios import bundled_ids, load_scenario
-from warroom.server.app import Member, cookie_name
+from warroom.server.app import MAX_UPLOAD, Member, cookie_name, read_record
 from warroom.server.service import Campaigns
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -45,6 +46,22 @@ def add_pages(app: FastAPI) -> None:
                                           {"title": row.title, "links": links, "base": str(request.base_url)},
                                           status_code=201)
 
+    @app.post("/import", response_class=HTMLResponse)
+    async def import_page(request: Request) -> Response:
+        form = await request.form()
+        upload = form.get("save")
+        if upload is None or isinstance(upload, str):
+            raise SaveError("choose a campaign file (JSON) to import")
+        data = await upload.read(MAX_UPLOAD + 1)
+        if len(data) > MAX_UPLOAD:
+            raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
+        cid, invitations = service(request).import_record(read_record(data))
+        row = service(request).store.campaign(cid)
+        links = [{"label": i.label, "secret": i.secret} for i in invitations]
+        return templates.TemplateResponse(request, "links.html",
+                                          {"title": row.title, "links": links, "base": str(request.base_url)},
+                                          status_code=201)
+
     @app.get("/join/{secret}")
     def join(request: Request, secret: str) -> Response:
         grant = service(request).store.grant(secret)
@@ -60,10 +77,19 @@ def add_pages(app: FastAPI) -> None:
         sc = load_scenario(campaigns.store.campaign(cid).scenario_id)
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
         maps, chart = campaigns.drawings(who)
+        pending = view.get("pending_report")
+        battle = view.get("battle") or {}
+        sides_in_battle = {battle.get("attacker"), battle.get("defender")} - {None} or set(sc.sides)
+        reporting = view["to_act"] == "report" and who.role in ("general", "commander") and (
+            who.side in sides_in_battle or who.side == "*")
+        can_report = reporting and (pending is None or pending["by"] == who.side)
+        can_confirm = reporting and pending is not None and not pending["disputed"] and pending["by"] != who.side
         details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
             "cid": cid, "title": campaigns.store.campaign(cid).title, "view": view, "legal": view["legal"],
             "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
             "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
+            "pending": pending, "can_report": can_report, "can_confirm": can_confirm,
+            "can_decide": who.role == "organiser" and view["to_act"] == "report", "organiser": who.role == "organiser",
         }
         return templates.TemplateResponse(request, "campaign.html", context)

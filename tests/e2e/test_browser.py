@@ -1,0 +1,184 @@
+"""The club server in a real browser (issue 4): Playwright driving Debian's chromium, headless.
+
+The organiser creates a Caen campaign; the generals and commanders open their links in separate browser
+contexts; one battle is fought on the tabletop, reported and confirmed, and the map changes; one battle is
+rolled by the General's Wargame; the campaign is exported and imported again. Chromium is installed from
+Debian's packages when missing and we may (root with apt-get); otherwise the test is skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from warroom.server.app import create_app
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium")
+    if path is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "chromium"]
+        if subprocess.run(install, env=env, capture_output=True, check=False).returncode != 0:
+            subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, check=False)
+            subprocess.run(install, env=env, capture_output=True, check=False)
+        path = shutil.which("chromium")
+    if path is None:
+        pytest.skip("Debian's chromium is not installed and cannot be installed here")
+    return path
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("server") / "warroom.db"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def links_of(page: Page) -> dict[str, str]:
+    rows = page.locator("table tr").all()[1:]
+    return {r.locator("td").nth(0).inner_text(): r.locator("td").nth(1).inner_text() for r in rows}
+
+
+def open_link(browser: Browser, link: str, phone: bool = False) -> Page:
+    context = browser.new_context(viewport={"width": 390, "height": 844} if phone else None)
+    page = context.new_page()
+    page.goto(link)
+    return page
+
+
+def owner_of(page: Page, cls: str, area: str) -> bool:
+    return bool(page.locator(f'g.area.{cls}[data-area="{area}"]').count())
+
+
+def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_path: Path) -> None:
+    organiser = browser.new_context().new_page()
+    organiser.goto(base_url)
+    organiser.select_option("select[name=scenario]", "caen")
+    organiser.select_option("select[name=mode]", "mixed")
+    organiser.fill("input[name=title]", "Club night")
+    organiser.click("button[type=submit]")
+    links = links_of(organiser)
+    assert set(links) == {"organiser", "Allies general", "Allies commanders", "Germans general",
+                          "Germans commanders"}
+    generals = {side: open_link(browser, links[f"{name} general"], phone=side == "allies")
+                for side, name in (("allies", "Allies"), ("axis", "Germans"))}
+    commanders = {side: open_link(browser, links[f"{name} commanders"])
+                  for side, name in (("allies", "Allies"), ("axis", "Germans"))}
+    boss = open_link(browser, links["organiser"])
+    phone = generals["allies"]
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "fits a phone"
+
+    cid = boss.url.rsplit("/", 1)[1]
+    secret = links["organiser"].rsplit("/", 1)[1]
+
+    def status() -> dict[str, Any]:
+        request = urllib.request.Request(f"{base_url}/api/campaigns/{cid}/view",
+                                         headers={"Authorization": f"Bearer {secret}"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            view: dict[str, Any] = json.load(r)
+        return view
+
+    tabletop_done = gw_done = False
+    captured: tuple[str, str] | None = None
+    for _ in range(300):
+        if tabletop_done and gw_done:
+            boss.reload()
+            if "General's Wargame" in boss.locator(".log").inner_text():
+                break
+        view = status()
+        if captured is not None and view["battle"] is None:  # the battle's retreats and advance are done
+            boss.reload()
+            assert owner_of(boss, f"side-{captured[0]}", captured[1]), "the map shows the captured area"
+            captured, tabletop_done = None, True
+        who = view["to_act"]
+        if who == "report":  # the attacker's commanders report, the defender's confirm
+            battle = view["battle"]
+            reporter, confirmer = commanders[battle["attacker"]], commanders[battle["defender"]]
+            reporter.reload()
+            reporter.fill("form#report input[name=attacker]", "5")
+            reporter.fill("form#report input[name=defender]", "1")
+            with reporter.expect_navigation():
+                reporter.click("form#report button")
+            assert reporter.locator("#pending").count()
+            confirmer.reload()
+            with confirmer.expect_navigation():
+                confirmer.click("#confirm")
+            captured = (battle["attacker"], battle["to"])
+            continue
+        page = generals[who]
+        page.reload()
+        actions = [b.get_attribute("data-action") for b in page.locator("[data-action]").all()]
+        if not actions:
+            actions = [o.inner_text() for o in page.locator("#choice option").all()]
+        assert actions, (view["step"], who, page.locator("#console").inner_text())
+        if "mode tabletop" in actions and not tabletop_done and captured is None:
+            choice = "mode tabletop"
+        elif "mode gw" in actions and tabletop_done:
+            choice, gw_done = "mode gw", True
+        elif "pass" in actions:
+            choice = "pass"
+        else:
+            choice = str(actions[0])
+        with page.expect_navigation():  # the page reloads once the server has applied the action
+            if page.locator(f'[data-action="{choice}"]').count():
+                page.click(f'[data-action="{choice}"]')
+            else:
+                page.select_option("#choice", choice)
+                page.click("#choose")
+    assert tabletop_done and gw_done
+    assert "General's Wargame" in boss.locator(".log").inner_text()
+
+    with boss.expect_download() as download:
+        boss.click("#export")
+    saved = tmp_path / "campaign.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text())["seed"] == 0  # the real seed would tell the future dice
+    importer = browser.new_context().new_page()
+    importer.goto(base_url)
+    importer.set_input_files("input[name=save]", str(saved))
+    importer.click("form[action='/import'] button")
+    copy = open_link(browser, links_of(importer)["organiser"])
+
+    def state_line(page: Page) -> list[str]:
+        return [line for line in page.locator("header").inner_text().splitlines() if "Turn" in line or "VP" in line]
+
+    assert state_line(copy) == state_line(boss)  # the same turn, phase and VP
+    assert copy.locator("g.area").count() == boss.locator("g.area").count()
