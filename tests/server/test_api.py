@@ -286,3 +286,37 @@ def test_play_against_the_bot_and_hot_seat_in_the_browser(url: str) -> None:
         assert c.post(f"/api/campaigns/{both['id']}/act", headers=seat, json={"action": view["legal"][0]}).is_success
     assert {"allies", "axis"} <= sides
     assert c.post("/api/campaigns", json={"scenario": "caen", "bots": {"martians": "heuristic"}}).status_code == 422
+
+
+def test_the_organiser_reissues_a_revoked_link(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario": "caen"}).json()
+    cid = r["id"]
+    links = {link["label"]: link for link in r["links"]}
+    boss = auth(links["organiser"]["secret"])
+    listed = c.get(f"/api/campaigns/{cid}/tokens", headers=boss).json()["tokens"]
+    assert len(listed) == 5 and all("secret" not in t for t in listed)
+    old = links["Germans general"]
+    c.post(f"/api/campaigns/{cid}/tokens/{old['token']}/revoke", headers=boss)
+    new = c.post(f"/api/campaigns/{cid}/tokens", headers=boss, json={"role": "general", "side": "axis"})
+    assert new.status_code == 201 and new.json()["secret"] != old["secret"]
+    assert c.get(f"/api/campaigns/{cid}/view", headers=auth(new.json()["secret"])).json()["you"]["side"] == "axis"
+    assert c.post(f"/api/campaigns/{cid}/tokens", headers=boss, json={"role": "general", "side": "mars"}
+                  ).status_code == 422
+    assert c.post(f"/api/campaigns/{cid}/tokens", headers=auth(links["Allies general"]["secret"]),
+                  json={"role": "organiser"}).status_code == 403
+
+
+def test_no_response_holds_the_seed(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario": "caen"})
+    cid = r.json()["id"]
+    links = {link["label"]: link["secret"] for link in r.json()["links"]}
+    seed = str(c.app.state.campaigns.store.campaign(cid).seed)  # type: ignore[attr-defined]
+    bodies = [r.text]
+    for secret in links.values():
+        for path in ("view", "log", "export", "tokens"):
+            bodies.append(c.get(f"/api/campaigns/{cid}/{path}", headers=auth(secret)).text)
+        page = client(url)
+        bodies.append(page.get(f"/join/{secret}").text)
+    assert not [b for b in bodies if re.search(rf"\b{seed}\b", b)]

@@ -87,6 +87,11 @@ def organiser(who: Member) -> Grant:
 Organiser = Annotated[Grant, Depends(organiser)]
 
 
+class NewLink(BaseModel):
+    role: str = Field(max_length=20)
+    side: str = Field(default="", max_length=40)
+
+
 class Undo(BaseModel):
     count: int = Field(ge=1, le=10_000)
     seq: int  # the position the organiser's preview was made at
@@ -169,6 +174,15 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
         cid, invitations = campaigns.import_record(read_record(body))
         return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
                                       "secret": i.secret} for i in invitations]}
+
+    @app.get("/api/campaigns/{cid}/tokens")
+    def tokens(cid: str, who: Organiser) -> dict[str, Any]:
+        return {"tokens": [{"token": g.token_id, "role": g.role, "side": g.side} for g in campaigns.store.tokens(cid)]}
+
+    @app.post("/api/campaigns/{cid}/tokens", status_code=201)
+    def reissue(body: NewLink, who: Organiser) -> dict[str, Any]:
+        i = campaigns.reissue(who, body.role, body.side)
+        return {"label": i.label, "role": i.role, "side": i.side, "token": i.token_id, "secret": i.secret}
 
     @app.post("/api/campaigns/{cid}/tokens/{token_id}/revoke", status_code=204)
     def revoke(cid: str, token_id: str, who: Organiser) -> None:

@@ -115,6 +115,20 @@ class Campaigns:
         self._settle(cid, st, 0, None, None)
         return cid, invitations
 
+    def reissue(self, grant: Grant, role: str, side: str) -> Invitation:
+        """A new link for a role (after revoking a lost or leaked one): organiser only."""
+        if grant.role != "organiser":
+            raise ForbiddenError("only the organiser issues links")
+        sc = load_scenario(self.store.campaign(grant.campaign_id).scenario_id)
+        if role == "organiser" and side:
+            raise BadRequestError("the organiser's link has no side")
+        if role != "organiser" and side not in (*sc.sides, ANY_SIDE):
+            raise BadRequestError(f"unknown side {side!r} (sides: {', '.join(sc.sides)})")
+        if role not in ("organiser", "general", "commander"):
+            raise BadRequestError(f"unknown role {role!r} (organiser, general or commander)")
+        label = role if role == "organiser" else f"{sc.side_names.get(side, 'every side')} {role}"
+        return self._invite(grant.campaign_id, role, side, label)
+
     def _invite(self, cid: str, role: str, side: str, label: str) -> Invitation:
         tid, secret = self.store.issue_token(cid, role, side)
         return Invitation(label, role, side, tid, secret)
