@@ -320,3 +320,36 @@ def test_no_response_holds_the_seed(url: str) -> None:
         page = client(url)
         bodies.append(page.get(f"/join/{secret}").text)
     assert not [b for b in bodies if re.search(rf"\b{seed}\b", b)]
+
+
+def caen_as_one_file(new_id: str) -> str:
+    folder = Path(__file__).parents[2] / "warroom" / "scenarios" / "data" / "caen"
+    scenario = (folder / "scenario.toml").read_text().replace('id = "caen"', f'id = "{new_id}"', 1)
+    return (folder / "map.toml").read_text() + "\n" + scenario
+
+
+def test_a_campaign_from_an_uploaded_scenario_survives_a_restart(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario_toml": caen_as_one_file("club_caen"), "title": "Ours"})
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    links = {link["label"]: link["secret"] for link in r.json()["links"]}
+    secret, view = to_act(c, cid, links)
+    assert view["scenario"] == "club_caen"
+    assert c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": view["legal"][0]}).is_success
+    after = client(url).get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+    assert after["scenario"] == "club_caen" and after["seq"] > view["seq"]
+    broken = c.post("/api/campaigns", json={"scenario_toml": "[scenario\nid = 1"})
+    assert broken.status_code == 422 and "not valid TOML" in broken.json()["detail"]
+    bad_start = caen_as_one_file("x").replace('start = "B4"', 'start = "Q9"', 1)
+    wrong = c.post("/api/campaigns", json={"scenario_toml": bad_start})
+    assert wrong.status_code == 422 and "Q9" in wrong.json()["detail"]
+
+
+def test_the_start_page_takes_an_uploaded_scenario_file(url: str) -> None:
+    c = client(url)
+    files = {"scenario_file": ("club.toml", caen_as_one_file("club_upload").encode(), "application/toml")}
+    r = c.post("/new", data={"scenario": "", "mode": "gw"}, files=files)
+    assert r.status_code == 201 and len(re.findall(r"/join/", r.text)) >= 5
+    bad = c.post("/new", data={"scenario": ""}, files={"scenario_file": ("x.toml", b"[[area]]\nid = 3", "text/plain")})
+    assert bad.status_code == 422 and "problem" in bad.json()["detail"]

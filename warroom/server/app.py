@@ -24,11 +24,12 @@ MAX_UPLOAD = 2_000_000
 
 
 class NewCampaign(BaseModel):
-    scenario: str = Field(max_length=100)
+    scenario: str = Field(default="", max_length=100)
     title: str = Field(default="", max_length=200)
     mode: str = Field(default="gw", max_length=20)
     bots: dict[str, str] = Field(default_factory=dict)  # side -> "heuristic" | "random": the server plays it
     hotseat: bool = False  # one more link that plays every side
+    scenario_toml: str | None = Field(default=None, max_length=MAX_UPLOAD)  # an uploaded one-file scenario
 
 
 class Act(BaseModel):
@@ -124,7 +125,8 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
         params: dict[str, Any] = {"mode": body.mode}
         if body.bots:
             params["bots"] = body.bots
-        cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat)
+        cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat,
+                                            scenario_toml=body.scenario_toml)
         return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
                                       "secret": i.secret} for i in invitations]}
 

@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 from warroom.core.errors import SaveError
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.app import MAX_UPLOAD, Member, cookie_name, read_record
-from warroom.server.service import Campaigns
+from warroom.server.service import Campaigns, scenario_of
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 
@@ -38,8 +38,15 @@ def add_pages(app: FastAPI) -> None:
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
         if bots:
             params["bots"] = bots
+        upload = form.get("scenario_file")
+        toml_text = None
+        if upload is not None and not isinstance(upload, str) and upload.filename:
+            data = await upload.read(MAX_UPLOAD + 1)
+            if len(data) > MAX_UPLOAD:
+                raise HTTPException(413, f"the scenario file is larger than {MAX_UPLOAD} bytes")
+            toml_text = data.decode("utf-8", errors="replace")
         cid, invitations = service(request).create(scenario, str(form.get("title", ""))[:200], params,
-                                                   hotseat=form.get("hotseat") == "on")
+                                                   hotseat=form.get("hotseat") == "on", scenario_toml=toml_text)
         row = service(request).store.campaign(cid)
         links = [{"label": i.label, "secret": i.secret} for i in invitations]
         return templates.TemplateResponse(request, "links.html",
@@ -74,7 +81,7 @@ def add_pages(app: FastAPI) -> None:
     def campaign(request: Request, cid: str, who: Member) -> Response:
         campaigns = service(request)
         view = campaigns.view(who)
-        sc = load_scenario(campaigns.store.campaign(cid).scenario_id)
+        sc = scenario_of(campaigns.store.campaign(cid))
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
         maps, chart = campaigns.drawings(who)
         pending = view.get("pending_report")

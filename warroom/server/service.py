@@ -8,20 +8,23 @@ restart changes nothing. The seed never leaves this module.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
+import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from warroom.ai import make_bot
-from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.errors import IllegalActionError, ScenarioError, UnknownNameError
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport
 
@@ -48,6 +51,32 @@ class Invitation:
     secret: str
 
 
+_UPLOADED: dict[str, FirestormScenario] = {}
+
+
+def uploaded_scenario(text: str) -> FirestormScenario:
+    """A scenario from one uploaded TOML file, validated like `warroom validate` (cached by content)."""
+    key = hashlib.sha256(text.encode()).hexdigest()
+    got = _UPLOADED.get(key)
+    if got is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise BadRequestError(f"the scenario is not valid TOML: {exc}") from exc
+        try:
+            got = parse_scenario(data, "uploaded scenario")
+        except ScenarioError as exc:
+            raise BadRequestError(f"the scenario has {len(exc.problems)} problem(s): " + "; ".join(exc.problems[:20])
+                                  ) from exc
+        _UPLOADED[key] = got
+    return got
+
+
+def scenario_of(row: CampaignRow) -> FirestormScenario:
+    """The campaign's scenario: its uploaded text, or the bundled one."""
+    return uploaded_scenario(row.scenario_toml) if row.scenario_toml else load_scenario(row.scenario_id)
+
+
 def roll_seed(seed: int, position: int) -> random.Random:
     """The dice of the roll at log position `position` (stable across processes and restarts)."""
     return random.Random(f"{seed}/{position}")
@@ -60,14 +89,20 @@ class Campaigns:
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
-               seed: int | None = None, hotseat: bool = False) -> tuple[str, list[Invitation]]:
-        """A new campaign from a bundled scenario, with its invitation links (shown once).
+               seed: int | None = None, hotseat: bool = False, scenario_toml: str | None = None
+               ) -> tuple[str, list[Invitation]]:
+        """A new campaign from a bundled scenario, or from an uploaded one-file scenario (`scenario_toml`)
+        that `warroom validate` accepts, with its invitation links (shown once).
 
         `params["bots"]` maps sides to a bot kind (heuristic or random) that plays them; `hotseat` adds
         one general's link that plays every side (people sharing a screen)."""
-        if scenario_id not in bundled_ids():
+        if scenario_toml is not None:
+            sc = uploaded_scenario(scenario_toml)
+            scenario_id = sc.id
+        elif scenario_id not in bundled_ids():
             raise BadRequestError(f"unknown scenario {scenario_id!r} (bundled: {', '.join(bundled_ids())})")
-        sc = load_scenario(scenario_id)
+        else:
+            sc = load_scenario(scenario_id)
         params = dict(params or {})
         mode = params.setdefault("mode", "gw")
         if mode not in ("gw", "tabletop", "mixed"):
@@ -77,7 +112,7 @@ class Campaigns:
             raise BadRequestError(f"bots must map sides ({', '.join(sc.sides)}) to a bot kind "
                                   f"({', '.join(BOT_KINDS)}), got {bots!r}")
         seed = secrets.randbelow(2**31) if seed is None else seed
-        cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed)
+        cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed, scenario_toml)
         invitations = self._invite_all(cid, sc.sides, sc.side_names)
         if hotseat:
             invitations.append(self._invite(cid, "general", ANY_SIDE, "every side (hot-seat)"))
@@ -97,7 +132,7 @@ class Campaigns:
         """The campaign in the CLI save format. Its seed is 0: every roll so far is in the log, which is
         all a replay needs, and the real seed would tell the future dice (issue 4: no response holds them)."""
         row = self.store.campaign(cid)
-        sc = load_scenario(row.scenario_id)
+        sc = scenario_of(row)
         record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(cid))
         out: dict[str, Any] = json.loads(record.to_json())
         return out
@@ -119,7 +154,7 @@ class Campaigns:
         """A new link for a role (after revoking a lost or leaked one): organiser only."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser issues links")
-        sc = load_scenario(self.store.campaign(grant.campaign_id).scenario_id)
+        sc = scenario_of(self.store.campaign(grant.campaign_id))
         if role == "organiser" and side:
             raise BadRequestError("the organiser's link has no side")
         if role != "organiser" and side not in (*sc.sides, ANY_SIDE):
@@ -143,7 +178,7 @@ class Campaigns:
         key = (row.id, row.epoch, row.seq)
         st = self._cache.get(key)
         if st is None:
-            sc = load_scenario(row.scenario_id)
+            sc = scenario_of(row)
             record = GameRecord(sc.id, sc.version, row.params, row.seed, self.store.log(row.id))
             rebuilt = replay(record, lambda: new_game(sc, dict(row.params)))
             assert isinstance(rebuilt, FirestormState)
