@@ -20,7 +20,7 @@ from typing import Any
 from warroom.ai import make_bot
 from warroom.core.errors import IllegalActionError, ScenarioError, UnknownNameError
 from warroom.core.game import replay
-from warroom.core.log import GameRecord
+from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import Report
@@ -75,6 +75,22 @@ def uploaded_scenario(text: str) -> FirestormScenario:
 def scenario_of(row: CampaignRow) -> FirestormScenario:
     """The campaign's scenario: its uploaded text, or the bundled one."""
     return uploaded_scenario(row.scenario_toml) if row.scenario_toml else load_scenario(row.scenario_id)
+
+
+def redact_unrolled(entries: list[LogEntry], in_allocation: bool, side: str) -> list[LogEntry]:
+    """The log as `side` may read it: while a fight's dice are being allocated, the other side's
+    allocations since the last roll stay hidden (they are declared before the dice, in secret).
+
+    >>> log = [LogEntry("roll 3", "chance", 1, "x", True), LogEntry("allocate rodney 6", "axis", 1, "x")]
+    >>> [e.action for e in redact_unrolled(log, True, "allies")]
+    ['roll 3', '(hidden until the roll)']
+    """
+    if not in_allocation:
+        return entries
+    last_roll = max((i for i, e in enumerate(entries) if e.automatic), default=-1)
+    return [e._replace(action="(hidden until the roll)", redacted=True)
+            if i > last_roll and e.side != side and e.action.startswith("allocate ") else e
+            for i, e in enumerate(entries)]
 
 
 def roll_seed(seed: int, position: int) -> random.Random:
@@ -209,6 +225,12 @@ class Campaigns:
 
         st = self._state(self.store.campaign(grant.campaign_id))
         return map_svgs(st, grant.side or None), vp_chart_svg(vp_history(st), st.sc.side_names)
+
+    def log(self, grant: Grant) -> list[LogEntry]:
+        """The action log as the holder may read it (`redact_unrolled`)."""
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row)
+        return redact_unrolled(self.store.log(row.id), st.step == "nv_alloc", grant.side)
 
     def events(self, grant: Grant, last: int = 200) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
