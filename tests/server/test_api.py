@@ -353,3 +353,22 @@ def test_the_start_page_takes_an_uploaded_scenario_file(url: str) -> None:
     assert r.status_code == 201 and len(re.findall(r"/join/", r.text)) >= 5
     bad = c.post("/new", data={"scenario": ""}, files={"scenario_file": ("x.toml", b"[[area]]\nid = 3", "text/plain")})
     assert bad.status_code == 422 and "problem" in bad.json()["detail"]
+
+
+def test_each_open_battle_has_a_briefing_for_its_commanders(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, scenario="lorraine", mode="tabletop")
+    view = play_to_report(c, cid, links)
+    battle = view["battle"]
+    sc = load_scenario("lorraine")
+    commander = client(url)
+    commander.get(f"/join/{links['Allies commanders']}")
+    page = commander.get(f"/c/{cid}/battle")
+    assert page.status_code == 200
+    text = page.text
+    assert sc.areas[battle["to"]].name in text and "Suggested mission" in text
+    for unit in battle["attacker_troops"] + battle["defender_troops"]:
+        if not unit.startswith("@"):
+            troop = sc.troops[unit]
+            assert troop.name in text and (not troop.points or f"{troop.points} pts" in text)
+    assert client(url).get(f"/c/{cid}/battle").status_code == 401

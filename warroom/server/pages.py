@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 from warroom.core.errors import SaveError
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.app import MAX_UPLOAD, Member, cookie_name, read_record
+from warroom.server.briefing import briefing
 from warroom.server.service import Campaigns, scenario_of
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -52,6 +53,13 @@ def add_pages(app: FastAPI) -> None:
         return templates.TemplateResponse(request, "links.html",
                                           {"title": row.title, "links": links, "base": str(request.base_url)},
                                           status_code=201)
+
+    @app.get("/c/{cid}/battle", response_class=HTMLResponse)
+    def battle(request: Request, cid: str, who: Member) -> Response:
+        campaigns = service(request)
+        st = campaigns.state(cid)
+        brief = briefing(st, campaigns.view(who))
+        return templates.TemplateResponse(request, "battle.html", {"cid": cid, "brief": brief})
 
     @app.post("/import", response_class=HTMLResponse)
     async def import_page(request: Request) -> Response:
