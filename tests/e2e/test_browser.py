@@ -77,9 +77,16 @@ def links_of(page: Page) -> dict[str, str]:
     return {r.locator("td").nth(0).inner_text(): r.locator("td").nth(1).inner_text() for r in rows}
 
 
-def open_link(browser: Browser, link: str, phone: bool = False) -> Page:
+def new_page(browser: Browser, phone: bool = False) -> Page:
+    """A page in a browser context of its own. The test reloads pages itself, so the pages' own
+    following of the others' moves (a reload on a timer) is switched off to avoid two reloads at once."""
     context = browser.new_context(viewport={"width": 390, "height": 844} if phone else None)
-    page = context.new_page()
+    context.add_init_script("window.warroomNoFollow = true")
+    return context.new_page()
+
+
+def open_link(browser: Browser, link: str, phone: bool = False) -> Page:
+    page = new_page(browser, phone)
     page.goto(link)
     return page
 
@@ -89,7 +96,7 @@ def owner_of(page: Page, cls: str, area: str) -> bool:
 
 
 def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_path: Path) -> None:
-    organiser = browser.new_context().new_page()
+    organiser = new_page(browser)
     organiser.goto(base_url)
     organiser.select_option("select[name=scenario]", "caen")
     organiser.select_option("select[name=mode]", "mixed")
@@ -171,7 +178,7 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
     saved = tmp_path / "campaign.json"
     download.value.save_as(saved)
     assert json.loads(saved.read_text())["seed"] == 0  # the real seed would tell the future dice
-    importer = browser.new_context().new_page()
+    importer = new_page(browser)
     importer.goto(base_url)
     importer.set_input_files("input[name=save]", str(saved))
     importer.click("form[action='/import'] button")
@@ -182,3 +189,27 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
 
     assert state_line(copy) == state_line(boss)  # the same turn, phase and VP
     assert copy.locator("g.area").count() == boss.locator("g.area").count()
+
+
+def test_a_page_follows_the_other_sides_moves_by_itself(browser: Browser, base_url: str) -> None:
+    organiser = new_page(browser)
+    organiser.goto(base_url)
+    organiser.select_option("select[name=scenario]", "lorraine")
+    organiser.click("form[action='/new'] button[type=submit]")
+    links = links_of(organiser)
+    watchers = {}
+    for side, name in (("allies", "Allies"), ("axis", "Germans")):
+        context = browser.new_context()  # following switched on, as for a player
+        watchers[side] = context.new_page()
+        watchers[side].goto(links[f"{name} general"])
+    acting = next(side for side, page in watchers.items() if page.locator("[data-action]").count())
+    waiting = watchers["axis" if acting == "allies" else "allies"]
+    before = waiting.locator("header").inner_text()
+    for _ in range(20):  # the acting general plays until the other side's turn comes
+        page = watchers[acting]
+        if not page.locator("[data-action]").count():
+            break
+        with page.expect_navigation():
+            page.locator("[data-action]").first.click()
+    waiting.wait_for_function(f"document.querySelector('header').innerText !== {json.dumps(before)}"
+                              " || document.querySelectorAll('[data-action]').length > 0", timeout=15_000)
