@@ -372,3 +372,21 @@ def test_each_open_battle_has_a_briefing_for_its_commanders(url: str) -> None:
             troop = sc.troops[unit]
             assert troop.name in text and (not troop.points or f"{troop.points} pts" in text)
     assert client(url).get(f"/c/{cid}/battle").status_code == 401
+
+
+def test_undo_against_the_bot_returns_to_a_decision_of_the_player(url: str) -> None:
+    c = client(url)
+    r = c.post("/api/campaigns", json={"scenario": "lorraine", "bots": {"axis": "random"}}).json()
+    cid = r["id"]
+    links = {link["label"]: link["secret"] for link in r["links"]}
+    me, boss = auth(links["Allies general"]), auth(links["organiser"])
+    seen = []
+    for _ in range(6):
+        view = c.get(f"/api/campaigns/{cid}/view", headers=me).json()
+        seen.append(view)
+        assert c.post(f"/api/campaigns/{cid}/act", headers=me, json={"action": view["legal"][0]}).is_success
+    preview = c.get(f"/api/campaigns/{cid}/undo?count=2", headers=boss).json()
+    assert [u["action"] for u in preview["undone"] if u["side"] == "allies"][:1] == [seen[4]["legal"][0]]
+    assert c.post(f"/api/campaigns/{cid}/undo", headers=boss, json={"count": 2, "seq": preview["seq"]}).is_success
+    now = c.get(f"/api/campaigns/{cid}/view", headers=me).json()
+    assert now["to_act"] == "allies" and now["legal"] == seen[4]["legal"]

@@ -274,13 +274,15 @@ class Campaigns:
 
     # ----- undo ---------------------------------------------------------------------------------------------------
     def undo_preview(self, grant: Grant, count: int) -> dict[str, Any]:
-        """What undoing the last `count` decisions would remove: those decisions and every die rolled since
-        the first of them. Pass the returned `seq` to `undo` to confirm exactly this."""
+        """What undoing the last `count` decisions of people would remove: those decisions and everything
+        after the first of them (dice, the server bot's moves). Pass the returned `seq` to `undo` to
+        confirm exactly this."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser may undo actions")
         row = self.store.campaign(grant.campaign_id)
         log = self.store.log(row.id)
-        decisions = [i for i, e in enumerate(log) if not e.automatic]
+        bots = row.params.get("bots", {})  # the server's bot moves go with the decision they answered
+        decisions = [i for i, e in enumerate(log) if not e.automatic and e.side not in bots]
         if count < 1 or count > len(decisions):
             raise BadRequestError(f"there are {len(decisions)} decisions to undo; asked for {count}")
         keep = decisions[-count]
