@@ -390,3 +390,14 @@ def test_undo_against_the_bot_returns_to_a_decision_of_the_player(url: str) -> N
     assert c.post(f"/api/campaigns/{cid}/undo", headers=boss, json={"count": 2, "seq": preview["seq"]}).is_success
     now = c.get(f"/api/campaigns/{cid}/view", headers=me).json()
     assert now["to_act"] == "allies" and now["legal"] == seen[4]["legal"]
+
+
+def test_the_event_stream_tells_the_position_number(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c)
+    seq = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()["seq"]
+    with c.stream("GET", f"/api/campaigns/{cid}/events", headers=auth(links["organiser"])) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        first = next(line for line in stream.iter_lines() if line.startswith("data:"))
+    assert json.loads(first.removeprefix("data:")) == {"seq": seq}
+    assert c.get(f"/api/campaigns/{cid}/events").status_code == 401

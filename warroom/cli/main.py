@@ -280,7 +280,7 @@ def serve(
     application = create_app(url)
     where = make_url(url).render_as_string(hide_password=True)
     out.print(f"warroom server at http://{host}:{port}/  (API docs: /api/docs; data: {where})", markup=False)
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
 
 
 def main() -> None:

@@ -7,10 +7,13 @@ client can cause is a 4xx with a message: 403 forbidden (role or side), 404 unkn
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from warroom.core.errors import IllegalActionError, SaveError
@@ -19,6 +22,8 @@ from warroom.server.db import engine_for, migrate
 from warroom.server.service import BadRequestError, Campaigns, ForbiddenError
 from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
 
+STREAM_SECONDS = 300
+"""How long one event stream lasts; the browser's EventSource reconnects by itself."""
 MAX_UPLOAD = 2_000_000
 """The largest import accepted, in bytes."""
 
@@ -157,6 +162,23 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     @app.post("/api/campaigns/{cid}/undo")
     def undo(body: Undo, who: Member) -> dict[str, Any]:
         return campaigns.undo(who, body.count, body.seq)
+
+    @app.get("/api/campaigns/{cid}/events")
+    async def events(cid: str, who: Member, request: Request) -> StreamingResponse:
+        """Server-sent events: the campaign's position number now, then each time it changes."""
+
+        async def stream() -> AsyncIterator[str]:
+            last = -1
+            for _ in range(STREAM_SECONDS * 2):
+                if await request.is_disconnected():
+                    return
+                seq = (await asyncio.to_thread(campaigns.store.campaign, cid)).seq
+                if seq != last:
+                    last = seq
+                    yield f"data: {json.dumps({'seq': seq})}\n\n"
+                await asyncio.sleep(0.5)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/campaigns/{cid}/log")
     def log(cid: str, who: Member) -> dict[str, Any]:
