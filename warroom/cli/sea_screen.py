@@ -141,7 +141,7 @@ def describe_naval(st: FirestormState, action: Action) -> str | None:
         return (f"take {c.name} ({c.type}, {stats})" if verb == "take"
                 else f"lend {c.name} to the land battles this turn")
     if verb == "fly":
-        return f"strike at the enemy ships at {short(st, arg)} ({air_steps(sc, navy.base, arg)} areas away)"
+        return f"strike at the enemy ships at {short(st, arg)} ({air_steps(sc, navy.at, arg)} areas away)"
     if verb == "allocate":
         return f"fire {action.n} {'die' if action.n == 1 else 'dice'} at {target_name(st, arg)}"
     fixed = {"launch": "launch: the group sets off", "halt": "halt: the action ends here",

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from warroom.core.errors import IllegalActionError, SaveError
 from warroom.core.log import GameRecord
 from warroom.server.db import engine_for, migrate
-from warroom.server.service import BadRequestError, Campaigns, ForbiddenError
+from warroom.server.service import BadRequestError, Campaigns, ForbiddenError, Invitation
 from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
 
 STREAM_SECONDS = 300
@@ -77,6 +77,11 @@ def read_record(data: bytes) -> GameRecord:
         raise SaveError(f"not a warroom save: {exc}") from exc
 
 
+def invitation_json(i: Invitation) -> dict[str, str]:
+    """A new link as the API returns it, once: its secret is never shown again."""
+    return {"label": i.label, "role": i.role, "side": i.side, "token": i.token_id, "secret": i.secret}
+
+
 def cookie_name(cid: str) -> str:
     return f"wr_{cid}"
 
@@ -132,8 +137,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
             params["bots"] = body.bots
         cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat,
                                             scenario_toml=body.scenario_toml)
-        return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
-                                      "secret": i.secret} for i in invitations]}
+        return {"id": cid, "links": [invitation_json(i) for i in invitations]}
 
     @app.get("/api/campaigns/{cid}/view")
     def view(who: Member) -> dict[str, Any]:
@@ -196,8 +200,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
         if len(body) > MAX_UPLOAD:
             raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
         cid, invitations = campaigns.import_record(read_record(body))
-        return {"id": cid, "links": [{"label": i.label, "role": i.role, "side": i.side, "token": i.token_id,
-                                      "secret": i.secret} for i in invitations]}
+        return {"id": cid, "links": [invitation_json(i) for i in invitations]}
 
     @app.get("/api/campaigns/{cid}/tokens")
     def tokens(cid: str, who: Organiser) -> dict[str, Any]:
@@ -205,8 +208,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
     @app.post("/api/campaigns/{cid}/tokens", status_code=201)
     def reissue(body: NewLink, who: Organiser) -> dict[str, Any]:
-        i = campaigns.reissue(who, body.role, body.side)
-        return {"label": i.label, "role": i.role, "side": i.side, "token": i.token_id, "secret": i.secret}
+        return invitation_json(campaigns.reissue(who, body.role, body.side))
 
     @app.post("/api/campaigns/{cid}/tokens/{token_id}/revoke", status_code=204)
     def revoke(cid: str, token_id: str, who: Organiser) -> None:

@@ -15,9 +15,17 @@ from warroom.core.errors import SaveError
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.app import MAX_UPLOAD, Member, cookie_name, read_record
 from warroom.server.briefing import briefing
-from warroom.server.service import Campaigns, scenario_of
+from warroom.server.service import Campaigns, Invitation, scenario_of
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+
+
+def links_page(request: Request, title: str, invitations: list[Invitation]) -> Response:
+    """The new campaign's invitation links, shown once."""
+    links = [{"label": i.label, "secret": i.secret} for i in invitations]
+    return templates.TemplateResponse(request, "links.html",
+                                      {"title": title, "links": links, "base": str(request.base_url)},
+                                      status_code=201)
 
 
 def add_pages(app: FastAPI) -> None:
@@ -48,11 +56,7 @@ def add_pages(app: FastAPI) -> None:
             toml_text = data.decode("utf-8", errors="replace")
         cid, invitations = service(request).create(scenario, str(form.get("title", ""))[:200], params,
                                                    hotseat=form.get("hotseat") == "on", scenario_toml=toml_text)
-        row = service(request).store.campaign(cid)
-        links = [{"label": i.label, "secret": i.secret} for i in invitations]
-        return templates.TemplateResponse(request, "links.html",
-                                          {"title": row.title, "links": links, "base": str(request.base_url)},
-                                          status_code=201)
+        return links_page(request, service(request).store.campaign(cid).title, invitations)
 
     @app.get("/c/{cid}/battle", response_class=HTMLResponse)
     def battle(request: Request, cid: str, who: Member) -> Response:
@@ -71,11 +75,7 @@ def add_pages(app: FastAPI) -> None:
         if len(data) > MAX_UPLOAD:
             raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
         cid, invitations = service(request).import_record(read_record(data))
-        row = service(request).store.campaign(cid)
-        links = [{"label": i.label, "secret": i.secret} for i in invitations]
-        return templates.TemplateResponse(request, "links.html",
-                                          {"title": row.title, "links": links, "base": str(request.base_url)},
-                                          status_code=201)
+        return links_page(request, service(request).store.campaign(cid).title, invitations)
 
     @app.get("/join/{secret}")
     def join(request: Request, secret: str) -> Response:
@@ -89,7 +89,8 @@ def add_pages(app: FastAPI) -> None:
     def campaign(request: Request, cid: str, who: Member) -> Response:
         campaigns = service(request)
         view = campaigns.view(who)
-        sc = scenario_of(campaigns.store.campaign(cid))
+        row = campaigns.store.campaign(cid)
+        sc = scenario_of(row)
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
         maps, chart = campaigns.drawings(who)
         pending = view.get("pending_report")
@@ -101,7 +102,7 @@ def add_pages(app: FastAPI) -> None:
         can_confirm = reporting and pending is not None and not pending["disputed"] and pending["by"] != who.side
         details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
-            "cid": cid, "title": campaigns.store.campaign(cid).title, "view": view, "legal": view["legal"],
+            "cid": cid, "title": row.title, "view": view, "legal": view["legal"],
             "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
             "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
             "pending": pending, "can_report": can_report, "can_confirm": can_confirm,

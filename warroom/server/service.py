@@ -133,7 +133,7 @@ class Campaigns:
         if hotseat:
             invitations.append(self._invite(cid, "general", ANY_SIDE, "every side (hot-seat)"))
         st = new_game(sc, params)
-        self._settle(cid, st, 0, None, None)
+        self._settle(self.store.campaign(cid), st, 0, None, None)
         return cid, invitations
 
     def _invite_all(self, cid: str, sides: tuple[str, ...], names: dict[str, str]) -> list[Invitation]:
@@ -163,7 +163,7 @@ class Campaigns:
         assert isinstance(st, FirestormState)
         cid = self.store.create_campaign(title or f"{sc.title} (imported)", sc.id, params, secrets.randbelow(2**31))
         invitations = self._invite_all(cid, sc.sides, sc.side_names)
-        self._settle(cid, st, 0, None, None)
+        self._settle(self.store.campaign(cid), st, 0, None, None)
         return cid, invitations
 
     def reissue(self, grant: Grant, role: str, side: str) -> Invitation:
@@ -270,7 +270,7 @@ class Campaigns:
         if who == REPORT:
             return self._report(st, row, grant, action)
         st.apply_action(action, who)
-        return self._settle(cid, st, row.seq, grant.token_id, key)
+        return self._settle(row, st, row.seq, grant.token_id, key)
 
     # ----- undo ---------------------------------------------------------------------------------------------------
     def undo_preview(self, grant: Grant, count: int) -> dict[str, Any]:
@@ -353,7 +353,7 @@ class Campaigns:
     def _apply_report(self, st: FirestormState, row: CampaignRow, attacker_vp: int, defender_vp: int,
                       token_id: str) -> dict[str, Any]:
         st.apply_action(Report(attacker_vp, defender_vp), REPORT)
-        response = self._settle(row.id, st, row.seq, token_id, None)
+        response = self._settle(row, st, row.seq, token_id, None)
         self.store.set_pending(row.id, None)
         return response
 
@@ -375,10 +375,11 @@ class Campaigns:
             raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
-    def _settle(self, cid: str, st: FirestormState, old_seq: int, token_id: str | None, key: str | None
+    def _settle(self, row: CampaignRow, st: FirestormState, old_seq: int, token_id: str | None, key: str | None
                 ) -> dict[str, Any]:
-        """Roll the dice of every chance node the position reaches, then store what happened."""
-        row = self.store.campaign(cid)
+        """Roll the dice of every chance node the position reaches (and play the server's bots), then store
+        what happened after position `old_seq` of campaign `row`."""
+        cid = row.id
         bots: dict[str, str] = st.params.get("bots", {})
         while True:
             who = st.current_player()

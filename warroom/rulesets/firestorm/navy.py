@@ -84,8 +84,7 @@ class NavalState:
         self.kind = ""  # the acting group's kind: ships | subs | air
         self.pool: list[str] = []  # units that may still join the group being formed
         self.group: list[str] = []
-        self.at = ""  # where the group is now
-        self.base = ""  # aircraft: the airfield or carrier area they fly from and return to
+        self.at = ""  # where the group is now (aircraft: the airfield or carrier area they fly from and return to)
         self.path: list[str] = []  # locations the group has been in this action
         self.stage = ""  # the acting group's stage: form | move | fight | retreat | done
         self.no_fight = False  # a German group that evaded may move on but not fight again
@@ -103,7 +102,7 @@ class NavalState:
 
     def clone(self) -> NavalState:
         new = object.__new__(NavalState)
-        for name in ("actions_left", "player", "kind", "at", "base", "stage", "no_fight",
+        for name in ("actions_left", "player", "kind", "at", "stage", "no_fight",
                      "retreat_side", "return_to"):
             setattr(new, name, getattr(self, name))
         new.where = self.where.copy()

@@ -325,9 +325,9 @@ def range_problem(st: St, loc: str) -> str | None:
     """Aircraft fly to targets within the range of every aircraft of the group (6.2, 6.6)."""
     navy = navy_of(st)
     rng = air_group_range(st, navy.group)
-    steps = air_steps(st.sc, navy.base, loc)
+    steps = air_steps(st.sc, navy.at, loc)
     if steps > rng:
-        return (f"{place(st, loc)} is {steps} areas from {place(st, navy.base)}, beyond the group's range of "
+        return (f"{place(st, loc)} is {steps} areas from {place(st, navy.at)}, beyond the group's range of "
                 f"{rng} (6.2, 6.6)")
     return None
 

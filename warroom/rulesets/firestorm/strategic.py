@@ -92,7 +92,7 @@ def begin_actions(st: St) -> None:
 
 
 def clear_group(navy: NavalState) -> None:
-    navy.kind = navy.at = navy.base = ""
+    navy.kind = navy.at = ""
     navy.pool = []
     navy.group = []
     navy.path = []
@@ -182,7 +182,7 @@ def activation_options(st: St, side: str) -> list[Order]:
             ships.add(w if s.kind == "sea" else s.sea)
         elif c.type == "submarine":
             subs.add(w)
-        elif c.is_aircraft and c.type == "bomber" and air_targets(st, [u], side):
+        elif c.is_aircraft and c.type == "bomber" and w not in air and air_targets(st, [u], side):
             air.add(w)
     out = [order("activate", loc, "ships") for loc in sorted(ships)]
     out += [order("activate", loc, "subs") for loc in sorted(subs) if sub_can_act(st, loc, side)]
@@ -267,8 +267,7 @@ def launch(st: St) -> None:
     elif navy.kind == "subs":
         navy.path = [navy.at]
         navy.stage = "move"
-    else:
-        navy.base = navy.at
+    else:  # aircraft fly from `navy.at` and come back to it
         navy.stage = "move"
 
 

@@ -81,7 +81,7 @@ def strategic_view(st: FirestormState, navy: NavalState, side: str | None) -> di
             off[key].append(u)
     group = None
     if navy.kind:
-        group = {"kind": navy.kind, "side": navy.player, "stage": navy.stage, "at": navy.at, "base": navy.base,
+        group = {"kind": navy.kind, "side": navy.player, "stage": navy.stage, "at": navy.at,
                  "units": list(navy.group), "may_join": list(navy.pool), "path": list(navy.path),
                  "no_fight": navy.no_fight}
     retreat = None
