@@ -31,7 +31,7 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
 from warroom.rulesets.firestorm import FirestormState, new_game
-from warroom.rulesets.firestorm.actions import PASS, Advance, Arrow, Commit, Move, Place, Report, Retreat
+from warroom.rulesets.firestorm.actions import PASS, Advance, Arrow, Commit, Move, Pass, Place, Report, Retreat
 from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, DRAW, Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
@@ -41,6 +41,7 @@ SCENARIOS = ("caen", "lorraine")
 BOT_KINDS = ("random", "heuristic")
 MODES = ("gw", "tabletop", "mixed")
 SEEDS_DEFAULT = 300  # per scenario
+PARALLEL_SEEDS = 40  # per scenario, battles in parallel
 MAX_ACTIONS = 20_000
 ORACLE_STEPS = frozenset({"destroy_roll", "retreat", "advance"})
 PROBE_RATE = 0.1  # share of decisions where a random (mostly illegal) action is also tried on a clone
@@ -184,12 +185,14 @@ def expected_targets(b: Battle) -> list[tuple[str, str, int]]:
 
 
 def panzer_areas(st: FirestormState) -> set[str]:
-    """Lorraine 4.1: German areas holding a Panzer Unit next to an enemy area."""
+    """Lorraine 4.1: German areas holding a Panzer Unit next to an enemy area (areas of battles at the table,
+    when battles are played in parallel, neither attack nor are attacked)."""
     sc = st.sc
     axis = sc.sides[1]
+    at_table = {a for b in st.parked for a in (b.frm, b.to)}
     return {where for u, where in st.loc.items()
-            if sc.troops[u].is_panzer and where in sc.areas and st.control[where] == axis
-            and any(st.control[n] != axis for n in sc.adjacency[where])}
+            if sc.troops[u].is_panzer and where in sc.areas and st.control[where] == axis and where not in at_table
+            and any(st.control[n] != axis and n not in at_table for n in sc.adjacency[where])}
 
 
 def check_decision(st: FirestormState, legal: Sequence[Action]) -> None:
@@ -206,6 +209,9 @@ def check_decision(st: FirestormState, legal: Sequence[Action]) -> None:
         assert len(arrows) == len(legal) or st.flags.get("may_pass"), "only the fallback attacker may pass"
     if st.step == "arrow" and who == allies and st.turn == 1:
         for a in legal:
+            if isinstance(a, Pass):  # the fallback attacker may decline (core 4)
+                assert st.flags.get("may_pass")
+                continue
             assert isinstance(a, Arrow)
             assert (sc.rivers.get(frozenset((a.frm, a.to))) == "Moselle" or a.to == "A3"
                     or sc.areas[a.to].control == allies), f"turn 1 US arrow {a.to_str()} is barred"
@@ -251,22 +257,42 @@ class Reporter:
         return random_report(self.rng)
 
 
-def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> FirestormState:
-    """Play one whole campaign, checking every invariant after every action."""
+def check_parallel(st: FirestormState, engaged: dict[str, str]) -> None:
+    """Battles in parallel: parked battles hold disjoint areas, their committed troops stay at their table,
+    and the Strategic Phase starts only once every parked battle is done."""
+    held = [a for b in st.parked for a in (b.frm, b.to)]
+    assert len(held) == len(set(held)), f"two parked battles share an area: {held}"
+    for u, where in engaged.items():
+        if any(u in (*b.att, *b.dfn) for b in st.parked):
+            assert st.loc[u] == where, f"{u}, committed to a parked battle, moved from {where} to {st.loc[u]}"
+    assert [b.no for b in st.parked] == sorted(b.no for b in st.parked)
+    if st.phase() == "strategic":
+        assert not st.parked, "the Strategic Phase began with battles still at the table"
+
+
+def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str], parallel: bool = False) -> FirestormState:
+    """Play one whole campaign, checking every invariant after every action.
+
+    With `parallel`, battles go to the table and their results arrive at random decision points."""
     sc = scenario(name)
-    st = new_game(sc, {"mode": mode})
+    st = new_game(sc, {"mode": mode, "parallel": True} if parallel else {"mode": mode})
     dice_rng = random.Random(seed)
     report_rng = random.Random(seed ^ 0x5EED)
     probe_rng = random.Random(seed ^ 0xBAD)
     bots: dict[str, Any] = {side: make_bot(kind, random.Random(seed * 31 + i))
                             for i, (side, kind) in enumerate(zip(sc.sides, kinds, strict=True))}
     check_invariants(st)
+    engaged: dict[str, str] = {}  # troops committed to parked battles -> where they stood when parked
     for _ in range(MAX_ACTIONS):
         who = st.current_player()
         if who == TERMINAL:
             break
         action: Action
-        if who == CHANCE:
+        waiting = [b.no for b in st.parked if not b.winner]
+        if waiting and who != CHANCE and (who == REPORT or report_rng.random() < 0.2):
+            vp = random_report(report_rng)
+            action = Report(vp.attacker_vp, vp.defender_vp, report_rng.choice(waiting))
+        elif who == CHANCE:
             assert st.dice_needed() > 0, f"chance node {st.step!r} rolls no dice"
             action = st.chance_dice().sample(dice_rng)
         elif who == REPORT:
@@ -285,6 +311,10 @@ def play_checked(name: str, seed: int, mode: str, kinds: Sequence[str]) -> Fires
         pre = st.clone() if st.step in ORACLE_STEPS else None
         st.apply_action(action)
         check_invariants(st)
+        if parallel:
+            engaged = {u: st.loc[u] for b in st.parked for u in (*b.att, *b.dfn) if u in sc.troops} | {
+                u: w for u, w in engaged.items() if any(u in (*b.att, *b.dfn) for b in st.parked)}
+            check_parallel(st, engaged)
         if pre is not None:
             check_transition(pre, action, st)
     else:
@@ -319,6 +349,20 @@ def test_tabletop_campaign_with_random_reports(name: str) -> None:
     st = play_checked(name, 4242, "tabletop", ("heuristic", "random"))
     assert any(e.side == REPORT for e in st.log), "a tabletop campaign must ask for reported results"
     check_replay(st, 4242)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_battles_in_parallel_keep_invariants_and_replay(name: str) -> None:
+    """Club play: tabletop battles parked at the table, results at random decision points and in any order."""
+    parked = numbered = 0
+    for seed in range(PARALLEL_SEEDS):
+        mode = "tabletop" if seed % 3 else "mixed"
+        st = play_checked(name, seed, mode, (BOT_KINDS[seed % 2], BOT_KINDS[(seed // 2) % 2]), parallel=True)
+        check_replay(st, seed)
+        parked += sum(1 for e in st.events if "goes to the table" in e[1])
+        numbered += sum(1 for e in st.log if e.side == REPORT and e.action.count(" ") == 3)
+    assert parked > PARALLEL_SEEDS, "battles in parallel must actually park battles"
+    assert numbered == parked, "every parked battle gets exactly one numbered result"
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

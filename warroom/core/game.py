@@ -69,7 +69,7 @@ def replay(record: GameRecord, new_state: Callable[[], DriveableState]) -> Drive
         if state.is_terminal():
             raise SaveError(f"log entry {i} ({entry.action!r}) comes after the end of the game")
         who = state.current_player()
-        if entry.side != who:
+        if entry.side != who and entry.side != REPORT:  # a result may come out of turn: the state says if
             raise SaveError(f"log entry {i} ({entry.action!r}) is by {entry.side!r}, but {who!r} was to act")
         try:
             state.apply_action(state.parse_action(entry.action), entry.side)

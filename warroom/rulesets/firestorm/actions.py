@@ -72,12 +72,17 @@ class Mode:
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """A tabletop result: the attacker's and the defender's Flames of War victory points."""
+    """A tabletop result: the attacker's and the defender's Flames of War victory points.
+
+    `battle` numbers a battle played in parallel (`report 2 4 1`); 0 is the battle being fought now."""
 
     attacker_vp: int
     defender_vp: int
+    battle: int = 0
 
     def to_str(self) -> str:
+        if self.battle:
+            return f"report {self.battle} {self.attacker_vp} {self.defender_vp}"
         return f"report {self.attacker_vp} {self.defender_vp}"
 
 
@@ -186,12 +191,19 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction
             raise IllegalActionError(f"unknown resolution mode {args[0]!r} (use gw or tabletop)")
         return Mode(args[0])
     if verb == "report":
-        need(2, "two victory point scores")
+        if len(args) not in (2, 3):
+            raise IllegalActionError("'report' takes the two victory point scores, attacker's first "
+                                     f"(with a battle number before them for a battle at the table: "
+                                     f"'report 2 4 1'), got {' '.join(args) or 'nothing'!r}")
         try:
-            a, d = int(args[0]), int(args[1])
+            numbers = [int(a) for a in args]
         except ValueError as exc:
-            raise IllegalActionError(f"victory points must be whole numbers, got {' '.join(args)!r}") from exc
-        return Report(a, d)
+            raise IllegalActionError(f"a report takes whole numbers, got {' '.join(args)!r}") from exc
+        if len(numbers) == 3:
+            if numbers[0] < 1:
+                raise IllegalActionError(f"battles are numbered from 1, got {numbers[0]}")
+            return Report(numbers[1], numbers[2], numbers[0])
+        return Report(numbers[0], numbers[1])
     if verb == "retreat":
         need(2, "a troop and an area")
         return Retreat(args[0], area(args[1]))

@@ -99,6 +99,8 @@ class Battle:
     notes: list[str] = field(default_factory=list)
     from_reserve: list[str] = field(default_factory=list)  # Caen Tactical Reserve troops that joined
     supply_faces: dict[str, int] = field(default_factory=dict)  # side -> its tabletop Out-of-Supply die
+    no: int = 0  # its number in the turn, once parked (battles played in parallel)
+    parked: bool = False  # went to the table while the turn went on (parallel.py)
 
     def clone(self) -> Battle:
         """An independent copy: the same values, fresh containers."""

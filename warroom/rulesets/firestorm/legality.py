@@ -74,6 +74,10 @@ def explain(st: FirestormState, action: Action) -> str:
             return f"{head}: {action.to} is already yours; attack an enemy area"
         if not st.units_at(action.frm, st.current_player()):
             return f"{head}: {action.frm} holds no ground Firestorm Troop to attack with"
+        at_table = [b.no for b in st.parked if {action.frm, action.to} & {b.frm, b.to}]
+        if at_table:
+            return (f"{head}: battle {at_table[0]} is being played on the table there; its areas take no new "
+                    "battle arrow until its after-action is done")
         return f"{head}: this arrow is barred by a campaign rule (see the legal arrows)"
     if isinstance(action, Commit) and b is not None:
         return f"{head}: {commit_problem(st, action)}"
@@ -83,6 +87,9 @@ def explain(st: FirestormState, action: Action) -> str:
             return f"{head}: unknown area {to!r}"
         return f"{head}: {destination_problem(st, action, to)}"
     if isinstance(action, Advance):
+        at_table = [b.no for b in st.parked if action.unit in (*b.att, *b.dfn)]
+        if at_table:
+            return f"{head}: {action.unit} is committed to battle {at_table[0]}, still on the table"
         return f"{head}: {action.unit} cannot advance now (survivors first; up to {sc.rules.advance_cap})"
     return f"{head}: not one of the legal actions"
 

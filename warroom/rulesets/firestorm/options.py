@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from warroom.rulesets.firestorm import norway
+from warroom.rulesets.firestorm import norway, parallel
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Move, Place, is_token
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import RESERVE
@@ -24,14 +24,17 @@ def attack_froms(st: FirestormState, side: str) -> list[str]:
 
 
 def panzer_froms(st: FirestormState) -> list[str]:
-    """Lorraine: areas holding a German Panzer Unit next to an enemy area (must attack, L 4.1)."""
+    """Lorraine: areas holding a German Panzer Unit next to an enemy area (must attack, L 4.1).
+
+    With battles in parallel, areas at a table do not count: a Panzer Unit must attack only where it can."""
     axis = st.sc.sides[1]
     adjacency = st.sc.adjacency
+    locked = parallel.locked_areas(st)
     out = set()
     for u, where in st.loc.items():
         troop = st.sc.troops[u]
         if troop.is_panzer and troop.side == axis and where in st.control and st.control[where] == axis \
-                and any(st.control[n] != axis for n in adjacency[where]):
+                and where not in locked and any(st.control[n] != axis and n not in locked for n in adjacency[where]):
             out.add(where)
     return sorted(out)
 
@@ -70,11 +73,12 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
     out = []
     no_stop = sc.no_stop
     closed = st.flags.get("closed_maps")
+    locked = parallel.locked_areas(st)
     for frm in froms:
-        if closed and norway.closed(st, frm):
+        if (closed and norway.closed(st, frm)) or frm in locked:
             continue
         for to in sc.adjacency[frm]:
-            if st.control[to] == side or to in no_stop:
+            if st.control[to] == side or to in no_stop or to in locked:
                 continue
             if restrict and not (sc.rivers.get(frozenset((frm, to))) == "Moselle" or to in open_targets
                                  or sc.areas[to].control == side):

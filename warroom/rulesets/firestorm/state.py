@@ -15,6 +15,7 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.rulesets.firestorm import parallel
 from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
@@ -97,6 +98,7 @@ class FirestormState:
         self.air_left: dict[str, int] = dict.fromkeys(scenario.sides, 0)
         self.carpet_left = 0
         self.battle: Battle | None = None
+        self.parked: list[Battle] = []  # battles at the table, in battle order (parallel.py)
         self.attacker = ""
         self.idx = 0  # which side acts in a two-sided strategic step
         self.placing: list[str] = []
@@ -158,6 +160,13 @@ class FirestormState:
         who = self.current_player()
         if who == TERMINAL:
             raise IllegalActionError("the campaign is over: no more actions")
+        if isinstance(action, Report) and action.battle and side in (None, REPORT):
+            # a battle at the table reports whenever its result is in (parallel.py), at any decision
+            if who == CHANCE:
+                raise IllegalActionError(f"dice must be rolled now (step {self.step}) before a result is taken")
+            parallel.check_report(self, action)
+            self.apply_unchecked(action, REPORT)
+            return
         if side is not None and side != who:
             name = self.sc.side_names.get(side, side)
             raise IllegalActionError(f"{name} cannot act now: it is {self.sc.side_names.get(who, who)}'s decision "
@@ -169,8 +178,11 @@ class FirestormState:
         elif who == REPORT:
             if not isinstance(action, Report):
                 raise IllegalActionError(f"a tabletop result must be reported now, not {action.to_str()!r}")
+            if self.step == "await_reports":  # waiting for battles at the table, not for the one being fought
+                raise IllegalActionError("name the battle: 'report N ATTACKER_VP DEFENDER_VP' (battles waiting: "
+                                         f"{', '.join(map(str, parallel.waiting_for(self)))})")
             for v in (action.attacker_vp, action.defender_vp):
-                if not 0 <= v <= 6:
+                if v not in parallel.VP_RANGE:
                     raise IllegalActionError(f"tabletop victory points run from 0 to 6, got {v}")
         elif not self._was_offered(action) and not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.explain_illegal(action))
@@ -188,6 +200,12 @@ class FirestormState:
             who = self.current_player()
         self.log.append(LogEntry(action.to_str(), who, self.turn, self.flow.steps[self.step].phase,
                                  who == CHANCE))
+        if isinstance(action, Report) and action.battle:
+            from warroom.rulesets.firestorm.steps import record_result
+
+            record_result(self, parallel.find(self, action.battle), action)
+            self.flow.settle(self)
+            return
         self.flow.apply(self, action)
 
     def parse_action(self, text: str) -> FirestormAction:
@@ -211,6 +229,7 @@ class FirestormState:
         new.bonus_vp = dict(self.bonus_vp)
         new.air_left = dict(self.air_left)
         new.battle = self.battle.clone() if self.battle is not None else None
+        new.parked = [b.clone() for b in self.parked]
         new.placing = list(self.placing)
         new.arrived = dict(self.arrived)
         new.returned = set(self.returned)

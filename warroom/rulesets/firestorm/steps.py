@@ -13,7 +13,7 @@ from typing import Any
 from warroom.core.dice import Roll, d3
 from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm import campaign, norway
+from warroom.rulesets.firestorm import campaign, norway, parallel
 from warroom.rulesets.firestorm.actions import (
     AIR,
     CARPET,
@@ -209,7 +209,13 @@ def after_planning(st: St) -> str:
 
 
 def next_battle(st: St) -> str:
-    return "initiative" if st.battles_left > 0 else "strategic_start"
+    """Between battles: a reported battle's after-action first (battles in parallel), then the next
+    battle, then the wait for battles still at the table, then the Strategic Phase."""
+    if st.parked and parallel.ready(st) is not None:
+        return "resume"
+    if st.battles_left > 0:
+        return "initiative"
+    return "await_reports" if st.parked else "strategic_start"
 
 
 # ----- battle: initiative and arrow -----------------------------------------------------------------
@@ -480,14 +486,24 @@ def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
         st.note(line)
 
 
+def begin_report(st: St) -> None:
+    """Battles in parallel: a counted battle goes to the table and the turn goes on (parallel.py)."""
+    if parallel.parks(st, battle_of(st)):
+        parallel.park(st)
+
+
 def apply_report(st: St, action: Any) -> None:
-    """A tabletop result (core 7.1): a side is defeated if the other scored 3+ and more VP."""
     assert isinstance(action, Report)
-    b = battle_of(st)
+    record_result(st, battle_of(st), action)
+
+
+def record_result(st: St, b: Battle, action: Report) -> None:
+    """A tabletop result (core 7.1): a side is defeated if the other scored 3+ and more VP."""
     b.att_vp, b.def_vp = action.attacker_vp, action.defender_vp
     b.winner = tabletop_winner(b.att_vp, b.def_vp)
     if st.record_events:
-        st.note(f"Tabletop result reported: {side_name(st, b.attacker)} {b.att_vp} VP, "
+        which = f" for battle {b.no}" if b.no else ""
+        st.note(f"Tabletop result reported{which}: {side_name(st, b.attacker)} {b.att_vp} VP, "
                 f"{side_name(st, b.defender)} {b.def_vp} VP -> {winner_text(st, b)}")
 
 
@@ -630,8 +646,10 @@ def advance_options(st: St) -> list[Any]:
         return out
     troops = sc.troops
     near = set(sc.adjacency[b.to])
+    engaged = parallel.engaged_troops(st)  # troops at another battle's table stay there
     out = [Advance(u) for u, where in st.loc.items()
-           if where in near and troops[u].side == b.attacker and st.control[where] == b.attacker]
+           if where in near and troops[u].side == b.attacker and st.control[where] == b.attacker
+           and u not in engaged]
     out.append(PASS)
     return out
 
@@ -654,7 +672,7 @@ def apply_advance(st: St, action: Any) -> None:
 
 def end_battle(st: St) -> None:
     b = battle_of(st)
-    if b.kind == "normal":
+    if b.kind == "normal" and not b.parked:  # a parked battle was counted when it went to the table
         st.battles_left -= 1
     st.flags["last_battle"] = b
     st.battle = None
@@ -812,8 +830,12 @@ def build_flow() -> Flow[St]:
              end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
         chance_step("gw_roll", "battle", gw_dice, resolve_gw, goto("destroy_roll")),
         chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, goto("report")),
-        Step("report", "battle", actor=lambda st: REPORT, apply=apply_report,
-             end_if=lambda st: bool(battle_of(st).winner), next=goto("destroy_roll")),
+        Step("report", "battle", actor=lambda st: REPORT, apply=apply_report, on_begin=begin_report,
+             end_if=lambda st: st.battle is None or bool(st.battle.winner),
+             next=lambda st: "destroy_roll" if st.battle is not None else after_normal_battle(st)),
+        Step("resume", "after action", on_begin=parallel.resume, next=goto("destroy_roll")),
+        Step("await_reports", "battle", actor=lambda st: REPORT,
+             end_if=lambda st: not st.parked or parallel.ready(st) is not None, next=next_battle),
         chance_step("destroy_roll", "after action", destroy_dice, resolve_destroy, goto("retreat")),
         Step("retreat", "after action", actor=retreat_actor, legal=legal_retreat, apply=apply_retreat,
              end_if=lambda st: not battle_of(st).retreating, next=goto("advance")),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def battle_view(st: FirestormState, b: Battle) -> dict[str, Any]:
     return {
-        "kind": b.kind, "attacker": b.attacker, "defender": b.defender, "from": b.frm, "to": b.to,
+        "no": b.no, "kind": b.kind, "attacker": b.attacker, "defender": b.defender, "from": b.frm, "to": b.to,
         "mode": b.mode, "attacker_troops": list(b.att), "defender_troops": list(b.dfn),
         "attacker_supplied": b.att_supplied, "defender_supplied": b.def_supplied,
         "modifiers": {s: [[label, v] for label, v in m] for s, m in b.modifiers.items()},
@@ -47,6 +47,7 @@ def build_view(st: FirestormState, side: str | None) -> dict[str, Any]:
                    "bonus": st.bonus_vp[s]} for s in sc.sides},
         "battles_left": st.battles_left, "air_sorties": dict(st.air_left), "areas": areas,
         "off_board": off, "battle": battle_view(st, st.battle) if st.battle is not None else None,
+        "open_battles": [{**battle_view(st, b), "waiting_for_result": not b.winner} for b in st.parked],
         "terminal": st.terminal, "outcome": st.outcome_text() if st.terminal else None,
         **({"strategic": strategic_view(st, st.navy, side)} if st.navy is not None else {}),
     }
