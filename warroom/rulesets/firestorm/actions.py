@@ -198,7 +198,7 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction
         try:
             numbers = [int(a) for a in args]
         except ValueError as exc:
-            raise IllegalActionError(f"a report takes whole numbers, got {' '.join(args)!r}") from exc
+            raise IllegalActionError(f"victory points must be whole numbers, got {' '.join(args)!r}") from exc
         if len(numbers) == 3:
             if numbers[0] < 1:
                 raise IllegalActionError(f"battles are numbered from 1, got {numbers[0]}")
