@@ -124,32 +124,38 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
         return view
 
     tabletop_done = gw_done = False
-    captured: tuple[str, str] | None = None
+    captured: tuple[str, str, int] | None = None  # (attacker, area, battle number) of the tabletop battle
+    reported: set[tuple[int, int]] = set()  # (turn, battle number)
     for _ in range(300):
         if tabletop_done and gw_done:
             boss.reload()
             if "General's Wargame" in boss.locator(".log").inner_text():
                 break
         view = status()
-        if captured is not None and view["battle"] is None:  # the battle's retreats and advance are done
+        if captured is not None and all(b["no"] != captured[2] for b in view["open_battles"]) and (
+                view["battle"] is None or view["battle"]["no"] != captured[2]):  # its retreats and advance are done
             boss.reload()
             assert owner_of(boss, f"side-{captured[0]}", captured[1]), "the map shows the captured area"
             captured, tabletop_done = None, True
-        who = view["to_act"]
-        if who == "report":  # the attacker's commanders report, the defender's confirm
-            battle = view["battle"]
-            reporter, confirmer = commanders[battle["attacker"]], commanders[battle["defender"]]
+        asked = [r for r in view["results"] if (view["turn"], r["battle"]) not in reported]
+        if asked:  # the battle went to the table: the attacker's commanders report, the defender's confirm
+            result = asked[0]
+            no = result["battle"]
+            box = f'.result[data-battle="{no}"]'
+            reporter, confirmer = commanders[result["attacker"]], commanders[result["defender"]]
             reporter.reload()
-            reporter.fill("form#report input[name=attacker]", "5")
-            reporter.fill("form#report input[name=defender]", "1")
+            reporter.fill(f"{box} form.report input[name=attacker]", "5")
+            reporter.fill(f"{box} form.report input[name=defender]", "1")
             with reporter.expect_navigation():
-                reporter.click("form#report button")
-            assert reporter.locator("#pending").count()
+                reporter.click(f"{box} form.report button")
+            assert reporter.locator(f"{box} .pending").count()
             confirmer.reload()
             with confirmer.expect_navigation():
-                confirmer.click("#confirm")
-            captured = (battle["attacker"], battle["to"])
+                confirmer.click(f"{box} .confirm")
+            reported.add((view["turn"], no))
+            captured = (result["attacker"], result["to"], no)
             continue
+        who = view["to_act"]
         page = generals[who]
         page.reload()
         actions = [b.get_attribute("data-action") for b in page.locator("[data-action]").all()]

@@ -192,49 +192,75 @@ def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
 
 
 def play_to_report(c: TestClient, cid: str, links: dict[str, str]) -> dict[str, Any]:
-    """Generals take the first legal action until a battle waits for its tabletop result."""
+    """Generals take the first legal action until a tabletop result is asked for."""
     organiser = links["organiser"]
     for _ in range(200):
         view: dict[str, Any] = c.get(f"/api/campaigns/{cid}/view", headers=auth(organiser)).json()
-        if view["to_act"] == "report":
+        if view["results"]:
             return view
         secret, mine = to_act(c, cid, links)
         assert c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": mine["legal"][0]}).is_success
     raise AssertionError("no tabletop battle came")
 
 
+SIDE_NAMES = {"allies": "Allies", "axis": "Germans"}
+
+
+def result_of(c: TestClient, cid: str, secret: str, battle: int) -> dict[str, Any]:
+    view = c.get(f"/api/campaigns/{cid}/view", headers=auth(secret)).json()
+    return next(r for r in view["results"] if r["battle"] == battle)
+
+
 def test_a_tabletop_result_is_reported_then_confirmed_or_disputed_and_decided(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, mode="tabletop")
     view = play_to_report(c, cid, links)
-    names = {"allies": "Allies", "axis": "Germans"}
-    battle = view["battle"] or {"attacker": "allies", "defender": "axis"}  # Caen's D-Day landings: the Allies land
-    attacker, defender = battle["attacker"], battle["defender"]
-    reporter = links[f"{names[attacker]} commanders"]
-    confirmer = links[f"{names[defender]} commanders"]
+    asked = view["results"][0]
+    no = asked["battle"]
+    attacker, defender = asked["attacker"] or "allies", asked["defender"] or "axis"  # Caen's D-Day: the Allies land
+    reporter = links[f"{SIDE_NAMES[attacker]} commanders"]
+    confirmer = links[f"{SIDE_NAMES[defender]} commanders"]
     act = f"/api/campaigns/{cid}/act"
     assert c.post(act, headers=auth(reporter), json={"action": "report 9 1"}).status_code == 409  # 0-6 only
     r = c.post(act, headers=auth(reporter), json={"action": "report 4 1"})
     assert r.status_code == 200 and r.json()["pending"]["attacker_vp"] == 4
     assert c.post(f"/api/campaigns/{cid}/confirm", headers=auth(reporter)).status_code == 403  # not themselves
+    again = c.post(act, headers=auth(confirmer), json={"action": "report 1 1"})
+    assert again.status_code == 409 and "already reported" in again.json()["detail"]
     seq = view["seq"]
     assert c.post(f"/api/campaigns/{cid}/dispute", headers=auth(confirmer)).status_code == 200
     shown = c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()
-    assert shown["pending_report"]["disputed"] and shown["seq"] == seq  # nothing applied yet
+    assert shown["results"][0]["pending"]["disputed"] and shown["seq"] == seq  # nothing applied yet
+    assert not shown["results"][0]["can_confirm"]
     decide = f"/api/campaigns/{cid}/decide"
     assert c.post(decide, headers=auth(confirmer), json={"attacker_vp": 3, "defender_vp": 3}).status_code == 403
-    r = c.post(decide, headers=auth(links["organiser"]), json={"attacker_vp": 2, "defender_vp": 4})
+    r = c.post(decide, headers=auth(links["organiser"]), json={"attacker_vp": 2, "defender_vp": 4, "battle": no})
     assert r.status_code == 200 and r.json()["applied"][0] == "report 2 4"
     log = c.get(f"/api/campaigns/{cid}/log", headers=auth(reporter)).json()["log"]
     assert log[seq]["action"] == "report 2 4"
+    # the next results are of battles at the table: numbered, reported through the report endpoint
     view = play_to_report(c, cid, links)
-    battle = view["battle"] or {"attacker": "allies", "defender": "axis"}
-    reporter = links[f"{names[battle['defender']]} commanders"]
-    confirmer = links[f"{names[battle['attacker']]} general"]
-    assert c.post(act, headers=auth(reporter), json={"action": "report 1 5"}).status_code == 200
-    r = c.post(f"/api/campaigns/{cid}/confirm", headers=auth(confirmer))
-    assert r.status_code == 200 and r.json()["applied"][0] == "report 1 5"
-    assert c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()["pending_report"] is None
+    while not view["results"][0]["battle"]:
+        r = c.post(decide, headers=auth(links["organiser"]), json={"attacker_vp": 3, "defender_vp": 3})
+        assert r.status_code == 200
+        view = play_to_report(c, cid, links)
+    asked = view["results"][0]
+    no = asked["battle"]
+    reporter = links[f"{SIDE_NAMES[asked['defender']]} commanders"]
+    confirmer = links[f"{SIDE_NAMES[asked['attacker']]} general"]
+    bad = c.post(f"/api/campaigns/{cid}/report", headers=auth(reporter),
+                 json={"battle": 99, "attacker_vp": 1, "defender_vp": 5})
+    assert bad.status_code == 409 and "battle 99 is not waiting" in bad.json()["detail"]
+    r = c.post(f"/api/campaigns/{cid}/report", headers=auth(reporter),
+               json={"battle": no, "attacker_vp": 1, "defender_vp": 5})
+    assert r.status_code == 200, r.text
+    assert result_of(c, cid, confirmer, no)["can_confirm"]
+    r = c.post(f"/api/campaigns/{cid}/confirm", headers=auth(confirmer), json={"battle": no})
+    assert r.status_code == 200 and r.json()["applied"][0] == f"report {no} 1 5"
+    results = c.get(f"/api/campaigns/{cid}/view", headers=auth(confirmer)).json()["results"]
+    assert all(x["battle"] != no for x in results)
+    again = c.post(f"/api/campaigns/{cid}/confirm", headers=auth(confirmer), json={"battle": no})
+    assert again.status_code == 409 and "reload" in again.json()["detail"]
 
 
 def test_the_organiser_undoes_after_a_preview_listing_exactly_what_goes(url: str) -> None:
@@ -359,18 +385,23 @@ def test_each_open_battle_has_a_briefing_for_its_commanders(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine", mode="tabletop")
     view = play_to_report(c, cid, links)
-    battle = view["battle"]
+    assert view["open_battles"], "Lorraine's first turn sends its battles to the table"
     sc = load_scenario("lorraine")
     commander = client(url)
     commander.get(f"/join/{links['Allies commanders']}")
-    page = commander.get(f"/c/{cid}/battle")
-    assert page.status_code == 200
-    text = page.text
-    assert sc.areas[battle["to"]].name in text and "Suggested mission" in text
-    for unit in battle["attacker_troops"] + battle["defender_troops"]:
-        if not unit.startswith("@"):
-            troop = sc.troops[unit]
-            assert troop.name in text and (not troop.points or f"{troop.points} pts" in text)
+    campaign_page = commander.get(f"/c/{cid}").text
+    for battle in view["open_battles"]:
+        assert f"/c/{cid}/battle?no={battle['no']}" in campaign_page
+        page = commander.get(f"/c/{cid}/battle?no={battle['no']}")
+        assert page.status_code == 200
+        text = page.text
+        assert sc.areas[battle["to"]].name in text and "Suggested mission" in text
+        for unit in battle["attacker_troops"] + battle["defender_troops"]:
+            if not unit.startswith("@"):
+                troop = sc.troops[unit]
+                assert troop.name in text and (not troop.points or f"{troop.points} pts" in text)
+    assert "No battle is open" in commander.get(f"/c/{cid}/battle?no=99").text
+    assert commander.get(f"/c/{cid}/battle?no=x").status_code == 422
     assert client(url).get(f"/c/{cid}/battle").status_code == 401
 
 

@@ -34,6 +34,7 @@ class NewCampaign(BaseModel):
     mode: str = Field(default="gw", max_length=20)
     bots: dict[str, str] = Field(default_factory=dict)  # side -> "heuristic" | "random": the server plays it
     hotseat: bool = False  # one more link that plays every side
+    parallel: bool = True  # tabletop battles are played at the same time (ignored for the General's Wargame)
     scenario_toml: str | None = Field(default=None, max_length=MAX_UPLOAD)  # an uploaded one-file scenario
 
 
@@ -111,6 +112,12 @@ class Undo(BaseModel):
 class Result(BaseModel):
     attacker_vp: int = Field(ge=0, le=6)
     defender_vp: int = Field(ge=0, le=6)
+    battle: int = Field(default=0, ge=0, le=1000)  # a battle at the table; 0: the battle being fought now
+    key: str | None = Field(default=None, max_length=100)  # idempotency key
+
+
+class WhichBattle(BaseModel):
+    battle: int = Field(default=0, ge=0, le=1000)
 
 
 def create_app(url: str, run_migrations: bool = True) -> FastAPI:
@@ -133,6 +140,8 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     @app.post("/api/campaigns", status_code=201)
     def create(body: NewCampaign) -> dict[str, Any]:
         params: dict[str, Any] = {"mode": body.mode}
+        if body.mode != "gw" and body.parallel:
+            params["parallel"] = True
         if body.bots:
             params["bots"] = body.bots
         cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat,
@@ -147,17 +156,21 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     def act(body: Act, who: Member) -> dict[str, Any]:
         return campaigns.act(who, body.action, body.key, body.seq)
 
+    @app.post("/api/campaigns/{cid}/report")
+    def report(body: Result, who: Member) -> dict[str, Any]:
+        return campaigns.report(who, body.battle, body.attacker_vp, body.defender_vp, body.key)
+
     @app.post("/api/campaigns/{cid}/confirm")
-    def confirm(who: Member) -> dict[str, Any]:
-        return campaigns.confirm(who)
+    def confirm(who: Member, body: WhichBattle | None = None) -> dict[str, Any]:
+        return campaigns.confirm(who, body.battle if body is not None else 0)
 
     @app.post("/api/campaigns/{cid}/dispute")
-    def dispute(who: Member) -> dict[str, Any]:
-        return campaigns.dispute(who)
+    def dispute(who: Member, body: WhichBattle | None = None) -> dict[str, Any]:
+        return campaigns.dispute(who, body.battle if body is not None else 0)
 
     @app.post("/api/campaigns/{cid}/decide")
     def decide(body: Result, who: Member) -> dict[str, Any]:
-        return campaigns.decide(who, body.attacker_vp, body.defender_vp)
+        return campaigns.decide(who, body.attacker_vp, body.defender_vp, body.battle)
 
     @app.get("/api/campaigns/{cid}/undo")
     def undo_preview(who: Member, count: int = 1) -> dict[str, Any]:

@@ -48,9 +48,9 @@ def troop_lines(st: FirestormState, side: str, units: list[str]) -> list[str]:
     return out
 
 
-def briefing(st: FirestormState, view: dict[str, Any]) -> dict[str, Any] | None:
-    """The open battle's briefing, or None when no battle is open."""
-    b = view.get("battle")
+def briefing(st: FirestormState, view: dict[str, Any], no: int = 0) -> dict[str, Any] | None:
+    """The briefing of battle `no` at the table, or (0) of the battle being fought now; None if there is none."""
+    b = view.get("battle") if not no else next((o for o in view.get("open_battles", []) if o["no"] == no), None)
     if not b:
         return None
     sc = st.sc

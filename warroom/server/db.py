@@ -70,9 +70,10 @@ token = Table(
     Column("created", DateTime(timezone=True), nullable=False, server_default=func.now()),
 )
 
-pending_report = Table(
-    "pending_report", metadata,
+pending_result = Table(
+    "pending_result", metadata,
     Column("campaign_id", String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True),
+    Column("battle", Integer, primary_key=True),  # a battle at the table, or 0: the battle being fought now
     Column("seq", Integer, nullable=False),  # the position the result was reported at
     Column("attacker_vp", Integer, nullable=False),
     Column("defender_vp", Integer, nullable=False),

@@ -44,6 +44,8 @@ def add_pages(app: FastAPI) -> None:
         form = await request.form()
         scenario = str(form.get("scenario", ""))[:100]
         params: dict[str, Any] = {"mode": str(form.get("mode", "gw"))[:20]}
+        if params["mode"] != "gw" and form.get("one_at_a_time") != "on":
+            params["parallel"] = True
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
         if bots:
             params["bots"] = bots
@@ -59,11 +61,12 @@ def add_pages(app: FastAPI) -> None:
         return links_page(request, service(request).store.campaign(cid).title, invitations)
 
     @app.get("/c/{cid}/battle", response_class=HTMLResponse)
-    def battle(request: Request, cid: str, who: Member) -> Response:
+    def battle(request: Request, cid: str, who: Member, no: int = 0) -> Response:
+        """The briefing of battle `no` at the table, or (0) of the battle being fought now."""
         campaigns = service(request)
         st = campaigns.state(cid)
-        brief = briefing(st, campaigns.view(who))
-        return templates.TemplateResponse(request, "battle.html", {"cid": cid, "brief": brief})
+        brief = briefing(st, campaigns.view(who), no)
+        return templates.TemplateResponse(request, "battle.html", {"cid": cid, "brief": brief, "no": no})
 
     @app.post("/import", response_class=HTMLResponse)
     async def import_page(request: Request) -> Response:
@@ -93,19 +96,11 @@ def add_pages(app: FastAPI) -> None:
         sc = scenario_of(row)
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
         maps, chart = campaigns.drawings(who)
-        pending = view.get("pending_report")
-        battle = view.get("battle") or {}
-        sides_in_battle = {battle.get("attacker"), battle.get("defender")} - {None} or set(sc.sides)
-        reporting = view["to_act"] == "report" and who.role in ("general", "commander") and (
-            who.side in sides_in_battle or who.side == "*")
-        can_report = reporting and (pending is None or pending["by"] == who.side)
-        can_confirm = reporting and pending is not None and not pending["disputed"] and pending["by"] != who.side
         details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
             "cid": cid, "title": row.title, "view": view, "legal": view["legal"],
             "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
             "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
-            "pending": pending, "can_report": can_report, "can_confirm": can_confirm,
-            "can_decide": who.role == "organiser" and view["to_act"] == "report", "organiser": who.role == "organiser",
+            "results": view["results"], "organiser": who.role == "organiser",
         }
         return templates.TemplateResponse(request, "campaign.html", context)

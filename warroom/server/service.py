@@ -24,11 +24,14 @@ from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.scenarios import bundled_ids, load_scenario
-from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport
+from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport, battle_label
 
 CACHE_SIZE = 64
+RESULT_RETRIES = 20
+"""How often a battle's result is tried again on a newer position when others act at the same moment."""
 BOT_KINDS = ("heuristic", "random")
 ANY_SIDE = "*"
 """The side of a hot-seat general's link: it plays every side."""
@@ -214,9 +217,7 @@ class Campaigns:
         out["seq"] = row.seq
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
-        pending = self.store.pending(row.id)
-        out["pending_report"] = self._pending_view(st, pending) if pending is not None and pending.seq == row.seq \
-            else None
+        out["results"] = self._results(st, row, grant)
         return out
 
     def drawings(self, grant: Grant) -> tuple[list[tuple[str, str]], str]:
@@ -262,13 +263,13 @@ class Campaigns:
         who = st.current_player()
         if who == TERMINAL:
             raise IllegalActionError("the campaign is over")
-        self._authorise(st, grant, who)
         try:
             action = st.parse_action(text)
         except (IllegalActionError, UnknownNameError) as exc:
             raise BadRequestError(str(exc)) from exc
-        if who == REPORT:
-            return self._report(st, row, grant, action)
+        if isinstance(action, Report):
+            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key)
+        self._authorise(st, grant, who)
         st.apply_action(action, who)
         return self._settle(row, st, row.seq, grant.token_id, key)
 
@@ -300,74 +301,162 @@ class Campaigns:
         return {"seq": preview["keep"], "undone": preview["undone"]}
 
     # ----- tabletop results: reported by one side, confirmed by the other, or decided by the organiser -----
-    def _report(self, st: FirestormState, row: CampaignRow, grant: Grant, action: Any) -> dict[str, Any]:
-        st.clone().apply_action(action, REPORT)  # a well-formed result for this battle, or IllegalActionError
-        assert isinstance(action, Report)
+    # A result belongs to a battle at the table (its number, battles in parallel) or to the battle being
+    # fought now (0). Each battle has at most one reported result waiting.
+    def results(self, grant: Grant) -> list[dict[str, Any]]:
+        """The tabletop results the campaign waits for, with what the holder may do about each."""
+        row = self.store.campaign(grant.campaign_id)
+        return self._results(self._state(row), row, grant)
+
+    def _results(self, st: FirestormState, row: CampaignRow, grant: Grant) -> list[dict[str, Any]]:
+        sc = st.sc
+        pendings = self.store.pendings(row.id)
+        out = []
+        for no, b in self._asked(st).items():
+            sides = (b.attacker, b.defender) if b is not None else sc.sides
+            pending = pendings.get(no)
+            if pending is not None and not self._still_valid(st, no, pending):
+                pending = None
+            plays = grant.role in ("general", "commander") and (grant.side in sides or grant.side == ANY_SIDE)
+            title = f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}" \
+                if b is not None else "the tabletop roll asked for now"
+            out.append({
+                "battle": no, "title": (f"Battle {no}: " if no else "") + title,
+                "attacker": b.attacker if b is not None else None, "defender": b.defender if b is not None else None,
+                "from": b.frm if b is not None else None, "to": b.to if b is not None else None,
+                "pending": self._pending_view(st, pending) if pending is not None else None,
+                "can_report": plays and pending is None,
+                "can_confirm": plays and pending is not None and not pending.disputed and pending.by_side != grant.side
+                and grant.side != ANY_SIDE,
+                "can_decide": grant.role == "organiser",
+            })
+        return out
+
+    @staticmethod
+    def _asked(st: FirestormState) -> dict[int, Battle | None]:
+        """Battle number -> battle (None for a D-Day roll) of every result asked for now."""
+        asked: dict[int, Battle | None] = {}
+        if st.current_player() == REPORT and st.step != "await_reports":
+            asked[0] = st.battle
+        for b in st.parked:
+            if not b.winner:
+                asked[b.no] = b
+        return asked
+
+    @staticmethod
+    def _still_valid(st: FirestormState, no: int, pending: PendingReport) -> bool:
+        """A waiting result still answers its question: its battle is still at the table, or (0) the flow has
+        not moved on since (only results of other battles came in)."""
+        if no:
+            return any(b.no == no and not b.winner for b in st.parked)
+        return st.current_player() == REPORT and all(e.side == REPORT for e in st.log[pending.seq:])
+
+    def report(self, grant: Grant, battle: int, attacker_vp: int, defender_vp: int, key: str | None = None
+               ) -> dict[str, Any]:
+        """One side's commanders (or general) report a tabletop result; the other side confirms it. A hot-seat
+        link reports for both sides, so its result is applied at once."""
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row).clone()
+        action = Report(attacker_vp, defender_vp, battle)
+        asked = self._asked(st)
+        self._authorise_result(st, grant, battle, asked)
+        st.clone().apply_action(action, REPORT)  # a well-formed result for a battle that waits for one
         if grant.side == ANY_SIDE:  # hot-seat: both sides are at the table, nobody needs to confirm
-            return self._apply_report(st, row, action.attacker_vp, action.defender_vp, grant.token_id)
-        pending = PendingReport(row.seq, action.attacker_vp, action.defender_vp, grant.side, grant.token_id)
-        self.store.set_pending(row.id, pending)
-        return {"seq": row.seq, "pending": self._pending_view(st, pending)}
+            return self._apply_result(grant.campaign_id, battle, attacker_vp, defender_vp, grant.token_id, key)
+        stale = self.store.pendings(row.id).get(battle)
+        if stale is not None and not self._still_valid(st, battle, stale):
+            self.store.clear_pending(row.id, battle)
+        pending = PendingReport(row.seq, attacker_vp, defender_vp, grant.side, grant.token_id)
+        self.store.add_pending(row.id, battle, pending)
+        return {"seq": row.seq, "battle": battle, "pending": self._pending_view(st, pending)}
 
     def _pending_view(self, st: FirestormState, p: PendingReport) -> dict[str, Any]:
         return {"attacker_vp": p.attacker_vp, "defender_vp": p.defender_vp, "by": p.by_side, "disputed": p.disputed,
                 "waiting_for": "the organiser" if p.disputed else st.sc.side_names.get(st.sc.other(p.by_side), "")}
 
-    def _open_report(self, grant: Grant) -> tuple[FirestormState, CampaignRow, PendingReport]:
+    def _open_result(self, grant: Grant, battle: int) -> tuple[FirestormState, PendingReport]:
         row = self.store.campaign(grant.campaign_id)
-        st = self._state(row).clone()
-        pending = self.store.pending(row.id)
-        if st.current_player() != REPORT or pending is None or pending.seq != row.seq:
-            raise IllegalActionError("no tabletop result is waiting to be confirmed")
-        return st, row, pending
+        st = self._state(row)
+        pending = self.store.pendings(row.id).get(battle)
+        if pending is None or battle not in self._asked(st) or not self._still_valid(st, battle, pending):
+            raise ConflictError(f"no reported result of {battle_label(battle)} is waiting to be confirmed (someone "
+                                "may have just confirmed it: reload)")
+        self._authorise_result(st, grant, battle, self._asked(st))
+        return st, pending
 
-    def confirm(self, grant: Grant) -> dict[str, Any]:
+    def confirm(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
         """The other side agrees with the reported result: it is applied."""
-        st, row, pending = self._open_report(grant)
-        self._authorise(st, grant, REPORT)
+        _, pending = self._open_result(grant, battle)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side confirms a result, not the side that reported it")
-        return self._apply_report(st, row, pending.attacker_vp, pending.defender_vp, grant.token_id)
+        return self._apply_result(grant.campaign_id, battle, pending.attacker_vp, pending.defender_vp, grant.token_id)
 
-    def dispute(self, grant: Grant) -> dict[str, Any]:
+    def dispute(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
         """The other side disagrees: the organiser decides."""
-        st, row, pending = self._open_report(grant)
-        self._authorise(st, grant, REPORT)
+        st, pending = self._open_result(grant, battle)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side disputes a result, not the side that reported it")
+        if not self.store.dispute_pending(grant.campaign_id, battle):
+            raise ConflictError(f"the reported result of {battle_label(battle)} is gone (just confirmed?): reload")
         disputed = PendingReport(pending.seq, pending.attacker_vp, pending.defender_vp, pending.by_side,
                                  pending.token_id, True)
-        self.store.set_pending(row.id, disputed)
-        return {"seq": row.seq, "pending": self._pending_view(st, disputed)}
+        return {"seq": self.store.campaign(grant.campaign_id).seq, "battle": battle,
+                "pending": self._pending_view(st, disputed)}
 
-    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int) -> dict[str, Any]:
-        """The organiser settles the battle's result (a dispute, or a result nobody reported)."""
+    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int, battle: int = 0) -> dict[str, Any]:
+        """The organiser settles a battle's result (a dispute, or a result nobody reported)."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser decides a tabletop result")
-        row = self.store.campaign(grant.campaign_id)
-        st = self._state(row).clone()
-        if st.current_player() != REPORT:
-            raise IllegalActionError("no battle is waiting for a tabletop result")
-        return self._apply_report(st, row, attacker_vp, defender_vp, grant.token_id)
+        st = self._state(self.store.campaign(grant.campaign_id))
+        if battle not in self._asked(st):
+            raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result"
+                                     if battle else "no battle is waiting for a tabletop result")
+        return self._apply_result(grant.campaign_id, battle, attacker_vp, defender_vp, grant.token_id)
 
-    def _apply_report(self, st: FirestormState, row: CampaignRow, attacker_vp: int, defender_vp: int,
-                      token_id: str) -> dict[str, Any]:
-        st.apply_action(Report(attacker_vp, defender_vp), REPORT)
-        response = self._settle(row, st, row.seq, token_id, None)
-        self.store.set_pending(row.id, None)
-        return response
+    def _apply_result(self, cid: str, battle: int, attacker_vp: int, defender_vp: int, token_id: str,
+                      key: str | None = None) -> dict[str, Any]:
+        """Apply a result and everything that follows. A battle at the table takes its result at any decision,
+        so when someone else acted first it is simply tried again on the new position; the battle being
+        fought now is not (the position it answered has changed)."""
+        for _ in range(RESULT_RETRIES):
+            row = self.store.campaign(cid)
+            st = self._state(row).clone()
+            if battle and battle not in self._asked(st):
+                raise ConflictError(f"battle {battle} already has its result (someone applied it just now): reload")
+            st.apply_action(Report(attacker_vp, defender_vp, battle), REPORT)
+            try:
+                response = self._settle(row, st, row.seq, token_id, key)
+            except ConflictError:
+                if battle:
+                    continue
+                raise
+            self.store.clear_pending(cid, battle)
+            return response
+        raise ConflictError(f"the campaign is changing too fast to apply the result of {battle_label(battle)}: "
+                            "try again")
+
+    def _authorise_result(self, st: FirestormState, grant: Grant, battle: int, asked: dict[int, Battle | None]
+                          ) -> None:
+        if grant.role == "organiser":
+            raise ForbiddenError("the organiser decides disputed results; the commanders report them")
+        if grant.role not in ("general", "commander"):
+            raise ForbiddenError("only the commanders (or generals) of the battle report its result")
+        if battle not in asked:
+            waiting = ", ".join(str(n) for n in asked if n) or "none"
+            raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result "
+                                     f"(battles at the table waiting: {waiting})" if battle
+                                     else "no tabletop result is asked for now")
+        b = asked[battle]
+        if b is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
+            raise ForbiddenError(f"only the two sides of {battle_label(battle)} report its result")
 
     def _authorise(self, st: FirestormState, grant: Grant, who: str) -> None:
         sc = st.sc
         if grant.role == "organiser":
             raise ForbiddenError("the organiser does not play a side: use a general's link")
-        if who == REPORT:
-            if grant.role not in ("general", "commander"):
-                raise ForbiddenError("only the commanders (or generals) of the battle report its result")
-            b = st.battle
-            if b is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
-                raise ForbiddenError("only the two sides of this battle report its result")
-            return
+        if who in (CHANCE, REPORT):
+            raise IllegalActionError("no decision of a general is asked for now: the campaign waits for "
+                                     "tabletop results")
         if grant.role != "general":
             raise ForbiddenError(f"commanders report tabletop results; the {sc.side_names.get(who, who)} general "
                                  "decides this")

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from warroom.core.log import LogEntry
 from warroom.server import db
@@ -64,6 +65,11 @@ class PendingReport:
     by_side: str
     token_id: str
     disputed: bool = False
+
+
+def battle_label(battle: int) -> str:
+    """'battle 2' for a battle at the table; 'this battle' for the one being fought now (0)."""
+    return f"battle {battle}" if battle else "this battle"
 
 
 def hash_secret(secret: str) -> str:
@@ -148,26 +154,43 @@ class EventStore:
                 self.campaign(cid)
                 raise ConflictError("the campaign changed since you looked: reload and try again")
             conn.execute(delete(db.event).where(and_(db.event.c.campaign_id == cid, db.event.c.seq > keep)))
-            conn.execute(delete(db.pending_report).where(db.pending_report.c.campaign_id == cid))
+            conn.execute(delete(db.pending_result).where(db.pending_result.c.campaign_id == cid))
 
-    # ----- tabletop results awaiting confirmation -------------------------------------------------------------
-    def pending(self, cid: str) -> PendingReport | None:
+    # ----- tabletop results awaiting confirmation, one per battle -------------------------------------------------
+    def pendings(self, cid: str) -> dict[int, PendingReport]:
+        """Reported results waiting for the other side (or the organiser), by battle number (0: the battle
+        being fought now)."""
         with self.engine.connect() as conn:
-            query = select(db.pending_report).where(db.pending_report.c.campaign_id == cid)
-            row = conn.execute(query).mappings().first()
-        if row is None:
-            return None
-        return PendingReport(row["seq"], row["attacker_vp"], row["defender_vp"], row["by_side"], row["token_id"],
-                             row["disputed"])
+            rows = conn.execute(select(db.pending_result).where(db.pending_result.c.campaign_id == cid)
+                                ).mappings().all()
+        return {r["battle"]: PendingReport(r["seq"], r["attacker_vp"], r["defender_vp"], r["by_side"], r["token_id"],
+                                           r["disputed"]) for r in rows}
 
-    def set_pending(self, cid: str, report: PendingReport | None) -> None:
-        """Record (or with None clear) the campaign's reported result."""
+    def add_pending(self, cid: str, battle: int, report: PendingReport) -> None:
+        """Record a reported result; `ConflictError` if the battle already has one (of two reports sent at
+        once, one is kept)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(db.pending_result).values(
+                    campaign_id=cid, battle=battle, seq=report.seq, attacker_vp=report.attacker_vp,
+                    defender_vp=report.defender_vp, by_side=report.by_side, token_id=report.token_id,
+                    disputed=report.disputed))
+        except IntegrityError as exc:
+            self.campaign(cid)
+            raise ConflictError(f"a result of {battle_label(battle)} was already reported: the other side confirms "
+                                "or disputes it") from exc
+
+    def dispute_pending(self, cid: str, battle: int) -> bool:
+        """Mark a reported result as disputed; False if it is gone (applied or withdrawn meanwhile)."""
         with self.engine.begin() as conn:
-            conn.execute(delete(db.pending_report).where(db.pending_report.c.campaign_id == cid))
-            if report is not None:
-                conn.execute(insert(db.pending_report).values(
-                    campaign_id=cid, seq=report.seq, attacker_vp=report.attacker_vp, defender_vp=report.defender_vp,
-                    by_side=report.by_side, token_id=report.token_id, disputed=report.disputed))
+            done = conn.execute(update(db.pending_result).where(and_(
+                db.pending_result.c.campaign_id == cid, db.pending_result.c.battle == battle)).values(disputed=True))
+        return done.rowcount == 1
+
+    def clear_pending(self, cid: str, battle: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(db.pending_result).where(and_(db.pending_result.c.campaign_id == cid,
+                                                              db.pending_result.c.battle == battle)))
 
     # ----- invitation tokens ------------------------------------------------------------------------------
     def issue_token(self, cid: str, role: str, side: str = "") -> tuple[str, str]:
