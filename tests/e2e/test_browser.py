@@ -11,10 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +22,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from warroom.server.app import create_app
+from warroom.server.local import running
 
 
 def chromium_path() -> str:
@@ -44,23 +41,9 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     db = tmp_path_factory.mktemp("server") / "warroom.db"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with running(f"sqlite:///{db}") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

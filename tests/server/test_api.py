@@ -88,6 +88,31 @@ def test_errors_are_4xx_with_a_message_and_change_nothing(url: str) -> None:
     assert after["seq"] == view["seq"]
 
 
+def test_a_side_sees_only_its_own_console(url: str) -> None:
+    """A general's link shows that side's decisions and nothing of the other side's: asking for the other
+    side's view, console or result forms changes nothing."""
+    c = client(url)
+    cid, links = new_campaign(c)
+    secret, view = to_act(c, cid, links)
+    me = view["you"]["side"]
+    other_label = next(label for label in links if label.endswith("general") and links[label] != secret)
+    other = links[other_label]
+    theirs = c.get(f"/api/campaigns/{cid}/view?side={me}", headers=auth(other)).json()
+    assert theirs["you"]["side"] != me and theirs["viewer"] != me and theirs["legal"] == []
+    page = client(url)
+    page.get(f"/join/{other}")
+    html = page.get(f"/c/{cid}?side={me}").text
+    assert "data-action=" not in html and "Your decision" not in html
+    mine = client(url)
+    mine.get(f"/join/{secret}")
+    assert all(f'data-action="{a}"' in mine.get(f"/c/{cid}").text for a in view["legal"][:40])
+    for commanders in (label for label in links if label.endswith("commanders")):
+        commander = c.get(f"/api/campaigns/{cid}/view", headers=auth(links[commanders])).json()
+        assert commander["legal"] == [], "commanders report results; they do not command"
+        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(links[commanders]),
+                      json={"action": view["legal"][0]}).status_code == 403
+
+
 def test_a_retried_request_is_applied_once(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c)

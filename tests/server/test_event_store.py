@@ -32,6 +32,33 @@ def test_migrations_are_idempotent(url: str) -> None:
     assert EventStore(engine_for(url)).campaign_ids() == []
 
 
+def test_a_waiting_result_survives_the_move_to_one_result_per_battle(database_url: str) -> None:
+    """Migration 0004 keeps a result reported under 0003 as the result of the battle being fought (0)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from warroom.server.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    command.upgrade(cfg, "0003")
+    engine = engine_for(database_url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO campaign (id, title, scenario_id, params_json, seed, seq, epoch) "
+                          "VALUES ('c1', 't', 'caen', '{}', 1, 4, 0)"))
+        conn.execute(text("INSERT INTO pending_report (campaign_id, seq, attacker_vp, defender_vp, by_side, token_id, "
+                          "disputed) VALUES ('c1', 4, 5, 2, 'allies', 't1', false)"))
+    migrate(database_url)
+    kept = EventStore(engine).pendings("c1")
+    assert list(kept) == [0]
+    assert (kept[0].seq, kept[0].attacker_vp, kept[0].defender_vp, kept[0].by_side) == (4, 5, 2, "allies")
+    command.downgrade(cfg, "0003")  # and back, for an operator who must return to the older release
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT attacker_vp FROM pending_report")).scalar_one() == 5
+
+
 def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
     store = EventStore(engine_for(url))
     cid = store.create_campaign("t", "caen", {"mode": "gw"}, 7)
