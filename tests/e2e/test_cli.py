@@ -414,6 +414,22 @@ def test_tabletop_dday_asks_for_reports_and_checks_their_range(tmp_path: Path) -
     assert [(e["side"], e["action"]) for e in log] == [("report", "report 4 2")] * 4
 
 
+def test_tabletop_battles_in_parallel_are_reported_by_number(tmp_path: Path) -> None:
+    path = tmp_path / "parallel.json"
+    turn2 = "report 9 4 2\n" + "".join(f"report {n} {4 if n % 2 else 1} 2\n" for n in range(1, 6))
+    stdin = "report 4 2\n" * 5 + turn2 + "quit\n"  # D-Day: Tonga, three beaches, 21. Pz
+    assert warroom("play", "caen", "--parallel", "--seed", "1").code != 0  # tabletop battles only
+    r = warroom("play", "caen", "--mode", "tabletop", "--parallel", "--allies", "bot", "--axis", "bot", "--seed", "1",
+                "--save", path, stdin=stdin)
+    assert r.code == 0, r.err
+    assert "goes to the table" in r.out and "Battles at the table: 1: " in r.out
+    assert "Not allowed: battle 9 is not at the table this turn (battles waiting for a result: 1" in r.out
+    numbered = [e["action"] for e in log_of(path) if e["side"] == "report" and e["action"].count(" ") == 3]
+    assert numbered[:2] == ["report 1 4 2", "report 2 1 2"]
+    resumed = warroom("resume", path, stdin="quit\n")
+    assert resumed.code == 0, resumed.err
+
+
 def test_draft_scenarios_validate_but_cannot_be_played(tmp_path: Path) -> None:
     import shutil
 

@@ -100,6 +100,8 @@ def play(
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
     allotment: Annotated[int | None, typer.Option(
         min=0, help="mixed mode: tabletop battles each side may claim per turn (default: no limit)")] = None,
+    parallel: Annotated[bool, typer.Option(
+        help="tabletop battles go to the table and the turn goes on; report each as 'report N A D'")] = False,
 ) -> None:
     """Play a campaign at the terminal: against the bot, or both sides hot-seat."""
     sc = scenario_or_exit(scenario)
@@ -112,6 +114,10 @@ def play(
         if mode != ModeOpt.mixed:
             raise fail("--allotment only applies with --mode mixed")
         params["allotment"] = allotment
+    if parallel:
+        if mode == ModeOpt.gw:
+            raise fail("--parallel applies to tabletop battles: use it with --mode tabletop or --mode mixed")
+        params["parallel"] = True
     st = new_game(sc, params)
     if save is not None:
         try:

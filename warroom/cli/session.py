@@ -67,7 +67,12 @@ class TerminalHuman:
         self.before()
         viewer = None if reporting else st.current_player()
         self.console.print(screen(st, [] if reporting else legal, self.seen, viewer))
-        if reporting:
+        if reporting and st.step == "await_reports":
+            self.console.print("Battles at the table: " + "; ".join(
+                f"{b.no}: {st.sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}"
+                for b in st.parked if not b.winner), markup=False, highlight=False)
+            self.console.print("Report one: 'report BATTLE ATTACKER_VP DEFENDER_VP' (0-6 each)")
+        elif reporting:
             self.console.print("Report the tabletop result: 'report ATTACKER_VP DEFENDER_VP' (0-6 each)")
         self.seen = len(st.events)
         while True:
