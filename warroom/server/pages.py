@@ -102,5 +102,6 @@ def add_pages(app: FastAPI) -> None:
             "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
             "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
             "results": view["results"], "organiser": who.role == "organiser",
+            "troop_names": {t.id: t.name for t in sc.troops.values()},
         }
         return templates.TemplateResponse(request, "campaign.html", context)

@@ -338,7 +338,8 @@ def battle_arrow(sc: FirestormScenario, b: Mapping[str, Any], here: Mapping[str,
     x1, y1 = a["x"] + dx * cut / dist, a["y"] + dy * cut / dist
     x2, y2 = z["x"] - dx * cut / dist, z["y"] - dy * cut / dist
     who = sc.side_names.get(b["attacker"], b["attacker"])
-    tip = f"{who} attack {b['to']} from {b['from']} ({b['kind']} battle)"
+    at_table = f"battle {b['no']} at the table: " if b.get("no") else ""
+    tip = f"{at_table}{who} attack {b['to']} from {b['from']} ({b['kind']} battle)"
     line = tag("line", {"x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "marker-end": f"url(#{arrow_id})"})
     return tag("g", {"class": f"battle {side_class(b['attacker'])}", "data-from": b["from"], "data-to": b["to"]},
                title(tip), line)
