@@ -32,6 +32,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/campaigns.py
 	$(BIN)/python bench/strategic.py
+	$(BIN)/python bench/server_load.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

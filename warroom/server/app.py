@@ -2,7 +2,9 @@
 
 A request proves who it is with its invitation secret (`Authorization: Bearer <secret>`). Every error a
 client can cause is a 4xx with a message: 403 forbidden (role or side), 404 unknown campaign or link,
-409 illegal action or a conflict with someone who acted first, 413 upload too large, 422 unreadable.
+409 illegal action or a conflict with someone who acted first, 413 upload too large, 422 unreadable. When the
+database is too busy to answer in time (SQLite's write lock or a free connection waited for too long) the
+answer is 503 with `Retry-After`, and the request may be sent again (an action with its key is applied once).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
+from sqlalchemy import exc as sa_exc
 
 from warroom.core.errors import IllegalActionError, SaveError
 from warroom.core.log import GameRecord
@@ -120,6 +123,19 @@ class WhichBattle(BaseModel):
     battle: int = Field(default=0, ge=0, le=1000)
 
 
+BUSY_RETRY_SECONDS = 1
+"""The `Retry-After` of a 503 when the database was too busy."""
+
+
+def database_busy(exc: Exception) -> bool:
+    """Whether `exc` says the database was too busy, not broken: SQLite's write lock waited for in vain
+    ("database is locked"), or no pooled connection came free in time."""
+    if isinstance(exc, sa_exc.TimeoutError):
+        return True
+    return isinstance(exc, sa_exc.OperationalError) and any(
+        words in str(exc.orig) for words in ("database is locked", "database table is locked", "database is busy"))
+
+
 def create_app(url: str, run_migrations: bool = True) -> FastAPI:
     if run_migrations:
         migrate(url)
@@ -136,6 +152,15 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
             return JSONResponse({"detail": str(exc)}, status_code=code)
 
         app.add_exception_handler(kind, handler)
+
+    def busy(_request: Request, exc: Exception) -> JSONResponse:
+        if not database_busy(exc):
+            raise exc  # a real fault: the server's error handler logs it and answers 500
+        return JSONResponse({"detail": "the server is busy: try again in a moment"},
+                            status_code=503, headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+
+    app.add_exception_handler(sa_exc.OperationalError, busy)
+    app.add_exception_handler(sa_exc.TimeoutError, busy)
 
     @app.post("/api/campaigns", status_code=201)
     def create(body: NewCampaign) -> dict[str, Any]:

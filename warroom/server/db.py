@@ -21,7 +21,9 @@ from sqlalchemy import (
     create_engine,
     func,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.pool import QueuePool
 
 metadata = MetaData()
 
@@ -85,15 +87,34 @@ pending_result = Table(
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def engine_for(url: str) -> Engine:
-    """An engine; SQLite enforces foreign keys like PostgreSQL does."""
-    engine = create_engine(url, future=True)
-    if engine.dialect.name == "sqlite":
-        from sqlalchemy import event as sa_event
+SQLITE_BUSY_SECONDS = 10.0
+"""How long an SQLite connection waits for its turn to write before giving up ("database is locked")."""
+SQLITE_POOL_SIZE = 20
+"""SQLite connections kept open for reuse; more are opened when needed, never waited for."""
 
-        @sa_event.listens_for(engine, "connect")
-        def _fk_on(dbapi_conn, _record):  # type: ignore[no-untyped-def]
-            dbapi_conn.execute("PRAGMA foreign_keys=ON")
+
+def engine_for(url: str) -> Engine:
+    """An engine; on SQLite made to behave under concurrent requests like PostgreSQL does.
+
+    On SQLite foreign keys are enforced, the journal is a write-ahead log (readers neither wait for a writer
+    nor hold up its commit; writers take turns, each waiting up to `SQLITE_BUSY_SECONDS` for the write lock)
+    and no request ever waits for a free connection. A bounded pool would deadlock: a request holding the
+    database's one write lock may need a second connection (the event store reads the campaign to tell a
+    conflict from an unknown campaign), while the pool's connections are all held by writers waiting for
+    that lock."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url)
+    in_memory = parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
+    engine = create_engine(url) if in_memory else \
+        create_engine(url, poolclass=QueuePool, pool_size=SQLITE_POOL_SIZE, max_overflow=-1)
+
+    @sa_event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        dbapi_conn.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_SECONDS * 1000)}")
+        dbapi_conn.execute("PRAGMA foreign_keys=ON")
+        # Kept in the database file once set; an in-memory database answers "memory" and stays as it is.
+        dbapi_conn.execute("PRAGMA journal_mode=WAL").fetchall()
 
     return engine
 
