@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/campaigns.py
 	$(BIN)/python bench/strategic.py
 	$(BIN)/python bench/server_load.py
+	$(BIN)/python bench/server_load.py --think 0 --runs 1 --alone 0
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -4,7 +4,8 @@ The real app runs under uvicorn in a thread of this process, on a fresh SQLite d
 directory for each run (or on `--database-url`, e.g. PostgreSQL). A second process plays the clients, so that
 their work does not take the server's interpreter lock: `--clients` of them (asyncio, one keep-alive
 connection each) share `--campaigns` campaigns (at least two clients each), each client holding the general's
-link of one side. A client loops without pause (or with `--think` ms on average before each request): it
+link of one side. A client pauses `--think` ms on average before each request (default 1000: a player reading
+the page; 0 measures the server's capacity, every client hammering without pause) and loops: it
 reads the campaign page, reads its view (the map's data and its legal actions) and, when its side may act,
 posts one of the legal actions, chosen at random, with the position it saw. When another client of the same
 side acted first the answer is 409, counted as a conflict and not as an error; a 5xx, another 4xx or a
@@ -26,10 +27,8 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import statistics
 import tempfile
-import threading
 import time
 import uuid
 from collections import Counter
@@ -40,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
+
+from warroom.server.local import running
 
 GOAL_MS = 50.0
 """The issue's goal: p95 latency of page and map requests under load."""
@@ -69,40 +70,17 @@ class ServerLog(logging.Handler):
         self.problems[text[:300]] += 1
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 @contextmanager
 def serve(url: str) -> Iterator[tuple[str, ServerLog]]:
     """The app on a free loopback port, in a thread; yields its base URL and what it logged."""
-    import uvicorn
-
-    from warroom.server.app import create_app
-
     log = ServerLog()
     for name in ("uvicorn", "sqlalchemy", ""):  # uvicorn's loggers do not propagate to the root
         logging.getLogger(name).addHandler(log)
     logging.getLogger("uvicorn").propagate = False
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(url), host="127.0.0.1", port=port, log_config=None,
-                                           log_level="warning", access_log=False, timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("the server did not start")
-        yield f"http://127.0.0.1:{port}", log
+        with running(url, log_config=None, access_log=False, timeout_graceful_shutdown=2) as base:
+            yield base, log
     finally:
-        server.should_exit = True
-        thread.join(timeout=15)
         for name in ("uvicorn", "sqlalchemy", ""):
             logging.getLogger(name).removeHandler(log)
 
@@ -315,7 +293,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of a run (default 10)")
     parser.add_argument("--requests", type=int, help="end a run after this many requests instead (at most 10 min)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--think", type=float, default=0.0, help="mean pause in ms before each request (default 0)")
+    parser.add_argument("--think", type=float, default=1000.0,
+                        help="mean pause in ms before each request: a player reading the page between clicks "
+                             "(default 1000; 0 measures the server's capacity, every client hammering at once)")
     parser.add_argument("--alone", type=int, default=30, help="requests of each kind by one client alone (0: skip)")
     parser.add_argument("--database-url", help="a database to use (default: a new SQLite file per run)")
     parser.add_argument("--scenario", default="caen")

@@ -174,8 +174,8 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
         return {"id": cid, "links": [invitation_json(i) for i in invitations]}
 
     @app.get("/api/campaigns/{cid}/view")
-    def view(who: Member) -> dict[str, Any]:
-        return campaigns.view(who)
+    def view(who: Member) -> JSONResponse:  # plain JSON already: no second pass through FastAPI's encoder
+        return JSONResponse(campaigns.view(who))
 
     @app.post("/api/campaigns/{cid}/act")
     def act(body: Act, who: Member) -> dict[str, Any]:

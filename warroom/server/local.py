@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from warroom.server.app import create_app
 
@@ -20,13 +21,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(url: str, start_timeout: float = 10.0) -> Iterator[str]:
-    """Serve the database at `url` until the block ends; yields the server's base URL."""
+def running(url: str, start_timeout: float = 10.0, **config: Any) -> Iterator[str]:
+    """Serve the database at `url` until the block ends; yields the server's base URL. `config` goes to
+    uvicorn (e.g. `access_log=False`)."""
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(url), host="127.0.0.1", port=port, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 1, **config}
+    server = uvicorn.Server(uvicorn.Config(create_app(url), host="127.0.0.1", port=port, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

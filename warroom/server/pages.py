@@ -91,15 +91,15 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/c/{cid}", response_class=HTMLResponse)
     def campaign(request: Request, cid: str, who: Member) -> Response:
         campaigns = service(request)
-        view = campaigns.view(who)
-        row = campaigns.store.campaign(cid)
+        page = campaigns.page(who)
+        view, row = page["view"], page["row"]
         sc = scenario_of(row)
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
-        maps, chart = campaigns.drawings(who)
+        maps, chart = page["drawings"]
         details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
             "cid": cid, "title": row.title, "view": view, "legal": view["legal"],
-            "names": sc.side_names, "you": you, "events": campaigns.events(who, 60), "maps": maps,
+            "names": sc.side_names, "you": you, "events": page["events"], "maps": maps,
             "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
             "results": view["results"], "organiser": who.role == "organiser",
             "troop_names": {t.id: t.name for t in sc.troops.values()},

@@ -12,10 +12,11 @@ import hashlib
 import json
 import random
 import secrets
+import threading
 import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from warroom.ai import make_bot
 from warroom.core.errors import IllegalActionError, ScenarioError, UnknownNameError
@@ -29,12 +30,39 @@ from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport, battle_label
 
-CACHE_SIZE = 64
+CACHE_SIZE = 256
 RESULT_RETRIES = 20
 """How often a battle's result is tried again on a newer position when others act at the same moment."""
 BOT_KINDS = ("heuristic", "random")
 ANY_SIDE = "*"
 """The side of a hot-seat general's link: it plays every side."""
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A bounded map that forgets the least recently used entry; safe to share between request threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 class ForbiddenError(Exception):
@@ -104,7 +132,8 @@ def roll_seed(seed: int, position: int) -> random.Random:
 class Campaigns:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._cache: OrderedDict[tuple[str, int, int], FirestormState] = OrderedDict()  # (id, epoch, seq)
+        self._cache = LRU[tuple[str, int, int], FirestormState](CACHE_SIZE)  # (id, epoch, seq) -> position
+        self._drawn = LRU[tuple[str, int, int, str], tuple[list[tuple[str, str]], str]](CACHE_SIZE)  # + side
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
@@ -202,15 +231,12 @@ class Campaigns:
             rebuilt = replay(record, lambda: new_game(sc, dict(row.params)))
             assert isinstance(rebuilt, FirestormState)
             st = rebuilt
-            self._cache[key] = st
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
-        self._cache.move_to_end(key)
+            self._cache.put(key, st)
         return st
 
-    def view(self, grant: Grant) -> dict[str, Any]:
+    def view(self, grant: Grant, row: CampaignRow | None = None) -> dict[str, Any]:
         """What the holder may see: a side's view, or the public view for the organiser."""
-        row = self.store.campaign(grant.campaign_id)
+        row = row or self.store.campaign(grant.campaign_id)
         st = self._state(row)
         side = st.current_player() if grant.side == ANY_SIDE else grant.side
         out = st.view(side if side in st.sc.sides else None)
@@ -220,12 +246,26 @@ class Campaigns:
         out["results"] = self._results(st, row, grant)
         return out
 
-    def drawings(self, grant: Grant) -> tuple[list[tuple[str, str]], str]:
-        """The holder's maps as SVG (one per map) and the VP-over-time chart (docs/server-plan.md 6)."""
+    def page(self, grant: Grant) -> dict[str, Any]:
+        """Everything the campaign page shows, from one reading of the campaign: its row, the holder's view,
+        the maps and chart, and the latest events."""
+        row = self.store.campaign(grant.campaign_id)
+        return {"row": row, "view": self.view(grant, row), "drawings": self.drawings(grant, row),
+                "events": self.events(grant, 60, row)}
+
+    def drawings(self, grant: Grant, row: CampaignRow | None = None) -> tuple[list[tuple[str, str]], str]:
+        """The holder's maps as SVG (one per map) and the VP-over-time chart (docs/server-plan.md 6), drawn
+        once per position and side."""
         from warroom.server.svg import map_svgs, vp_chart_svg, vp_history
 
-        st = self._state(self.store.campaign(grant.campaign_id))
-        return map_svgs(st, grant.side or None), vp_chart_svg(vp_history(st), st.sc.side_names)
+        row = row or self.store.campaign(grant.campaign_id)
+        key = (row.id, row.epoch, row.seq, grant.side)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            st = self._state(row)
+            drawn = map_svgs(st, grant.side or None), vp_chart_svg(vp_history(st), st.sc.side_names)
+            self._drawn.put(key, drawn)
+        return drawn
 
     def log(self, grant: Grant) -> list[LogEntry]:
         """The action log as the holder may read it (`redact_unrolled`)."""
@@ -233,9 +273,9 @@ class Campaigns:
         st = self._state(row)
         return redact_unrolled(self.store.log(row.id), st.step == "nv_alloc", grant.side)
 
-    def events(self, grant: Grant, last: int = 200) -> list[str]:
+    def events(self, grant: Grant, last: int = 200, row: CampaignRow | None = None) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
-        st = self._state(self.store.campaign(grant.campaign_id))
+        st = self._state(row or self.store.campaign(grant.campaign_id))
         return [f"T{turn} {text}" for turn, text in st.events[-last:]]
 
     def _legal_for(self, st: FirestormState, grant: Grant) -> list[Any]:
@@ -310,9 +350,10 @@ class Campaigns:
 
     def _results(self, st: FirestormState, row: CampaignRow, grant: Grant) -> list[dict[str, Any]]:
         sc = st.sc
-        pendings = self.store.pendings(row.id)
+        asked = self._asked(st)
+        pendings = self.store.pendings(row.id) if asked else {}
         out = []
-        for no, b in self._asked(st).items():
+        for no, b in asked.items():
             sides = (b.attacker, b.defender) if b is not None else sc.sides
             pending = pendings.get(no)
             if pending is not None and not self._still_valid(st, no, pending):
@@ -482,5 +523,5 @@ class Campaigns:
         entries = st.log[old_seq:]
         response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
         self.store.append(cid, old_seq, entries, token_id, key, response)
-        self._cache[(cid, row.epoch, old_seq + len(entries))] = st
+        self._cache.put((cid, row.epoch, old_seq + len(entries)), st)
         return response

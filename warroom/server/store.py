@@ -13,10 +13,10 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import and_, delete, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from warroom.core.log import LogEntry
@@ -129,8 +129,7 @@ class EventStore:
             moved = conn.execute(update(db.campaign).where(
                 and_(db.campaign.c.id == cid, db.campaign.c.seq == expected_seq)).values(seq=new_seq))
             if moved.rowcount != 1:
-                self.campaign(cid)  # NotFoundError for an unknown campaign
-                raise ConflictError("the campaign changed since you looked: reload and try again")
+                self._raise_moved(conn, cid)
             if entries:
                 conn.execute(insert(db.event), [
                     {"campaign_id": cid, "seq": expected_seq + i + 1, "action": e.action, "side": e.side,
@@ -144,6 +143,14 @@ class EventStore:
                                                        response_json=json.dumps(response or {})))
         return new_seq
 
+    @staticmethod
+    def _raise_moved(conn: Connection, cid: str) -> NoReturn:
+        """The guarded update found no row: an unknown campaign, or one that moved on. Asked on the
+        transaction's own connection (a second one could wait for the write lock this one holds)."""
+        if conn.execute(select(db.campaign.c.id).where(db.campaign.c.id == cid)).first() is None:
+            raise NotFoundError(f"unknown campaign {cid!r}")
+        raise ConflictError("the campaign changed since you looked: reload and try again")
+
     def truncate(self, cid: str, expected_seq: int, keep: int) -> None:
         """Drop every event after `keep` (undo), guarded like `append`."""
         with self.engine.begin() as conn:
@@ -151,8 +158,7 @@ class EventStore:
                 and_(db.campaign.c.id == cid, db.campaign.c.seq == expected_seq)).values(
                     seq=keep, epoch=db.campaign.c.epoch + 1))
             if moved.rowcount != 1:
-                self.campaign(cid)
-                raise ConflictError("the campaign changed since you looked: reload and try again")
+                self._raise_moved(conn, cid)
             conn.execute(delete(db.event).where(and_(db.event.c.campaign_id == cid, db.event.c.seq > keep)))
             conn.execute(delete(db.pending_result).where(db.pending_result.c.campaign_id == cid))
 
