@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from warroom.server.local import running
+from warroom.server.local import call, play_to_a_table, running
 
 
 def chromium_path() -> str:
@@ -202,3 +202,25 @@ def test_a_page_follows_the_other_sides_moves_by_itself(browser: Browser, base_u
             page.locator("[data-action]").first.click()
     waiting.wait_for_function(f"document.querySelector('header').innerText !== {json.dumps(before)}"
                               " || document.querySelectorAll('[data-action]').length > 0", timeout=15_000)
+
+
+def test_a_reported_result_reaches_the_other_commanders_page_by_itself(browser: Browser, base_url: str) -> None:
+    status, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine", "mode": "tabletop"})
+    assert status == 201
+    cid = body["id"]
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    result = play_to_a_table(base_url, cid, links)
+    names = {"allies": "Allies", "axis": "Germans"}
+    context = browser.new_context()  # following switched on, as for a player
+    confirmer = context.new_page()
+    confirmer.goto(f"{base_url}/join/{links[names[result['defender']] + ' commanders']}")
+    box = f'.result[data-battle="{result["battle"]}"]'
+    assert confirmer.locator(f"{box} form.report").count() and not confirmer.locator(f"{box} .confirm").count()
+    reporter = links[names[result["attacker"]] + " commanders"]
+    status, _ = call(base_url, "POST", f"/api/campaigns/{cid}/report", reporter,
+                     {"battle": result["battle"], "attacker_vp": 4, "defender_vp": 2})
+    assert status == 200
+    confirmer.wait_for_selector(f"{box} .confirm", timeout=15_000)  # no reload by the test
+    with confirmer.expect_navigation():
+        confirmer.click(f"{box} .confirm")
+    assert confirmer.locator(f"{box} .confirm").count() == 0

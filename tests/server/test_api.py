@@ -455,5 +455,16 @@ def test_the_event_stream_tells_the_position_number(url: str) -> None:
     with c.stream("GET", f"/api/campaigns/{cid}/events", headers=auth(links["organiser"])) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         first = next(line for line in stream.iter_lines() if line.startswith("data:"))
-    assert json.loads(first.removeprefix("data:")) == {"seq": seq}
+    assert json.loads(first.removeprefix("data:")) == {"seq": seq, "waiting": ""}
     assert c.get(f"/api/campaigns/{cid}/events").status_code == 401
+    # a reported result appends nothing, but the pages following the campaign must show it
+    cid, links = new_campaign(c, mode="tabletop")
+    asked = play_to_report(c, cid, links)["results"][0]
+    reporter = links[f"{SIDE_NAMES[asked['attacker'] or 'allies']} commanders"]
+    assert c.post(f"/api/campaigns/{cid}/report", headers=auth(reporter),
+                  json={"battle": asked["battle"], "attacker_vp": 4, "defender_vp": 1}).status_code == 200
+    view = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+    assert view["waiting"].startswith(f"{asked['battle']}:")
+    with c.stream("GET", f"/api/campaigns/{cid}/events", headers=auth(links["organiser"])) as stream:
+        first = next(line for line in stream.iter_lines() if line.startswith("data:"))
+    assert json.loads(first.removeprefix("data:")) == {"seq": view["seq"], "waiting": view["waiting"]}

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import urllib.error
-import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,7 +18,7 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.scenarios import load_scenario
-from warroom.server.local import running
+from warroom.server.local import call, play_to_a_table, running
 
 CLIENTS = 50
 SIDE_NAMES = {"allies": "Allies", "axis": "Germans"}
@@ -30,20 +28,6 @@ SIDE_NAMES = {"allies": "Allies", "axis": "Germans"}
 def base(database_url: str) -> Iterator[str]:
     with running(database_url) as url:
         yield url
-
-
-def call(base: str, method: str, path: str, secret: str | None, body: dict[str, Any] | None = None
-         ) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"{base}{path}", data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if secret:
-        request.add_header("Authorization", f"Bearer {secret}")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
 
 
 def at_once(n: int, send: Callable[[int], tuple[int, Any]]) -> list[tuple[int, Any]]:
@@ -62,28 +46,6 @@ def new_campaign(base: str, **options: Any) -> tuple[str, dict[str, str]]:
     status, body = call(base, "POST", "/api/campaigns", None, {"scenario": "caen", **options})
     assert status == 201, body
     return body["id"], {link["label"]: link["secret"] for link in body["links"]}
-
-
-def play_to_a_table(base: str, cid: str, links: dict[str, str]) -> dict[str, Any]:
-    """Generals take their first legal action until a battle at the table waits for its result."""
-    for _ in range(300):
-        status, view = call(base, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
-        assert status == 200
-        numbered = [r for r in view["results"] if r["battle"]]
-        if numbered:
-            return dict(numbered[0])
-        for result in view["results"]:  # Caen's D-Day rolls are reported in turn: the organiser settles them
-            call(base, "POST", f"/api/campaigns/{cid}/decide", links["organiser"],
-                 {"battle": result["battle"], "attacker_vp": 3, "defender_vp": 3})
-        for label, secret in links.items():
-            if label.endswith("general"):
-                _, mine = call(base, "GET", f"/api/campaigns/{cid}/view", secret)
-                if mine["legal"]:
-                    status, body = call(base, "POST", f"/api/campaigns/{cid}/act", secret,
-                                        {"action": mine["legal"][0], "seq": mine["seq"]})
-                    assert status == 200, body
-                    break
-    raise AssertionError("no battle went to the table")
 
 
 def assert_replays(base: str, cid: str, organiser: str) -> GameRecord:

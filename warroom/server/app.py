@@ -207,17 +207,21 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
     @app.get("/api/campaigns/{cid}/events")
     async def events(cid: str, who: Member, request: Request) -> StreamingResponse:
-        """Server-sent events: the campaign's position number now, then each time it changes."""
+        """Server-sent events: the campaign's position number and its waiting results now, then each time
+        either changes."""
+
+        def now() -> dict[str, Any]:
+            return {"seq": campaigns.store.campaign(cid).seq, "waiting": campaigns.store.pending_signature(cid)}
 
         async def stream() -> AsyncIterator[str]:
-            last = -1
+            last: dict[str, Any] = {}
             for _ in range(STREAM_SECONDS * 2):
                 if await request.is_disconnected():
                     return
-                seq = (await asyncio.to_thread(campaigns.store.campaign, cid)).seq
-                if seq != last:
-                    last = seq
-                    yield f"data: {json.dumps({'seq': seq})}\n\n"
+                state = await asyncio.to_thread(now)
+                if state != last:
+                    last = state
+                    yield f"data: {json.dumps(state)}\n\n"
                 await asyncio.sleep(0.5)
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})

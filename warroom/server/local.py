@@ -1,11 +1,14 @@
-"""The club server running in a background thread on a free loopback port: for tests, benchmarks and
-scripts that talk to a real server over HTTP."""
+"""The club server running in a background thread on a free loopback port, and a small JSON client for it:
+for tests, benchmarks and scripts that talk to a real server over HTTP."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,3 +44,44 @@ def running(url: str, start_timeout: float = 10.0, **config: Any) -> Iterator[st
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def call(base: str, method: str, path: str, secret: str | None = None, body: dict[str, Any] | None = None
+         ) -> tuple[int, Any]:
+    """One JSON request to the server at `base`, with an invitation secret; (status, decoded body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{base}{path}", data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if secret:
+        request.add_header("Authorization", f"Bearer {secret}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def play_to_a_table(base: str, cid: str, links: dict[str, str], limit: int = 300) -> dict[str, Any]:
+    """Generals take their first legal action (results asked for in turn, such as Caen's D-Day rolls, are
+    settled 3-3 by the organiser) until a battle at the table waits for its result; returns that result's
+    entry of the view. `links` maps link labels to secrets, as a new campaign's links are labelled."""
+    for _ in range(limit):
+        status, view = call(base, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+        if status != 200:
+            raise RuntimeError(f"the view failed: {status} {view}")
+        numbered = [r for r in view["results"] if r["battle"]]
+        if numbered:
+            return dict(numbered[0])
+        for result in view["results"]:
+            call(base, "POST", f"/api/campaigns/{cid}/decide", links["organiser"],
+                 {"battle": result["battle"], "attacker_vp": 3, "defender_vp": 3})
+        for label, secret in links.items():
+            if label.endswith("general"):
+                _, mine = call(base, "GET", f"/api/campaigns/{cid}/view", secret)
+                if mine["legal"]:
+                    status, body = call(base, "POST", f"/api/campaigns/{cid}/act", secret,
+                                        {"action": mine["legal"][0], "seq": mine["seq"]})
+                    if status != 200:
+                        raise RuntimeError(f"{mine['legal'][0]!r} failed: {status} {body}")
+                    break
+    raise RuntimeError("no battle went to the table")

@@ -244,6 +244,7 @@ class Campaigns:
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
         out["results"] = self._results(st, row, grant)
+        out["waiting"] = self.store.pending_signature(row.id)
         return out
 
     def page(self, grant: Grant) -> dict[str, Any]:
@@ -351,7 +352,7 @@ class Campaigns:
     def _results(self, st: FirestormState, row: CampaignRow, grant: Grant) -> list[dict[str, Any]]:
         sc = st.sc
         asked = self._asked(st)
-        pendings = self.store.pendings(row.id) if asked else {}
+        pendings = self.store.pendings(row.id)
         out = []
         for no, b in asked.items():
             sides = (b.attacker, b.defender) if b is not None else sc.sides

@@ -172,6 +172,12 @@ class EventStore:
         return {r["battle"]: PendingReport(r["seq"], r["attacker_vp"], r["defender_vp"], r["by_side"], r["token_id"],
                                            r["disputed"]) for r in rows}
 
+    def pending_signature(self, cid: str) -> str:
+        """A short text that changes whenever a result is reported, disputed, applied or dropped: pages
+        that follow the campaign reload on it as on a new position (a report appends nothing to the log)."""
+        rows = self.pendings(cid)
+        return ";".join(f"{no}:{p.seq}:{p.by_side}:{int(p.disputed)}" for no, p in sorted(rows.items()))
+
     def add_pending(self, cid: str, battle: int, report: PendingReport) -> None:
         """Record a reported result; `ConflictError` if the battle already has one (of two reports sent at
         once, one is kept)."""
