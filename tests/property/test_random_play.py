@@ -35,6 +35,7 @@ from warroom.rulesets.firestorm.actions import PASS, Advance, Arrow, Commit, Mov
 from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, DRAW, Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
+from warroom.rulesets.firestorm.steps import tables_bar_an_attack
 from warroom.scenarios import load_scenario
 
 SCENARIOS = ("caen", "lorraine")
@@ -266,6 +267,8 @@ def check_parallel(st: FirestormState, engaged: dict[str, str]) -> None:
         if any(u in (*b.att, *b.dfn) for b in st.parked):
             assert st.loc[u] == where, f"{u}, committed to a parked battle, moved from {where} to {st.loc[u]}"
     assert [b.no for b in st.parked] == sorted(b.no for b in st.parked)
+    if st.step == "initiative" and st.current_player() == CHANCE:  # a battle starts only where tables allow it
+        assert not tables_bar_an_attack(st), "an initiative was rolled while the tables barred a side's attack"
     if st.phase() == "strategic":
         assert not st.parked, "the Strategic Phase began with battles still at the table"
 

@@ -115,3 +115,26 @@ def test_fifty_hot_seat_results_of_one_battle_apply_one(base: str) -> None:
     assert Counter(code for code, _ in answers) == {200: 1, 409: CLIENTS - 1}, answers
     record = assert_replays(base, cid, links["organiser"])
     assert sum(1 for e in record.log if e.action == f"report {no} 4 2") == 1
+
+
+def test_fifty_confirmations_of_the_result_asked_for_now_apply_it_once(base: str) -> None:
+    """Caen's D-Day rolls are reported in turn (battle 0): confirmations sent together apply one result, and
+    never answer the next question with it."""
+    cid, links = new_campaign(base, mode="tabletop")
+    _, view = call(base, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    assert [r["battle"] for r in view["results"]] == [0], "Operation Tonga is asked for first"
+    status, _ = call(base, "POST", f"/api/campaigns/{cid}/report", links["Allies commanders"],
+                     {"attacker_vp": 5, "defender_vp": 1})
+    assert status == 200
+    confirmers = [links["Germans commanders"], links["Germans general"]]
+    answers = at_once(CLIENTS, lambda i: call(base, "POST", f"/api/campaigns/{cid}/confirm", confirmers[i % 2],
+                                              {"battle": 0}))
+    assert Counter(code for code, _ in answers) == {200: 1, 409: CLIENTS - 1}, answers
+    record = assert_replays(base, cid, links["organiser"])
+    assert [e.action for e in record.log if e.side == "report"] == ["report 5 1"]
+    _, view = call(base, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    hot = at_once(CLIENTS, lambda i: call(base, "POST", f"/api/campaigns/{cid}/decide", links["organiser"],
+                                          {"battle": 0, "attacker_vp": 2, "defender_vp": 2, "seq": view["seq"]}))
+    assert Counter(code for code, _ in hot) == {200: 1, 409: CLIENTS - 1}, hot
+    record = assert_replays(base, cid, links["organiser"])
+    assert [e.action for e in record.log if e.side == "report"] == ["report 5 1", "report 2 2"]

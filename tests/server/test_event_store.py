@@ -163,3 +163,33 @@ def test_a_repeated_request_is_answered_without_acting_twice(url: str) -> None:
     assert campaigns.store.campaign(cid).seq == first["seq"]
     with pytest.raises(ConflictError):
         campaigns.act(grant, "pass", expected_seq=0)
+
+
+def test_a_result_older_than_its_battles_trip_to_the_table_is_not_offered(url: str) -> None:
+    """Battle numbers restart every turn: a result left over from an earlier battle 1 (a report that crossed
+    the organiser's decision) is neither shown nor confirmable for a later battle 1, and does not block it."""
+    from warroom.server.store import PendingReport
+
+    campaigns = service(url)
+    cid, invitations = campaigns.create("caen", params={"mode": "tabletop", "parallel": True}, seed=3)
+    grants = {i.label: campaigns.store.grant(i.secret) for i in invitations}
+    organiser = grants["organiser"]
+    for _ in range(400):
+        st = campaigns.state(cid)
+        if st.parked:
+            break
+        for result in campaigns.results(organiser):
+            campaigns.decide(organiser, 3, 3, result["battle"])
+        who = st.current_player()
+        if who in st.sc.sides:
+            general = grants[{"allies": "Allies general", "axis": "Germans general"}[who]]
+            campaigns.act(general, st.legal_actions()[0].to_str())
+    b = st.parked[0]
+    names = {"allies": "Allies", "axis": "Germans"}
+    campaigns.store.add_pending(cid, b.no, PendingReport(b.parked_at - 1, 0, 6, b.defender, "t0"))
+    asked = next(r for r in campaigns.results(grants[f"{names[b.attacker]} commanders"]) if r["battle"] == b.no)
+    assert asked["pending"] is None and asked["can_report"]
+    with pytest.raises(ConflictError):
+        campaigns.confirm(grants[f"{names[b.attacker]} commanders"], b.no)
+    out = campaigns.report(grants[f"{names[b.attacker]} commanders"], b.no, 4, 1)
+    assert out["pending"]["attacker_vp"] == 4  # the stale row made way

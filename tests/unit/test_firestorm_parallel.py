@@ -230,3 +230,33 @@ def test_a_campaign_with_results_out_of_turn_replays_exactly() -> None:
 def test_other_campaigns_park_their_battles_too(scenario: str) -> None:
     st = find(lambda s: len(s.parked) >= 2, scenario)
     assert len({a for b in st.parked for a in (b.frm, b.to)}) == 2 * len(st.parked)
+
+
+def test_the_next_initiative_waits_when_tables_bar_a_sides_attack() -> None:
+    from warroom.rulesets.firestorm.options import arrow_options
+    from warroom.rulesets.firestorm.steps import next_battle, tables_bar_an_attack
+
+    def barred(s: FirestormState) -> bool:
+        return bool(s.parked) and s.battles_left > 0 and s.step == "await_reports"
+
+    st = find(barred, seeds=300)
+    assert tables_bar_an_attack(st) and next_battle(st) == "await_reports"
+    side = next(x for x in st.sc.sides if not arrow_options(st, x))
+    assert arrow_options(st, side, locked=frozenset()), "only the tables stand in the way"
+    before = st.battles_left
+    b = st.parked[0]
+    st.apply_action(Report(3, 3, b.no))
+    assert st.battles_left == before, "waiting spends no battle of the turn"
+
+
+def test_the_caumont_gap_waits_until_no_battle_is_at_a_table() -> None:
+    from warroom.rulesets.firestorm.campaign import caumont_due
+
+    st = game()
+    v = st.sc.rules.value("caumont")
+    st.turn = v["turn"]
+    st.control[v["trigger"]] = st.sc.sides[0]
+    assert caumont_due(st)
+    allies, axis = st.sc.sides
+    st.parked = [Battle("normal", allies, axis, "B2", "B3", no=1, parked=True)]
+    assert not caumont_due(st), "7 Armd or the gap may be at a table"

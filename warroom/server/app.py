@@ -117,6 +117,7 @@ class Result(BaseModel):
     defender_vp: int = Field(ge=0, le=6)
     battle: int = Field(default=0, ge=0, le=1000)  # a battle at the table; 0: the battle being fought now
     key: str | None = Field(default=None, max_length=100)  # idempotency key
+    seq: int | None = None  # the position the sender saw: a result for another question is a conflict
 
 
 class WhichBattle(BaseModel):
@@ -183,7 +184,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
     @app.post("/api/campaigns/{cid}/report")
     def report(body: Result, who: Member) -> dict[str, Any]:
-        return campaigns.report(who, body.battle, body.attacker_vp, body.defender_vp, body.key)
+        return campaigns.report(who, body.battle, body.attacker_vp, body.defender_vp, body.key, body.seq)
 
     @app.post("/api/campaigns/{cid}/confirm")
     def confirm(who: Member, body: WhichBattle | None = None) -> dict[str, Any]:
@@ -195,7 +196,7 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
     @app.post("/api/campaigns/{cid}/decide")
     def decide(body: Result, who: Member) -> dict[str, Any]:
-        return campaigns.decide(who, body.attacker_vp, body.defender_vp, body.battle)
+        return campaigns.decide(who, body.attacker_vp, body.defender_vp, body.battle, body.seq)
 
     @app.get("/api/campaigns/{cid}/undo")
     def undo_preview(who: Member, count: int = 1) -> dict[str, Any]:

@@ -309,7 +309,7 @@ class Campaigns:
         except (IllegalActionError, UnknownNameError) as exc:
             raise BadRequestError(str(exc)) from exc
         if isinstance(action, Report):
-            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key)
+            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key, expected_seq)
         self._authorise(st, grant, who)
         st.apply_action(action, who)
         return self._settle(row, st, row.seq, grant.token_id, key)
@@ -389,22 +389,41 @@ class Campaigns:
     def _still_valid(st: FirestormState, no: int, pending: PendingReport) -> bool:
         """A waiting result still answers its question: its battle is still at the table, or (0) the flow has
         not moved on since (only results of other battles came in)."""
-        if no:
-            return any(b.no == no and not b.winner for b in st.parked)
-        return st.current_player() == REPORT and all(e.side == REPORT for e in st.log[pending.seq:])
+        if no:  # numbers restart each turn: the result must be younger than this battle's trip to the table
+            return any(b.no == no and not b.winner and b.parked_at <= pending.seq for b in st.parked)
+        return st.current_player() == REPORT and all(e.side == REPORT and e.action.count(" ") == 3
+                                                     for e in st.log[pending.seq:])
 
-    def report(self, grant: Grant, battle: int, attacker_vp: int, defender_vp: int, key: str | None = None
-               ) -> dict[str, Any]:
+    def _check_seen(self, st: FirestormState, row: CampaignRow, battle: int, seen: int | None) -> None:
+        """A result sent with the position its sender saw (`seen`) must still answer the same question: for
+        the battle being fought now nothing may have happened since but results of other battles; for a
+        battle at the table, it must have gone to the table by then (numbers restart every turn)."""
+        if seen is None:
+            return
+        if battle:
+            if any(b.no == battle and b.parked_at <= seen for b in st.parked):
+                return
+        elif seen <= row.seq and all(e.side == REPORT and e.action.count(" ") == 3 for e in st.log[seen:]):
+            return
+        raise ConflictError(f"{battle_label(battle)} is not the battle you saw: the campaign moved on; reload")
+
+    def report(self, grant: Grant, battle: int, attacker_vp: int, defender_vp: int, key: str | None = None,
+               seen: int | None = None) -> dict[str, Any]:
         """One side's commanders (or general) report a tabletop result; the other side confirms it. A hot-seat
         link reports for both sides, so its result is applied at once."""
+        if key is not None:
+            done = self.store.remembered(grant.campaign_id, key)
+            if done is not None:
+                return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row).clone()
         action = Report(attacker_vp, defender_vp, battle)
         asked = self._asked(st)
         self._authorise_result(st, grant, battle, asked)
+        self._check_seen(st, row, battle, seen)
         st.clone().apply_action(action, REPORT)  # a well-formed result for a battle that waits for one
         if grant.side == ANY_SIDE:  # hot-seat: both sides are at the table, nobody needs to confirm
-            return self._apply_result(grant.campaign_id, battle, attacker_vp, defender_vp, grant.token_id, key)
+            return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id, key)
         stale = self.store.pendings(row.id).get(battle)
         if stale is not None and not self._still_valid(st, battle, stale):
             self.store.clear_pending(row.id, battle)
@@ -416,7 +435,7 @@ class Campaigns:
         return {"attacker_vp": p.attacker_vp, "defender_vp": p.defender_vp, "by": p.by_side, "disputed": p.disputed,
                 "waiting_for": "the organiser" if p.disputed else st.sc.side_names.get(st.sc.other(p.by_side), "")}
 
-    def _open_result(self, grant: Grant, battle: int) -> tuple[FirestormState, PendingReport]:
+    def _open_result(self, grant: Grant, battle: int) -> tuple[FirestormState, CampaignRow, PendingReport]:
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
         pending = self.store.pendings(row.id).get(battle)
@@ -424,18 +443,18 @@ class Campaigns:
             raise ConflictError(f"no reported result of {battle_label(battle)} is waiting to be confirmed (someone "
                                 "may have just confirmed it: reload)")
         self._authorise_result(st, grant, battle, self._asked(st))
-        return st, pending
+        return st, row, pending
 
     def confirm(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
         """The other side agrees with the reported result: it is applied."""
-        _, pending = self._open_result(grant, battle)
+        _, row, pending = self._open_result(grant, battle)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side confirms a result, not the side that reported it")
-        return self._apply_result(grant.campaign_id, battle, pending.attacker_vp, pending.defender_vp, grant.token_id)
+        return self._apply_result(row, battle, pending.attacker_vp, pending.defender_vp, grant.token_id)
 
     def dispute(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
         """The other side disagrees: the organiser decides."""
-        st, pending = self._open_result(grant, battle)
+        st, _, pending = self._open_result(grant, battle)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side disputes a result, not the side that reported it")
         if not self.store.dispute_pending(grant.campaign_id, battle):
@@ -445,26 +464,35 @@ class Campaigns:
         return {"seq": self.store.campaign(grant.campaign_id).seq, "battle": battle,
                 "pending": self._pending_view(st, disputed)}
 
-    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int, battle: int = 0) -> dict[str, Any]:
-        """The organiser settles a battle's result (a dispute, or a result nobody reported)."""
+    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int, battle: int = 0, seen: int | None = None
+               ) -> dict[str, Any]:
+        """The organiser settles a battle's result (a dispute, or a result nobody reported); `seen` is the
+        position the organiser looked at (a conflict if the question has changed since)."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser decides a tabletop result")
-        st = self._state(self.store.campaign(grant.campaign_id))
+        row = self.store.campaign(grant.campaign_id)
+        st = self._state(row)
         if battle not in self._asked(st):
             raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result"
                                      if battle else "no battle is waiting for a tabletop result")
-        return self._apply_result(grant.campaign_id, battle, attacker_vp, defender_vp, grant.token_id)
+        self._check_seen(st, row, battle, seen)
+        return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id)
 
-    def _apply_result(self, cid: str, battle: int, attacker_vp: int, defender_vp: int, token_id: str,
+    def _apply_result(self, seen: CampaignRow, battle: int, attacker_vp: int, defender_vp: int, token_id: str,
                       key: str | None = None) -> dict[str, Any]:
-        """Apply a result and everything that follows. A battle at the table takes its result at any decision,
-        so when someone else acted first it is simply tried again on the new position; the battle being
-        fought now is not (the position it answered has changed)."""
-        for _ in range(RESULT_RETRIES):
-            row = self.store.campaign(cid)
+        """Apply a result and everything that follows, on the position `seen` that the request was checked
+        against. A battle at the table takes its result at any decision, so when someone else acted first it
+        is tried again on the newer position; the battle being fought now is not (the question it answered
+        may be gone): that is a conflict."""
+        cid = seen.id
+        row = seen
+        for attempt in range(RESULT_RETRIES):
+            if attempt:
+                row = self.store.campaign(cid)
             st = self._state(row).clone()
-            if battle and battle not in self._asked(st):
-                raise ConflictError(f"battle {battle} already has its result (someone applied it just now): reload")
+            if battle not in self._asked(st):
+                raise ConflictError(f"{battle_label(battle)} already has its result (someone applied it just now): "
+                                    "reload")
             st.apply_action(Report(attacker_vp, defender_vp, battle), REPORT)
             try:
                 response = self._settle(row, st, row.seq, token_id, key)

@@ -101,6 +101,7 @@ class Battle:
     supply_faces: dict[str, int] = field(default_factory=dict)  # side -> its tabletop Out-of-Supply die
     no: int = 0  # its number in the turn, once parked (battles played in parallel)
     parked: bool = False  # went to the table while the turn went on (parallel.py)
+    parked_at: int = 0  # the log position at which it went to the table (its results are from then on)
 
     def clone(self) -> Battle:
         """An independent copy: the same values, fresh containers."""

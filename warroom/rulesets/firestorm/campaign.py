@@ -193,9 +193,13 @@ def tabletop_briefing(st: St, b: Battle) -> list[str]:
 
 # ----- Caen: Caumont Gap ----------------------------------------------------------------------------
 def caumont_due(st: St) -> bool:
-    """Caen T2: the Caumont Gap battle is due once the Allies hold Bayeux (C:666)."""
+    """Caen T2: the Caumont Gap battle is due once the Allies hold Bayeux (C:666).
+
+    assumption: (battles in parallel) it waits until no battle is at a table: it moves 7 Armd and SS 101
+    wherever they are and takes the gap at once, which must not touch troops or areas of a battle still
+    being played; it then comes at the next point between battles, before the Strategic Phase."""
     sc = st.sc
-    if not sc.has("caumont_gap") or st.flags.get("caumont_done"):
+    if not sc.has("caumont_gap") or st.flags.get("caumont_done") or st.parked:
         return False
     v = sc.rules.value("caumont")
     return bool(v) and st.turn == v["turn"] and st.control[v["trigger"]] == sc.sides[0]

@@ -23,13 +23,13 @@ def attack_froms(st: FirestormState, side: str) -> list[str]:
     return sorted(froms)
 
 
-def panzer_froms(st: FirestormState) -> list[str]:
+def panzer_froms(st: FirestormState, locked: frozenset[str] | None = None) -> list[str]:
     """Lorraine: areas holding a German Panzer Unit next to an enemy area (must attack, L 4.1).
 
     With battles in parallel, areas at a table do not count: a Panzer Unit must attack only where it can."""
     axis = st.sc.sides[1]
     adjacency = st.sc.adjacency
-    locked = parallel.locked_areas(st)
+    locked = parallel.locked_areas(st) if locked is None else locked
     out = set()
     for u, where in st.loc.items():
         troop = st.sc.troops[u]
@@ -52,14 +52,17 @@ def open_battle(st: FirestormState, kind: str, attacker: str, frm: str, to: str,
         st.note(f"{sc.side_names[attacker]} attack {st.area_label(to)} from {st.area_label(frm)}")
 
 
-def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None) -> list[Arrow]:
+def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None,
+                  locked: frozenset[str] | None = None) -> list[Arrow]:
     """Battle arrows from a friendly area with a ground troop into an adjacent enemy area; never into a
-    pass-through area (Norway's Ofotfjord, 11.34) nor on a closed map (Norway 3.4)."""
+    pass-through area (Norway's Ofotfjord, 11.34) nor on a closed map (Norway 3.4), nor into or out of an
+    area at a table (battles in parallel; `locked` overrides those areas, e.g. with none)."""
     sc = st.sc
+    locked = parallel.locked_areas(st) if locked is None else locked
     if froms is None:
         froms = attack_froms(st, side)
         if sc.has("panzer_units") and side == sc.sides[1]:
-            forced = panzer_froms(st)
+            forced = panzer_froms(st, locked)
             if forced:
                 froms = forced
         if side == sc.sides[0]:  # a failed landing keeps its beach's troops from attacking (Caen 3.2)
@@ -73,7 +76,6 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None)
     out = []
     no_stop = sc.no_stop
     closed = st.flags.get("closed_maps")
-    locked = parallel.locked_areas(st)
     for frm in froms:
         if (closed and norway.closed(st, frm)) or frm in locked:
             continue

@@ -12,9 +12,11 @@ battle reported while another battle is being set up runs when that battle is pa
 are never interrupted in the middle of a decision. Two battles *share an area* when one's after-action
 may reach the other's areas: its from-area, its to-area, or a neighbour of its to-area (where retreats
 go and advancing troops come from). A parked battle's from- and to-areas take no new battle arrow, and
-its committed troops do not advance into another battle's area, so one table's troops are never in two
-battles at once. Retreats into a parked battle's area are allowed: the troops are simply there when
-that battle is resolved, as they would be had its arrow come later.
+its committed troops do not advance into another battle's area, and Caen's Caumont Gap waits until no
+battle is at a table, so one table's troops are never in two battles at once. When the tables leave a
+side with no battle arrow, the next initiative waits for results (`steps.tables_bar_an_attack`): the
+turn's battles keep their count and their attackers. Retreats into a parked battle's area are allowed:
+the troops are simply there when that battle is resolved, as they would be had its arrow come later.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def park(st: FirestormState) -> None:
     assert b is not None
     b.no = st.battle_no
     b.parked = True
+    b.parked_at = len(st.log)
     st.parked.append(b)
     st.battles_left -= 1
     st.battle = None

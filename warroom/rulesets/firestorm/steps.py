@@ -213,9 +213,21 @@ def next_battle(st: St) -> str:
     battle, then the wait for battles still at the table, then the Strategic Phase."""
     if st.parked and parallel.ready(st) is not None:
         return "resume"
-    if st.battles_left > 0:
+    if st.battles_left > 0 and not tables_bar_an_attack(st):
         return "initiative"
     return "await_reports" if st.parked else "strategic_start"
+
+
+def tables_bar_an_attack(st: St) -> bool:
+    """Battles in parallel: a side has no battle arrow only because areas are at a table.
+
+    assumption: (issue 4 review) the next initiative then waits for results instead of passing the attack
+    to the other side or spending the battle unfought, which one-at-a-time play would never do: the turn's
+    battles keep their rulebook count and their attackers, and only their timing follows the tables.
+    """
+    if not st.parked:
+        return False
+    return any(not arrow_options(st, side) and arrow_options(st, side, locked=frozenset()) for side in st.sc.sides)
 
 
 # ----- battle: initiative and arrow -----------------------------------------------------------------
