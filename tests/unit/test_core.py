@@ -596,3 +596,22 @@ def test_flow_with_no_next_step_stops() -> None:
     s = Toy()
     flow.enter(s, "only")
     assert s.step == "only"
+
+
+def test_a_shuffle_roll_reaches_every_order_once() -> None:
+    from warroom.core.dice import MixedDice, shuffled
+
+    spec = MixedDice.shuffle(4)
+    orders = [tuple(shuffled(list("abcd"), roll)) for roll, _ in spec.outcomes()]
+    assert len(orders) == len(set(orders)) == 24
+    assert abs(sum(p for _, p in spec.outcomes()) - 1) < 1e-9
+    import random
+
+    import pytest
+
+    from warroom.core.dice import Roll
+    from warroom.core.errors import IllegalActionError
+
+    spec.check(spec.sample(random.Random(1)))
+    with pytest.raises(IllegalActionError, match="faces"):
+        spec.check(Roll((4, 4, 1)))

@@ -15,8 +15,11 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from typing import TypeVar
 
 from warroom.core.errors import IllegalActionError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,51 @@ class Dice:
             raise IllegalActionError(
                 f"this chance node rolls {self.count} d{self.sides}, got {roll.to_str()!r}"
             )
+
+
+@dataclass(frozen=True, slots=True)
+class MixedDice:
+    """Dice of different sizes rolled together: die `i` has `sides[i]` faces. A shuffle of `n` cards is
+    `MixedDice.shuffle(n)` (Fisher-Yates: n, n-1, ..., 2 faces), read back with `shuffled`.
+
+    >>> MixedDice.shuffle(3).sides
+    (3, 2)
+    >>> shuffled(["a", "b", "c"], Roll((3, 1)))
+    ['c', 'a', 'b']
+    """
+
+    sides: tuple[int, ...]
+
+    @classmethod
+    def shuffle(cls, n: int) -> MixedDice:
+        return cls(tuple(range(n, 1, -1)))
+
+    def outcomes(self) -> list[tuple[Roll, float]]:
+        total = 1
+        for s in self.sides:
+            total *= s
+        if total > MAX_OUTCOMES:
+            raise ValueError(f"dice of {self.sides} faces have {total} outcomes, more than {MAX_OUTCOMES} to list; "
+                             "sample them instead")
+        p = 1.0 / total
+        return [(Roll(combo), p) for combo in itertools.product(*(range(1, s + 1) for s in self.sides))]
+
+    def sample(self, rng: random.Random) -> Roll:
+        rnd = rng.random
+        return Roll(tuple(int(rnd() * s) + 1 for s in self.sides))
+
+    def check(self, roll: Roll) -> None:
+        if len(roll.values) != len(self.sides) or any(not 1 <= v <= s for v, s in zip(roll.values, self.sides,
+                                                                                      strict=True)):
+            raise IllegalActionError(f"this chance node rolls dice of {list(self.sides)} faces, got {roll.to_str()!r}")
+
+
+def shuffled(items: list[T], roll: Roll) -> list[T]:
+    """`items` in the order a `MixedDice.shuffle(len(items))` roll gives: each die picks, from the cards not
+    yet placed, the one that goes next on top."""
+    rest = list(items)
+    out = [rest.pop(v - 1) for v in roll.values]
+    return out + rest
 
 
 def d3(face: int) -> int:
