@@ -1,0 +1,36 @@
+"""Messages for illegal Kampen om Norge actions: say what the step expects and which rule forbids it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from warroom.core.state import Action
+from warroom.rulesets.kampen.actions import Discard, Exchange, Move, Place
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.state import KampenState
+
+EXPECTED = {
+    "move": "move FROM TO [N] or done", "pick": "fight AREA", "losses": "lose norway|allies",
+    "retreat": "retreat AREA", "reinforce": "exchange CARD or done", "place": "place AREA",
+    "discard": "discard CARD", "deck_removal": "remove AREA",
+}
+
+
+def explain(st: KampenState, action: Action) -> str:
+    who = st.sc.names.get(st.current_player(), st.current_player())
+    head = f"illegal action {action.to_str()!r} in step '{st.step}' ({who} to act; expected " \
+           f"'{EXPECTED.get(st.step, '')}')"
+    board = st.sc.board
+    if isinstance(action, Move):
+        if action.to not in board.neighbours(action.frm):
+            return f"{head}: {action.to} is not next to {action.frm}; a battalion moves one area a round (4.1)"
+        have = st.at(action.frm, st.country) - st.arrived.get(action.frm, 0)
+        if have < action.n:
+            return (f"{head}: {st.sc.names[st.country]} have {max(have, 0)} battalions in {action.frm} that may "
+                    "still move (those that arrived this round move no more, 4.1)")
+    if isinstance(action, Exchange | Discard) and action.card not in st.hands[st.country]:
+        return f"{head}: {action.card} is not in your hand"
+    if isinstance(action, Place):
+        return f"{head}: {st.sc.names[st.country]} may not place battalions in {action.area} now (4.3)"
+    return f"{head}: not one of the legal actions"

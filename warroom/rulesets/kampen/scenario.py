@@ -1,0 +1,96 @@
+"""The Kampen om Norge scenario: the board, the cards and the setup, read from `scenarios/data/kampen/`."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from warroom.core.errors import ScenarioError
+from warroom.rulesets.kampen.board import Board, load_board, slug
+from warroom.rulesets.kampen.cards import CardSet, load_cards
+
+FOLDER = Path(__file__).parents[2] / "scenarios" / "data" / "kampen"
+NAMES = {"germany": "Germany", "norway": "Norway", "allies": "The Allies"}
+
+
+@dataclass(frozen=True, slots=True)
+class KampenScenario:
+    id: str
+    title: str
+    version: str
+    board: Board
+    cards: CardSet
+    countries: tuple[str, ...]
+    hand: dict[str, int]
+    rules: dict[str, Any]
+    setup: dict[str, dict[str, int]]
+    allies_first: dict[str, Any]
+    decks: dict[str, tuple[str, ...]]  # country -> its play deck as card keys, in file order
+    symbol_count: dict[str, int]  # card key -> reinforcement symbols
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.countries
+
+    @property
+    def names(self) -> dict[str, str]:
+        return NAMES
+
+    @property
+    def side_names(self) -> dict[str, str]:
+        return NAMES
+
+    def deck(self, country: str) -> list[str]:
+        return list(self.decks[country])
+
+    def symbols_of(self, card: str) -> int:
+        return self.symbol_count[card]
+
+    def card_name(self, card: str) -> str:
+        return self.cards.cards[card.split("#", 1)[0]].name
+
+    def area_id(self, text: str) -> str | None:
+        """An area by id or name, any case, with or without Norwegian letters."""
+        key = slug(text)
+        if key in self.board.land:
+            return key
+        return None
+
+
+def load_setup(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError([f"{path}: cannot read the setup: {exc}"]) from exc
+    return data
+
+
+@cache
+def bundled() -> KampenScenario:
+    return load_folder(FOLDER)
+
+
+def load_folder(folder: Path) -> KampenScenario:
+    """The scenario of a folder holding board.toml, cards.toml, ships.toml and setup.toml."""
+    board = load_board(folder / "board.toml")
+    cards = load_cards(folder)
+    data = load_setup(folder / "setup.toml")
+    problems: list[str] = []
+    rules = data.get("rules", {})
+    countries = tuple(rules.get("countries", ()))
+    if countries != ("germany", "norway", "allies"):
+        problems.append(f"{folder}/setup.toml: rules.countries must be germany, norway, allies, got {countries}")
+    setup = {c: {a: int(n) for a, n in data.get("setup", {}).get(c, {}).items()} for c in ("germany", "norway")}
+    for country, placed in setup.items():
+        for area in placed:
+            if area not in board.land:
+                problems.append(f"{folder}/setup.toml: setup.{country}: unknown area {area!r}")
+    if problems:
+        raise ScenarioError(problems)
+    decks = {c: tuple(copy.key for copy in cards.deck(c)) for c in countries}
+    symbols = {copy.key: copy.symbols for c in countries for copy in cards.deck(c)}
+    return KampenScenario("kampen", "Kampen om Norge", "1", board, cards, countries, dict(rules["hand"]), rules,
+                          setup, dict(data["setup"]["allies_first"]), decks, symbols)

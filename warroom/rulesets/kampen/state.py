@@ -1,0 +1,236 @@
+"""A Kampen om Norge position and the state API over its flow table (steps.py).
+
+Battalions are counts per (area, country). Each deck is a face-down pile (top first) and a face-up pile of
+used cards under it (oldest first): a deck is *used up* when no face-down card is left (2.4). Hands are
+secret: `view(side)` shows a country only its own hand, and the deck order never.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.dice import Dice, MixedDice, Roll
+from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.flow import Flow
+from warroom.core.log import GameRecord, LogEntry
+from warroom.core.state import CHANCE, TERMINAL, Action
+from warroom.rulesets.kampen.actions import KampenAction, parse_words
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.scenario import KampenScenario
+
+GERMANY, NORWAY, ALLIES = "germany", "norway", "allies"
+DEFENDERS = (NORWAY, ALLIES)
+
+
+@dataclass(slots=True)
+class Attack:
+    """Battalions waiting at a border to attack `to` (4.1): how many came over land and over water."""
+
+    to: str
+    country: str
+    origins: dict[str, int] = field(default_factory=dict)  # area they came from -> battalions
+    over_water: int = 0
+    by_sea_or_air: int = 0  # arrived by sea or air: they retreat like defenders if beaten (4.2 step 8)
+
+    @property
+    def total(self) -> int:
+        return sum(self.origins.values()) + self.by_sea_or_air
+
+    def clone(self) -> Attack:
+        return replace(self, origins=dict(self.origins))
+
+
+@dataclass(slots=True)
+class Battle:
+    """The battle being fought: who, how many dice, the rolls, and what is left to decide."""
+
+    area: str
+    attack: Attack
+    att_dice: int = 0
+    def_dice: int = 0
+    att_faces: tuple[int, ...] = ()
+    att_rolled: bool = False
+    def_faces: tuple[int, ...] = ()
+    att_losses: int = 0  # battalions the defender's 6s eliminate
+    def_losses: int = 0  # left to remove from the defence (a joint defence chooses whose)
+    winner: str = ""  # "attacker" | "defender"
+
+    def clone(self) -> Battle:
+        return replace(self, attack=self.attack.clone())
+
+
+class KampenState:
+    """A Kampen om Norge position. Drive it only through the state API verbs."""
+
+    def __init__(self, scenario: KampenScenario, flow: Flow[KampenState], params: dict[str, Any]) -> None:
+        self.sc = scenario
+        self.flow = flow
+        self.params = params
+        self.step = ""
+        self.round = 0  # rounds played, counting each country's round
+        self.country = GERMANY  # whose round it is
+        self.terminal = False
+        self.result: tuple[str, str] = ("", "")  # (winner: "germany" | "norway_allies", level) once over
+        self.troops: dict[str, dict[str, int]] = {}
+        for country, placed in scenario.setup.items():
+            for area, n in placed.items():
+                self.troops.setdefault(area, {})[country] = n
+        self.draw: dict[str, list[str]] = {c: [] for c in scenario.countries}  # face down, top first
+        self.used: dict[str, list[str]] = {c: [] for c in scenario.countries}  # face up under the deck
+        self.hands: dict[str, list[str]] = {c: [] for c in scenario.countries}
+        self.shuffling: list[str] = [c for c in scenario.countries]  # decks still to shuffle at the start
+        self.cards_used = 0  # cards the country used this round
+        self.arrived: dict[str, int] = {}  # battalions that moved into an area this round (they move no more)
+        self.attacks: dict[str, Attack] = {}  # attacked area -> its attack
+        self.battle: Battle | None = None
+        self.symbols = 0  # reinforcement symbols exchanged this phase, not yet spent
+        self.to_place = 0  # battalions to place this phase
+        self.placed: set[str] = set()  # Norway: areas that got a battalion this phase (one each)
+        self.allies_landed = False  # the Allies' first six have come (3)
+        self.first_groups: list[int] = []  # the Allies' first groups still to place
+        self.removing = 0  # Allied battalions to remove when their deck runs out
+        self.allies_out = False  # the Allied deck is used up: no more cards (2.4)
+        self.flags: dict[str, Any] = {}
+        self.log: list[LogEntry] = []
+        self.events: list[str] = []
+        self.record_events = True
+
+    # ----- the state API ------------------------------------------------------------------------------------
+    def current_player(self) -> str:
+        if self.terminal:
+            return TERMINAL
+        return self.flow.steps[self.step].actor(self)
+
+    def legal_actions(self) -> Sequence[Action]:
+        if self.terminal or self.current_player() == CHANCE:
+            return ()
+        return self.flow.steps[self.step].legal(self)
+
+    def chance_dice(self) -> Dice | MixedDice:
+        if self.current_player() != CHANCE:
+            raise IllegalActionError(f"step {self.step!r} is not a chance node")
+        spec = self.flags.get("chance")
+        if not isinstance(spec, Dice | MixedDice):
+            raise IllegalActionError(f"step {self.step!r} has no dice to roll")
+        return spec
+
+    def chance_outcomes(self) -> list[tuple[Roll, float]]:
+        return self.chance_dice().outcomes()
+
+    def apply_action(self, action: Action, side: str | None = None) -> None:
+        """Apply a legal action (or the roll of a chance node) and run the flow to the next decision."""
+        who = self.current_player()
+        if who == TERMINAL:
+            raise IllegalActionError("the game is over: no more actions")
+        if side is not None and side != who:
+            raise IllegalActionError(f"{self.sc.names.get(side, side)} cannot act now: it is "
+                                     f"{self.sc.names.get(who, who)}'s decision (step {self.step})")
+        if who == CHANCE:
+            if not isinstance(action, Roll):
+                raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
+            self.chance_dice().check(action)
+        elif action not in self.legal_actions():
+            from warroom.rulesets.kampen.legality import explain
+
+            raise IllegalActionError(explain(self, action))
+        self.apply_unchecked(action, who)
+
+    def apply_unchecked(self, action: Action, who: str | None = None) -> None:
+        if who is None:
+            who = self.current_player()
+        self.log.append(LogEntry(action.to_str(), who, self.round, self.phase(), who == CHANCE))
+        self.flow.apply(self, action)
+
+    def parse_action(self, text: str) -> KampenAction:
+        return parse_words(text.split(), self.area_or_raise)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> dict[str, float]:
+        winner, level = self.result
+        score = 0.0 if not winner else (2.0 if level == "clear" else 1.0)
+        german = score if winner == GERMANY else -score
+        return {GERMANY: german, NORWAY: -german, ALLIES: -german}
+
+    def clone(self) -> KampenState:
+        new = object.__new__(KampenState)
+        for name in ("sc", "flow", "params", "step", "round", "country", "terminal", "result", "cards_used",
+                     "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events"):
+            setattr(new, name, getattr(self, name))
+        new.troops = {a: dict(c) for a, c in self.troops.items()}
+        new.draw = {c: list(d) for c, d in self.draw.items()}
+        new.used = {c: list(d) for c, d in self.used.items()}
+        new.hands = {c: list(h) for c, h in self.hands.items()}
+        new.shuffling = list(self.shuffling)
+        new.arrived = dict(self.arrived)
+        new.attacks = {a: x.clone() for a, x in self.attacks.items()}
+        new.battle = self.battle.clone() if self.battle is not None else None
+        new.placed = set(self.placed)
+        new.first_groups = list(self.first_groups)
+        new.flags = dict(self.flags)
+        new.log = list(self.log)
+        new.events = list(self.events)
+        return new
+
+    def view(self, side: str | None) -> dict[str, Any]:
+        from warroom.rulesets.kampen.view import build_view
+
+        return build_view(self, side)
+
+    def record(self, seed: int) -> GameRecord:
+        return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))
+
+    # ----- helpers for the rules, views and bots ------------------------------------------------------------
+    def phase(self) -> str:
+        return self.flow.steps[self.step].phase if self.step else ""
+
+    def note(self, text: str) -> None:
+        if self.record_events:
+            self.events.append(f"R{self.round} {text}")
+
+    def area_or_raise(self, text: str) -> str:
+        aid = self.sc.area_id(text)
+        if aid is None:
+            raise UnknownNameError(f"unknown area {text!r} on the Kampen om Norge board")
+        return aid
+
+    def at(self, area: str, country: str) -> int:
+        return self.troops.get(area, {}).get(country, 0)
+
+    def add(self, area: str, country: str, n: int) -> None:
+        here = self.troops.setdefault(area, {})
+        left = here.get(country, 0) + n
+        if left < 0:
+            raise AssertionError(f"{country} would have {left} battalions in {area}")
+        if left:
+            here[country] = left
+        else:
+            here.pop(country, None)
+            if not here:
+                del self.troops[area]
+
+    def holder(self, area: str) -> str:
+        """Who holds an area: Germany, or 'norway_allies' for Norwegian or Allied battalions; '' if empty."""
+        here = self.troops.get(area)
+        if not here:
+            return ""
+        return GERMANY if GERMANY in here else "norway_allies"
+
+    def enemies(self, country: str) -> tuple[str, ...]:
+        return DEFENDERS if country == GERMANY else (GERMANY,)
+
+    def hostile(self, area: str, country: str) -> bool:
+        return any(self.at(area, e) for e in self.enemies(country))
+
+    def total(self, country: str) -> int:
+        return sum(c.get(country, 0) for c in self.troops.values())
+
+    def name(self, area: str) -> str:
+        return self.sc.board.land[area].name
+
+    def deck_left(self, country: str) -> int:
+        return len(self.draw[country])

@@ -1,0 +1,515 @@
+"""The Kampen om Norge flow table (basic game): the opening shuffle and hands, then rounds of Germany,
+Norway and the Allies, each in four phases: movement, combat, reinforcement, new cards (digest 4).
+
+Card functions (the ▲ ■ ● windows) are not offered yet: cards serve as reinforcement symbols and count
+as used when exchanged. See docs/kampen-plan.md for what comes next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from warroom.core.dice import Dice, MixedDice, Roll, shuffled
+from warroom.core.flow import Flow, Step, goto
+from warroom.core.state import CHANCE
+from warroom.rulesets.kampen import combat
+from warroom.rulesets.kampen.actions import DONE, Discard, Done, Exchange, Fight, Lose, Move, Place, Remove, Retreat
+from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, Attack, Battle, KampenState
+
+St = KampenState
+
+
+def faces(values: Sequence[int]) -> str:
+    return " ".join(f"[{v}]" for v in values)
+
+
+# ----- opening: shuffle the decks, deal the hands -------------------------------------------------------------
+def begin_shuffle(st: St) -> None:
+    st.flags["chance"] = MixedDice.shuffle(len(st.sc.deck(st.shuffling[0]))) if st.shuffling else None
+
+
+def apply_shuffle(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    country = st.shuffling.pop(0)
+    st.draw[country] = shuffled(st.sc.deck(country), roll)
+    st.note(f"{st.sc.names[country]} shuffle their deck of {len(st.draw[country])} cards")
+    begin_shuffle(st)
+
+
+def deal(st: St) -> None:
+    for country in st.sc.countries:
+        fill_hand(st, country)
+    st.round = 1
+    st.country = GERMANY
+
+
+def fill_hand(st: St, country: str) -> None:
+    """Draw up to the hand size; a deck that runs out has its consequences at once (2.4)."""
+    hand = st.hands[country]
+    while len(hand) < st.sc.hand[country] and st.draw[country]:
+        hand.append(st.draw[country].pop(0))
+        if not st.draw[country]:
+            deck_out(st, country)
+            if st.terminal:
+                return
+
+
+def deck_out(st: St, country: str) -> None:
+    """Germany: the game ends at once. Norway: reshuffle (a chance node). The Allies: no more cards, and
+    four battalions leave the board (2.4)."""
+    if country == GERMANY:
+        st.note("The German deck is used up: the game ends")
+        finish(st, "deck")
+    elif country == NORWAY:
+        st.flags["reshuffle"] = True
+    elif not st.allies_out:
+        st.allies_out = True
+        st.removing = min(st.sc.rules["allied_deck_out_removal"], st.total(ALLIES))
+        st.note(f"The Allied deck is used up: no more Allied cards; {st.removing} Allied battalions leave")
+
+
+def begin_reshuffle(st: St) -> None:
+    st.flags["chance"] = MixedDice.shuffle(len(st.used[NORWAY]))
+
+
+def apply_reshuffle(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    st.draw[NORWAY] = shuffled(st.used[NORWAY], roll)
+    st.used[NORWAY] = []
+    st.flags["reshuffle"] = False
+    st.note("Norway reshuffles its used cards into a new deck")
+    fill_hand(st, NORWAY)
+
+
+# ----- round -----------------------------------------------------------------------------------------------------
+def begin_round(st: St) -> None:
+    st.cards_used = 0
+    st.arrived = {}
+    st.attacks = {}
+    st.battle = None
+    st.placed = set()
+    st.flags["move_done"] = False
+    st.note(f"--- {st.sc.names[st.country]}' round ---")
+
+
+def movable(st: St, area: str, country: str) -> int:
+    return st.at(area, country) - st.arrived.get(area, 0)
+
+
+def legal_moves(st: St) -> list[Any]:
+    """One area a round per battalion (4.1); into a hostile area the move is an attack, its battalions wait
+    at the border. A battalion that arrived this round moves no more."""
+    c = st.country
+    out: list[Any] = []
+    board = st.sc.board
+    for area in sorted(st.troops):
+        n = movable(st, area, c)
+        if n <= 0:
+            continue
+        for to in board.neighbours(area):
+            out.extend(Move(area, to, k) for k in range(1, n + 1))
+    out.append(DONE)
+    return out
+
+
+def apply_move(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["move_done"] = True
+        return
+    assert isinstance(action, Move)
+    c = st.country
+    st.add(action.frm, c, -action.n)
+    if st.hostile(action.to, c) or action.to in st.attacks:
+        attack = st.attacks.setdefault(action.to, Attack(action.to, c))
+        attack.origins[action.frm] = attack.origins.get(action.frm, 0) + action.n
+        if st.sc.board.crosses_water(action.frm, action.to):
+            attack.over_water += action.n
+        st.note(f"{st.sc.names[c]} move {action.n} to the border of {st.name(action.to)} from "
+                f"{st.name(action.frm)}: an attack")
+    else:
+        st.add(action.to, c, action.n)
+        st.arrived[action.to] = st.arrived.get(action.to, 0) + action.n
+        st.note(f"{st.sc.names[c]} move {action.n} from {st.name(action.frm)} to {st.name(action.to)}")
+
+
+# ----- combat ------------------------------------------------------------------------------------------------------
+def legal_fights(st: St) -> list[Any]:
+    return [Fight(a) for a in sorted(st.attacks)]
+
+
+def apply_fight(st: St, action: Any) -> None:
+    assert isinstance(action, Fight)
+    attack = st.attacks.pop(action.area)
+    land = attack.total - attack.over_water
+    b = Battle(action.area, attack)
+    b.att_dice = combat.attack_dice(combat.Attackers(land, attack.over_water))
+    b.def_dice = combat.defence_dice(sum(st.at(action.area, d) for d in st.enemies(attack.country)))
+    st.battle = b
+    st.flags["chance"] = Dice(b.att_dice)
+
+
+def apply_attack_roll(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll) and st.battle is not None
+    b = st.battle
+    b.att_faces = roll.values
+    b.att_rolled = True
+    st.flags["chance"] = Dice(b.def_dice)
+
+
+def apply_defence_roll(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll) and st.battle is not None
+    b = st.battle
+    b.def_faces = roll.values
+    defenders = [d for d in st.enemies(b.attack.country) if st.at(b.area, d)]
+    b.att_losses = min(combat.kills(b.def_faces), b.attack.total)
+    b.def_losses = min(combat.kills(b.att_faces), sum(st.at(b.area, d) for d in defenders))
+    att_total, def_total = sum(b.att_faces), sum(b.def_faces)
+    b.winner = "attacker" if combat.attacker_wins(att_total, def_total) else "defender"
+    names = st.sc.names
+    st.note(f"Battle of {st.name(b.area)}: {names[b.attack.country]} {faces(b.att_faces)} = {att_total} against "
+            f"{faces(b.def_faces)} = {def_total}; {b.att_losses} attacking and {b.def_losses} defending battalions "
+            f"eliminated; the {b.winner} wins")
+    take_attacker_losses(st, b)
+    if len(defenders) == 1:
+        st.add(b.area, defenders[0], -b.def_losses)
+        b.def_losses = 0
+
+
+def take_attacker_losses(st: St, b: Battle) -> None:
+    """assumption: (4.2 step 6) the attacker's losses come from the origin with most battalions first; the
+    battalions are alike, so the choice matters only for where survivors return."""
+    left = b.att_losses
+    while left:
+        frm = max(sorted(b.attack.origins), key=lambda a: b.attack.origins[a])
+        b.attack.origins[frm] -= 1
+        if not b.attack.origins[frm]:
+            del b.attack.origins[frm]
+        left -= 1
+
+
+def removal_actor(st: St) -> str:
+    """assumption: (4.2 step 6) Norway speaks for a joint defence when it loses battalions; the two
+    countries are one player with two players' consent, and the rulebook lets Germany decide only if they
+    disagree, which a program cannot model."""
+    return NORWAY
+
+
+def legal_losses(st: St) -> list[Any]:
+    b = st.battle
+    assert b is not None
+    return [Lose(d) for d in DEFENDERS if st.at(b.area, d)]
+
+
+def apply_loss(st: St, action: Any) -> None:
+    assert isinstance(action, Lose) and st.battle is not None
+    st.add(st.battle.area, action.country, -1)
+    st.battle.def_losses -= 1
+
+
+def after_losses(st: St) -> str:
+    b = st.battle
+    assert b is not None
+    if b.winner == "attacker":
+        if any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
+            return "retreat" if retreat_areas(st) else "surrounded"
+        return "battle_end"
+    return "battle_end"
+
+
+def retreat_countries(st: St) -> list[str]:
+    b = st.battle
+    assert b is not None
+    return [d for d in st.enemies(b.attack.country) if st.at(b.area, d)]
+
+
+def retreat_areas(st: St) -> list[str]:
+    """Where beaten defenders may go together (4.2 step 8): a neighbour with no enemy battalions, no battle
+    still to fight and no attack launched from it this round; Germans and Allies never across water.
+
+    assumption: (J20) in a joint defence the area must suit every retreating country; when only water
+    crossings are open, the Norwegians may take one and the Allies, who cannot follow, are lost."""
+    b = st.battle
+    assert b is not None
+    board = st.sc.board
+    countries = retreat_countries(st)
+    origins = st.flags.get("origins", frozenset())
+    free = [n for n in board.neighbours(b.area)
+            if not st.hostile(n, countries[0]) and n not in st.attacks and n not in origins]
+    by_land = [n for n in free if not board.crosses_water(b.area, n)]
+    if by_land or NORWAY not in countries:
+        return by_land
+    return free
+
+
+def retreat_actor(st: St) -> str:
+    countries = retreat_countries(st)
+    return NORWAY if NORWAY in countries else countries[0]
+
+
+def legal_retreats(st: St) -> list[Any]:
+    return [Retreat(a) for a in retreat_areas(st)]
+
+
+def apply_retreat(st: St, action: Any) -> None:
+    assert isinstance(action, Retreat) and st.battle is not None
+    b = st.battle
+    board = st.sc.board
+    for c in retreat_countries(st):
+        n = st.at(b.area, c)
+        st.add(b.area, c, -n)
+        if c != NORWAY and board.crosses_water(b.area, action.to):
+            st.note(f"{n} {st.sc.names[c]} battalions cannot cross the water to {st.name(action.to)} and are lost")
+        else:
+            st.add(action.to, c, n)
+            st.note(f"{n} {st.sc.names[c]} battalions retreat from {st.name(b.area)} to {st.name(action.to)}")
+    end_battle(st)
+
+
+def surrounded(st: St) -> None:
+    b = st.battle
+    assert b is not None
+    for c in retreat_countries(st):
+        n = st.at(b.area, c)
+        st.add(b.area, c, -n)
+        st.note(f"{st.name(b.area)} is surrounded: {n} {st.sc.names[c]} battalions are lost")
+    end_battle(st)
+
+
+def end_battle(st: St) -> None:
+    """The winner holds the area: attacking survivors enter it, or go back to where they came from."""
+    b = st.battle
+    if b is None:
+        return
+    c = b.attack.country
+    if b.winner == "attacker":
+        st.add(b.area, c, b.attack.total)
+        st.arrived[b.area] = st.arrived.get(b.area, 0) + b.attack.total
+    else:
+        for frm, n in b.attack.origins.items():
+            st.add(frm, c, n)
+    st.battle = None
+    check_elimination(st)
+
+
+def next_after_battle(st: St) -> str:
+    if st.terminal:
+        return "over"
+    return "pick" if st.attacks else "reinforce"
+
+
+# ----- reinforcement ------------------------------------------------------------------------------------------------
+def begin_reinforce(st: St) -> None:
+    st.symbols = 0
+    st.flags["exchanging"] = True
+
+
+def legal_exchanges(st: St) -> list[Any]:
+    return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), DONE]
+
+
+def apply_exchange(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["exchanging"] = False
+        free = st.sc.rules["german_free_battalions"] if st.country == GERMANY else 0
+        bought = combat.battalions_from_symbols(st.symbols)
+        st.to_place = bought + free
+        if st.country == ALLIES and not st.allies_landed:
+            st.first_groups = list(st.sc.allies_first["groups"])
+            st.allies_landed = True
+        if st.symbols or free:
+            st.note(f"{st.sc.names[st.country]}: {st.symbols} reinforcement symbols buy {bought} battalions"
+                    + (f", plus {free} free" if free else ""))
+        return
+    assert isinstance(action, Exchange)
+    card = action.card
+    st.hands[st.country].remove(card)
+    st.used[st.country].append(card)
+    st.cards_used += 1
+    st.symbols += st.sc.symbols_of(card)
+
+
+def placement_areas(st: St) -> list[str]:
+    """Where the country places new battalions (4.3); never where enemy battalions stand (assumption: a
+    reinforcement does not start a battle, J22)."""
+    c = st.country
+    board = st.sc.board
+    out = []
+    for area, info in board.land.items():
+        if st.hostile(area, c):
+            continue
+        seas = info.seas
+        if c == GERMANY:
+            ok = bool(seas & {"I", "II"})
+        elif c == NORWAY:
+            ok = (info.mobilisation or info.point_city) and area not in st.placed
+        else:
+            ok = bool(seas & set(st.sc.allies_first["seas"])) and not seas & {"I", "II"}
+        if ok:
+            out.append(area)
+    return sorted(out)
+
+
+def legal_places(st: St) -> list[Any]:
+    areas = placement_areas(st)
+    if st.first_groups:
+        group = st.first_groups[0]
+        taken = st.flags.get("first_areas", ())
+        return [Place(a, group) for a in areas if a not in taken
+                and not any(t in st.sc.board.neighbours(a) for t in taken)]
+    return [Place(a) for a in areas]
+
+
+def apply_place(st: St, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.add(action.area, st.country, action.n)
+    if st.first_groups:
+        st.first_groups.pop(0)
+        st.flags["first_areas"] = (*st.flags.get("first_areas", ()), action.area)
+    else:
+        st.to_place -= 1
+        st.placed.add(action.area)
+    st.note(f"{st.sc.names[st.country]} place {action.n} new battalion{'s' * (action.n > 1)} in "
+            f"{st.name(action.area)}")
+
+
+def placing_done(st: St) -> bool:
+    if (st.to_place or st.first_groups) and not legal_places(st):
+        if st.to_place or st.first_groups:
+            st.note(f"{st.sc.names[st.country]} have nowhere to place {st.to_place + sum(st.first_groups)} "
+                    "battalions; they are not placed")
+        st.to_place = 0
+        st.first_groups = []
+    return not st.to_place and not st.first_groups
+
+
+# ----- new cards -------------------------------------------------------------------------------------------------------
+def must_discard(st: St) -> bool:
+    c = st.country
+    return c in st.sc.rules["must_play"] and st.cards_used == 0 and bool(st.hands[c]) and bool(st.draw[c])
+
+
+def legal_discards(st: St) -> list[Any]:
+    return [Discard(card) for card in dict.fromkeys(st.hands[st.country])]
+
+
+def apply_discard(st: St, action: Any) -> None:
+    assert isinstance(action, Discard)
+    c = st.country
+    st.hands[c].remove(action.card)
+    st.used[c].append(action.card)
+    st.cards_used += 1
+    st.note(f"{st.sc.names[c]} used no card this round: one goes under the deck and one is drawn")
+    if st.draw[c]:
+        st.hands[c].append(st.draw[c].pop(0))
+        if not st.draw[c]:
+            deck_out(st, c)
+
+
+def new_cards(st: St) -> None:
+    if not st.terminal:
+        fill_hand(st, st.country)
+
+
+def after_new_cards(st: St) -> str:
+    if st.terminal:
+        return "over"
+    if st.flags.get("reshuffle") and st.used[NORWAY]:
+        return "reshuffle"
+    if st.removing:
+        return "deck_removal"
+    return "round_end"
+
+
+def legal_removals(st: St) -> list[Any]:
+    return [Remove(a) for a in sorted(st.troops) if st.at(a, ALLIES)]
+
+
+def apply_removal(st: St, action: Any) -> None:
+    assert isinstance(action, Remove)
+    st.add(action.area, ALLIES, -1)
+    st.removing -= 1
+    if not legal_removals(st):
+        st.removing = 0
+    check_elimination(st)
+
+
+def end_round(st: St) -> None:
+    order = st.sc.countries
+    st.country = order[(order.index(st.country) + 1) % len(order)]
+    st.round += 1
+
+
+# ----- victory ----------------------------------------------------------------------------------------------------------
+def check_elimination(st: St) -> None:
+    """The game ends the moment one side has no battalions left (1.3).
+
+    assumption: (J18) the Allies count as eliminated only once their first six have landed: before that the
+    Norwegian army alone is the defence, and losing it while the Allies are still at sea ends the game."""
+    if st.terminal:
+        return
+    if not st.total(GERMANY):
+        finish(st, "eliminated")
+    elif not st.total(NORWAY) and not st.total(ALLIES) and (st.allies_landed or st.round > 2):
+        finish(st, "eliminated")
+
+
+def finish(st: St, why: str) -> None:
+    """The outcome table of 1.3: clear or narrow victory for either side."""
+    cities = st.sc.board.point_cities
+    german_cities = sum(1 for c in cities if st.holder(c) == GERMANY)
+    defenders = st.total(NORWAY) + st.total(ALLIES)
+    if not st.total(GERMANY):
+        result = ("norway_allies", "clear")
+    elif why == "eliminated" and not defenders:
+        result = (GERMANY, "clear")
+    elif german_cities == len(cities):
+        result = (GERMANY, "clear" if defenders <= 3 else "narrow")
+    else:
+        held = len(cities) - german_cities
+        result = ("norway_allies", "clear" if held >= 2 else "narrow")
+    st.result = result
+    st.terminal = True
+    winner = "Germany" if result[0] == GERMANY else "Norway and the Allies"
+    st.note(f"Game over: {winner}, {result[1]} victory ({german_cities} of {len(cities)} point cities German, "
+            f"{defenders} Norwegian and Allied battalions on the board)")
+
+
+def build_flow() -> Flow[St]:
+    steps: list[Step[St]] = [
+        Step("shuffle", "setup", actor=lambda st: CHANCE, apply=apply_shuffle, on_begin=begin_shuffle,
+             end_if=lambda st: not st.shuffling, next=goto("deal")),
+        Step("deal", "setup", on_begin=deal, next=goto("round_start")),
+        Step("round_start", "movement", on_begin=begin_round, next=goto("move")),
+        Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move,
+             end_if=lambda st: bool(st.flags.get("move_done")),
+             next=lambda st: "combat" if st.attacks else "reinforce"),
+        Step("combat", "combat", on_begin=lambda st: st.flags.__setitem__(
+            "origins", frozenset(a for x in st.attacks.values() for a in x.origins)), next=goto("pick")),
+        Step("pick", "combat", actor=lambda st: st.country, legal=legal_fights, apply=apply_fight,
+             end_if=lambda st: st.battle is not None, next=goto("attack_roll")),
+        Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll,
+             end_if=lambda st: st.battle is not None and st.battle.att_rolled, next=goto("defence_roll")),
+        Step("defence_roll", "combat", actor=lambda st: CHANCE, apply=apply_defence_roll,
+             end_if=lambda st: st.battle is not None and bool(st.battle.winner), next=goto("losses")),
+        Step("losses", "combat", actor=removal_actor, legal=legal_losses, apply=apply_loss,
+             end_if=lambda st: st.battle is not None and st.battle.def_losses == 0, next=after_losses),
+        Step("retreat", "combat", actor=retreat_actor, legal=legal_retreats, apply=apply_retreat,
+             end_if=lambda st: st.battle is None, next=next_after_battle),
+        Step("surrounded", "combat", on_begin=surrounded, next=next_after_battle),
+        Step("battle_end", "combat", on_begin=end_battle, next=next_after_battle),
+        Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
+             on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("place")),
+        Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
+             end_if=placing_done, next=lambda st: "discard" if must_discard(st) else "new_cards"),
+        Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
+             end_if=lambda st: st.cards_used > 0 or st.terminal, next=goto("new_cards")),
+        Step("new_cards", "new cards", on_begin=new_cards, next=after_new_cards),
+        Step("reshuffle", "new cards", actor=lambda st: CHANCE, apply=apply_reshuffle, on_begin=begin_reshuffle,
+             end_if=lambda st: not st.flags.get("reshuffle"), next=after_new_cards),
+        Step("deck_removal", "new cards", actor=lambda st: ALLIES, legal=legal_removals, apply=apply_removal,
+             end_if=lambda st: not st.removing or st.terminal, next=lambda st: "over" if st.terminal else "round_end"),
+        Step("round_end", "new cards", on_begin=end_round, next=goto("round_start")),
+        Step("over", "over", end_if=lambda st: False),
+    ]
+    return Flow(steps)
