@@ -1,0 +1,1 @@
+"""Kampen om Norge (Vega Forlag, 2012): the second ruleset on the core."""
