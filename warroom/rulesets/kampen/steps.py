@@ -82,7 +82,7 @@ def apply_reshuffle(st: St, roll: Any) -> None:
     fill_hand(st, NORWAY)
 
 
-# ----- round -----------------------------------------------------------------------------------------------------
+# ----- round ------------------------------------------------------------------------------------------------
 def begin_round(st: St) -> None:
     st.cards_used = 0
     st.arrived = {}
@@ -133,7 +133,7 @@ def apply_move(st: St, action: Any) -> None:
         st.note(f"{st.sc.names[c]} move {action.n} from {st.name(action.frm)} to {st.name(action.to)}")
 
 
-# ----- combat ------------------------------------------------------------------------------------------------------
+# ----- combat -----------------------------------------------------------------------------------------------
 def legal_fights(st: St) -> list[Any]:
     return [Fight(a) for a in sorted(st.attacks)]
 
@@ -298,7 +298,7 @@ def next_after_battle(st: St) -> str:
     return "pick" if st.attacks else "reinforce"
 
 
-# ----- reinforcement ------------------------------------------------------------------------------------------------
+# ----- reinforcement ----------------------------------------------------------------------------------------
 def begin_reinforce(st: St) -> None:
     st.symbols = 0
     st.flags["exchanging"] = True
@@ -383,7 +383,7 @@ def placing_done(st: St) -> bool:
     return not st.to_place and not st.first_groups
 
 
-# ----- new cards -------------------------------------------------------------------------------------------------------
+# ----- new cards --------------------------------------------------------------------------------------------
 def must_discard(st: St) -> bool:
     c = st.country
     return c in st.sc.rules["must_play"] and st.cards_used == 0 and bool(st.hands[c]) and bool(st.draw[c])
@@ -440,7 +440,7 @@ def end_round(st: St) -> None:
     st.round += 1
 
 
-# ----- victory ----------------------------------------------------------------------------------------------------------
+# ----- victory ----------------------------------------------------------------------------------------------
 def check_elimination(st: St) -> None:
     """The game ends the moment one side has no battalions left (1.3).
 
@@ -448,9 +448,7 @@ def check_elimination(st: St) -> None:
     Norwegian army alone is the defence, and losing it while the Allies are still at sea ends the game."""
     if st.terminal:
         return
-    if not st.total(GERMANY):
-        finish(st, "eliminated")
-    elif not st.total(NORWAY) and not st.total(ALLIES) and (st.allies_landed or st.round > 2):
+    if not st.total(GERMANY) or (not st.total(NORWAY) and not st.total(ALLIES) and (st.allies_landed or st.round > 2)):
         finish(st, "eliminated")
 
 
@@ -487,6 +485,7 @@ def build_flow() -> Flow[St]:
         Step("combat", "combat", on_begin=lambda st: st.flags.__setitem__(
             "origins", frozenset(a for x in st.attacks.values() for a in x.origins)), next=goto("pick")),
         Step("pick", "combat", actor=lambda st: st.country, legal=legal_fights, apply=apply_fight,
+             on_begin=lambda st: apply_fight(st, Fight(next(iter(st.attacks)))) if len(st.attacks) == 1 else None,
              end_if=lambda st: st.battle is not None, next=goto("attack_roll")),
         Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll,
              end_if=lambda st: st.battle is not None and st.battle.att_rolled, next=goto("defence_roll")),

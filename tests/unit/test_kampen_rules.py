@@ -1,0 +1,188 @@
+"""Kampen om Norge basic-game rules through the state API: movement, the combat sequence, retreats,
+reinforcement, new cards and victory (K-digest 1.3, 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from warroom.ai import make_bot
+from warroom.core.dice import Roll
+from warroom.core.errors import IllegalActionError, SaveError
+from warroom.core.game import replay
+from warroom.core.log import GameRecord, LogEntry
+from warroom.core.state import CHANCE
+from warroom.rulesets.kampen import KampenState, new_game
+from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Retreat
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
+
+
+def dealt(seed: int = 1) -> KampenState:
+    """A new game past its opening shuffles and hands."""
+    st = new_game()
+    rng = random.Random(seed)
+    while st.current_player() == CHANCE:
+        st.apply_action(st.chance_dice().sample(rng))
+    return st
+
+
+def position(troops: dict[str, dict[str, int]], country: str = GERMANY, seed: int = 1) -> KampenState:
+    """`country`'s movement phase with exactly these battalions on the board."""
+    st = dealt(seed)
+    elsewhere = {"finnmark": {NORWAY: 2}, "kristiansand": {GERMANY: 1}}  # so nobody is wiped out by a test
+    st.troops = {a: dict(c) for a, c in {**elsewhere, **troops}.items()}
+    st.allies_landed = True
+    st.country = country
+    st.flow.enter(st, "round_start")
+    return st
+
+
+def test_the_opening_deals_hands_from_shuffled_decks() -> None:
+    st = dealt()
+    sc = st.sc
+    assert st.step == "move" and st.current_player() == GERMANY and st.round == 1
+    for c in sc.countries:
+        assert len(st.hands[c]) == sc.hand[c]
+        assert sorted(st.hands[c] + st.draw[c]) == sorted(sc.deck(c)), "every card once"
+    assert st.total(GERMANY) == 13 and st.total(NORWAY) == 9 and st.total(ALLIES) == 0  # digest 3
+    assert dealt(1).hands != dealt(2).hands, "the seed decides the deal"
+
+
+def test_a_battalion_moves_one_area_and_attacks_wait_at_the_border() -> None:
+    st = position({"oslo": {GERMANY: 2}, "kongsvinger": {GERMANY: 1}, "hamar": {NORWAY: 1}})
+    assert Move("oslo", "honefoss", 2) in st.legal_actions()
+    with pytest.raises(IllegalActionError, match="not next to"):
+        st.apply_action(Move("oslo", "bergen", 1))
+    st.apply_action(Move("oslo", "honefoss", 2))
+    assert st.at("honefoss", GERMANY) == 2 and st.at("oslo", GERMANY) == 0
+    assert not any(isinstance(a, Move) and a.frm == "honefoss" for a in st.legal_actions()), "moved this round"
+    st.apply_action(Move("kongsvinger", "hamar", 1))
+    assert st.at("hamar", GERMANY) == 0 and st.attacks["hamar"].origins == {"kongsvinger": 1}
+
+
+def fight(st: KampenState, area: str, attack: tuple[int, ...], defence: tuple[int, ...]) -> None:
+    st.apply_action(DONE)
+    if st.step == "pick":
+        st.apply_action(Fight(area))
+    st.apply_action(Roll(attack))
+    st.apply_action(Roll(defence))
+
+
+def test_example_1_lake_halving_a_six_and_the_tie_to_the_defender() -> None:
+    """Example 1 without its cards: 3 Germans across Mjøsa roll 1 die against 1 Norwegian; a Norwegian 6
+    eliminates one, the tie holds Hamar, and the 2 survivors go back to Gjøvik."""
+    st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    st.apply_action(Move("gjovik", "hamar", 3))
+    assert st.attacks["hamar"].over_water == 3
+    st.apply_action(DONE)
+    assert st.battle is not None and st.battle.att_dice == 1 and st.battle.def_dice == 1
+    st.apply_action(Roll((6,)))
+    st.apply_action(Roll((6,)))
+    assert st.at("gjovik", GERMANY) == 2 and st.at("hamar", NORWAY) == 0, "the defender's battalion fell too"
+    assert st.battle is None and st.step == "reinforce"
+
+
+def test_example_2_defenders_with_only_fjords_behind_them_are_lost() -> None:
+    """Example 2's battle: Åndalsnes has fjords to Ålesund and Kristiansund and a Norwegian Dombås, so the
+    beaten Germans cannot retreat and are lost."""
+    st = position({"dombas": {NORWAY: 1}, "andalsnes": {GERMANY: 2}, "alesund": {ALLIES: 3}}, country=ALLIES)
+    assert st.sc.board.crosses_water("alesund", "andalsnes")
+    st.apply_action(Move("alesund", "andalsnes", 3))
+    st.apply_action(DONE)
+    st.apply_action(Roll((5,)))  # 3 across a fjord: 1 die
+    st.apply_action(Roll((1, 2)))
+    assert st.at("andalsnes", GERMANY) == 0 and st.at("andalsnes", ALLIES) == 3
+    assert any("surrounded" in e for e in st.events)
+
+
+def test_a_beaten_defender_retreats_together_but_not_whence_the_attack_came() -> None:
+    st = position({"tysfjord": {GERMANY: 1}, "bjornfjell": {GERMANY: 1}, "narvik": {ALLIES: 2}})
+    st.apply_action(Move("tysfjord", "narvik", 1))
+    st.apply_action(Move("bjornfjell", "narvik", 1))
+    fight(st, "narvik", (6, 5), (1, 1))
+    assert st.step == "losses" or st.step == "retreat"
+    if st.step == "retreat":
+        options = [a.to for a in st.legal_actions() if isinstance(a, Retreat)]
+        assert "tysfjord" not in options and "bjornfjell" not in options
+        assert all(not st.sc.board.crosses_water("narvik", a) for a in options), "Allies never across water"
+        st.apply_action(st.legal_actions()[0])
+    assert st.at("narvik", GERMANY) == 2
+
+
+def test_reinforcements_come_from_symbols_and_go_where_the_country_may_place() -> None:
+    st = position({"oslo": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    st.apply_action(DONE)
+    assert st.step == "reinforce"
+    card = st.hands[GERMANY][0]
+    symbols = st.sc.symbols_of(card)
+    st.apply_action(Exchange(card))
+    st.apply_action(DONE)
+    assert st.to_place == symbols // 3 + 1  # one free German battalion a round (4.3)
+    places = {a.area for a in st.legal_actions() if isinstance(a, Place)}
+    assert places and all(st.sc.board.coast(a) & {"I", "II"} for a in places)
+    assert card in st.used[GERMANY] and card not in st.hands[GERMANY]
+
+
+def test_germany_that_used_no_card_discards_one_and_draws() -> None:
+    st = position({"oslo": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    st.apply_action(DONE)
+    st.apply_action(DONE)
+    while st.step == "place":
+        st.apply_action(st.legal_actions()[0])
+    assert st.step == "discard" and st.current_player() == GERMANY
+    card = st.hands[GERMANY][0]
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        st.apply_action(Discard("nothing#0"))
+    st.apply_action(Discard(card))
+    assert st.used[GERMANY][-1] == card and len(st.hands[GERMANY]) == 5
+    assert st.country == NORWAY and st.step == "move"
+
+
+def test_the_german_deck_running_out_ends_the_game_with_the_outcome_table() -> None:
+    st = position({"oslo": {GERMANY: 2}, "bergen": {NORWAY: 1}, "hamar": {NORWAY: 1}})
+    st.draw[GERMANY] = st.draw[GERMANY][:1]
+    st.apply_action(DONE)
+    for card in list(st.hands[GERMANY]):
+        st.apply_action(Exchange(card))
+    st.apply_action(DONE)
+    while st.step == "place":
+        st.apply_action(st.legal_actions()[0])
+    assert st.is_terminal() and st.result == ("norway_allies", "clear")  # 5 point cities not German
+    assert st.returns()[GERMANY] < 0 < st.returns()[NORWAY]
+
+
+def test_seeded_random_games_finish_keep_their_counts_and_replay() -> None:
+    for seed in range(3):
+        st = new_game()
+        dice = random.Random(seed)
+        bots = {c: make_bot("random", random.Random(seed * 7 + i)) for i, c in enumerate(st.sc.countries)}
+        while not st.is_terminal():
+            who = st.current_player()
+            action = st.chance_dice().sample(dice) if who == CHANCE else bots[who].choose(st, st.legal_actions())
+            st.apply_action(action)
+            for c in st.sc.countries if st.round else ():  # from the deal on
+                cards = st.hands[c] + st.draw[c] + st.used[c]
+                assert sorted(cards) == sorted(st.sc.deck(c)), "no card lost or doubled"
+            assert all(n > 0 for here in st.troops.values() for n in here.values())
+            assert all(not (GERMANY in here and len(here) > 1) for here in st.troops.values()), "one side an area"
+        record = GameRecord.from_json(st.record(seed).to_json())
+        again = replay(record, lambda: new_game(None, dict(record.params)))
+        assert isinstance(again, KampenState)
+        assert again.troops == st.troops and again.events == st.events and again.result == st.result
+    bad = GameRecord("kampen", "1", {}, 0, [LogEntry("move oslo honefoss 1", GERMANY, 0, "setup", False)])
+    with pytest.raises(SaveError):
+        replay(bad, lambda: new_game())
+
+
+def test_a_view_shows_only_the_viewers_hand() -> None:
+    st = dealt()
+    for side in (*st.sc.countries, None):
+        view = st.view(side)
+        for c in st.sc.countries:
+            shown = view["hands"][c]
+            assert shown == st.hands[c] if c == side else shown == len(st.hands[c])
+        text = repr(view)
+        for c in st.sc.countries:
+            if c != side:
+                assert not any(card in text for card in st.hands[c] + st.draw[c])
