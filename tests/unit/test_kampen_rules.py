@@ -167,7 +167,8 @@ def test_seeded_random_games_finish_keep_their_counts_and_replay() -> None:
             assert all(n > 0 for here in st.troops.values() for n in here.values())
             assert all(not (GERMANY in here and len(here) > 1) for here in st.troops.values()), "one side an area"
         record = GameRecord.from_json(st.record(seed).to_json())
-        again = replay(record, lambda: new_game(None, dict(record.params)))
+        params = dict(record.params)
+        again = replay(record, lambda: new_game(None, dict(params)))  # noqa: B023 (used at once)
         assert isinstance(again, KampenState)
         assert again.troops == st.troops and again.events == st.events and again.result == st.result
     bad = GameRecord("kampen", "1", {}, 0, [LogEntry("move oslo honefoss 1", GERMANY, 0, "setup", False)])
