@@ -14,7 +14,7 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, new_game
-from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Retreat
+from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Play, Retreat
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
 
@@ -61,10 +61,33 @@ def test_a_battalion_moves_one_area_and_attacks_wait_at_the_border() -> None:
     assert st.at("hamar", GERMANY) == 0 and st.attacks["hamar"].origins == {"kongsvinger": 1}
 
 
+CARD_STEPS = ("attack_cards", "defend_cards", "react_cards")
+
+
+def no_cards(st: KampenState) -> None:
+    """Every seat at the battle's card steps plays nothing."""
+    while st.step in CARD_STEPS:
+        st.apply_action(DONE)
+
+
+def give(st: KampenState, country: str, *cards: str) -> list[str]:
+    """Put a copy of each card into `country`'s hand, taken from its deck; the hand cards they replace (from
+    the first on) go back in their places."""
+    keys = []
+    for i, card in enumerate(cards):
+        key = next(k for k in st.draw[country] + st.used[country] if k.startswith(card + "#"))
+        pile = st.draw[country] if key in st.draw[country] else st.used[country]
+        pile[pile.index(key)] = st.hands[country][i]
+        st.hands[country][i] = key
+        keys.append(key)
+    return keys
+
+
 def fight(st: KampenState, area: str, attack: tuple[int, ...], defence: tuple[int, ...]) -> None:
     st.apply_action(DONE)
     if st.step == "pick":
         st.apply_action(Fight(area))
+    no_cards(st)
     st.apply_action(Roll(attack))
     st.apply_action(Roll(defence))
 
@@ -76,6 +99,7 @@ def test_example_1_lake_halving_a_six_and_the_tie_to_the_defender() -> None:
     st.apply_action(Move("gjovik", "hamar", 3))
     assert st.attacks["hamar"].over_water == 3
     st.apply_action(DONE)
+    no_cards(st)
     assert st.battle is not None and st.battle.att_dice == 1 and st.battle.def_dice == 1
     st.apply_action(Roll((6,)))
     st.apply_action(Roll((6,)))
@@ -90,6 +114,7 @@ def test_example_2_defenders_with_only_fjords_behind_them_are_lost() -> None:
     assert st.sc.board.crosses_water("alesund", "andalsnes")
     st.apply_action(Move("alesund", "andalsnes", 3))
     st.apply_action(DONE)
+    no_cards(st)
     st.apply_action(Roll((5,)))  # 3 across a fjord: 1 die
     st.apply_action(Roll((1, 2)))
     assert st.at("andalsnes", GERMANY) == 0 and st.at("andalsnes", ALLIES) == 3
@@ -187,3 +212,64 @@ def test_a_view_shows_only_the_viewers_hand() -> None:
         for c in st.sc.countries:
             if c != side:
                 assert not any(card in text for card in st.hands[c] + st.draw[c])
+
+
+def test_example_1_panzer_bakhold_and_speidertropp() -> None:
+    """Example 1's battle of Hamar with its cards: Panzer gives +1 (every attacker crossed Mjøsa), Norway's
+    Bakhold +2, and Germany's Speidertropp cancels Bakhold: 2 dice against 1; 3+3 against 6 is a tie, which
+    the defender wins; a Norwegian 6 costs Germany one battalion and two go back to Gjøvik."""
+    st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    panzer, scouts = give(st, GERMANY, "germany_panzer", "germany_speidertropp")
+    [ambush] = give(st, NORWAY, "norway_bakhold")
+    st.apply_action(Move("gjovik", "hamar", 3))
+    st.apply_action(DONE)
+    assert st.step == "attack_cards" and st.current_player() == GERMANY
+    st.apply_action(Play(panzer))
+    st.apply_action(DONE)  # Speidertropp is kept for step 3 (at step 1 it would only ignore the lake)
+    assert st.current_player() == NORWAY
+    st.apply_action(Play(ambush))
+    if st.step == "defend_cards":
+        st.apply_action(DONE)
+    assert st.step == "react_cards" and Play(scouts) in st.legal_actions()
+    st.apply_action(Play(scouts))
+    no_cards(st)
+    b = st.battle
+    assert b is not None and (b.att_dice, b.def_dice) == (2, 1)
+    st.apply_action(Roll((3, 3)))
+    st.apply_action(Roll((6,)))
+    assert st.at("gjovik", GERMANY) == 2 and st.at("hamar", NORWAY) == 1
+    assert st.cards_used == 2 and panzer in st.used[GERMANY] and ambush in st.used[NORWAY]
+
+
+def test_example_3_bombers_are_shot_down_and_the_panzers_drive_in() -> None:
+    """Example 3's battle of Narvik (both Germans by land here): Bombefly and Panzer; the Allied Jagerfly
+    cancels Bombefly; Panzer gives +2 over land: 4 dice against 2; 2+6+3+6 = 17 beats 6+5 = 11."""
+    st = position({"tysfjord": {GERMANY: 2}, "trondheim": {GERMANY: 1}, "narvik": {ALLIES: 2}})
+    bombers, panzer = give(st, GERMANY, "germany_bombefly", "germany_panzer")
+    [fighters] = give(st, ALLIES, "allies_jagerfly")
+    st.apply_action(Move("tysfjord", "narvik", 2))
+    st.apply_action(DONE)
+    st.apply_action(Play(bombers))
+    st.apply_action(Play(panzer))
+    if st.step == "attack_cards":
+        st.apply_action(DONE)
+    while st.current_player() != ALLIES:
+        st.apply_action(DONE)
+    st.apply_action(Play(fighters))
+    no_cards(st)
+    b = st.battle
+    assert b is not None and (b.att_dice, b.def_dice) == (4, 2)
+    st.apply_action(Roll((2, 6, 3, 6)))
+    st.apply_action(Roll((6, 5)))
+    assert st.at("narvik", GERMANY) == 1 and st.at("narvik", ALLIES) == 0
+
+
+def test_a_card_needs_its_requirement_and_one_per_type_per_step() -> None:
+    st = position({"tysfjord": {GERMANY: 2}, "narvik": {ALLIES: 2}})  # no German airfield: Narvik out of range
+    [bombers] = give(st, GERMANY, "germany_bombefly")
+    st.apply_action(Move("tysfjord", "narvik", 2))
+    st.apply_action(DONE)
+    legal = st.legal_actions() if st.step == "attack_cards" else []
+    assert Play(bombers) not in legal, "Bombefly needs German air range over Narvik"
+    with pytest.raises(IllegalActionError):
+        st.apply_action(Play(bombers)) if st.step == "attack_cards" else st.apply_action(Play("nothing#0"))

@@ -93,6 +93,18 @@ class Remove:
 
 
 @dataclass(frozen=True, slots=True)
+class Play:
+    """A card from hand played now. `use` indexes the card's printed functions; it is given only when more
+    than one of them fits the moment (None: the one that fits)."""
+
+    card: str
+    use: int | None = None
+
+    def to_str(self) -> str:
+        return f"play {self.card}" + (f" {self.use}" if self.use is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """Nothing more in this step."""
 
@@ -101,7 +113,7 @@ class Done:
 
 
 DONE = Done()
-KampenAction = Move | Fight | Lose | Retreat | Exchange | Place | Discard | Remove | Done | Roll
+KampenAction = Move | Fight | Lose | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll
 
 
 def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
@@ -145,6 +157,14 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
         if len(args) not in (1, 2):
             raise IllegalActionError(f"'place' takes AREA [N], got {' '.join(args) or 'nothing'!r}")
         return Place(area(args[0]), count(args[1]) if len(args) == 2 else 1)
+    if verb == "play":
+        if len(args) not in (1, 2):
+            raise IllegalActionError(f"'play' takes CARD [USE], got {' '.join(args) or 'nothing'!r}")
+        try:
+            use = int(args[1]) if len(args) == 2 else None
+        except ValueError as exc:
+            raise IllegalActionError(f"a card's use is a number, got {args[1]!r}") from exc
+        return Play(args[0], use)
     if verb == "discard":
         need(1, "a card from your hand")
         return Discard(args[0])
@@ -154,5 +174,5 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb in ("done", "pass"):
         need(0, "nothing")
         return DONE
-    raise IllegalActionError(f"unknown action {verb!r} (move, fight, lose, retreat, exchange, place, discard, "
-                             "remove, done)")
+    raise IllegalActionError(f"unknown action {verb!r} (move, fight, play, lose, retreat, exchange, place, "
+                             "discard, remove, done)")

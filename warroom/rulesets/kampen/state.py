@@ -19,6 +19,7 @@ from warroom.core.state import CHANCE, TERMINAL, Action
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
 
 if TYPE_CHECKING:
+    from warroom.rulesets.kampen.effects import Played
     from warroom.rulesets.kampen.scenario import KampenScenario
 
 GERMANY, NORWAY, ALLIES = "germany", "norway", "allies"
@@ -57,9 +58,11 @@ class Battle:
     att_losses: int = 0  # battalions the defender's 6s eliminate
     def_losses: int = 0  # left to remove from the defence (a joint defence chooses whose)
     winner: str = ""  # "attacker" | "defender"
+    played: list[Played] = field(default_factory=list)  # cards played into the battle, in order
+    seats: list[str] = field(default_factory=list)  # who still may play at the current card step
 
     def clone(self) -> Battle:
-        return replace(self, attack=self.attack.clone())
+        return replace(self, attack=self.attack.clone(), played=list(self.played), seats=list(self.seats))
 
 
 class KampenState:

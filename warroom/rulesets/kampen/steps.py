@@ -1,8 +1,9 @@
 """The Kampen om Norge flow table (basic game): the opening shuffle and hands, then rounds of Germany,
 Norway and the Allies, each in four phases: movement, combat, reinforcement, new cards (digest 4).
 
-Card functions (the ▲ ■ ● windows) are not offered yet: cards serve as reinforcement symbols and count
-as used when exchanged. See docs/kampen-plan.md for what comes next.
+The land battle's card steps (1-3) run the combat handlers of `effects.py` (extra dice, ignoring water,
+cancels). The other card windows (movement, phase 1c, removal, retreat, reinforcement) are not offered
+yet: there cards serve only as reinforcement symbols. See docs/kampen-plan.md for what comes next.
 """
 
 from __future__ import annotations
@@ -13,8 +14,20 @@ from typing import Any
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
 from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import combat
-from warroom.rulesets.kampen.actions import DONE, Discard, Done, Exchange, Fight, Lose, Move, Place, Remove, Retreat
+from warroom.rulesets.kampen import combat, effects
+from warroom.rulesets.kampen.actions import (
+    DONE,
+    Discard,
+    Done,
+    Exchange,
+    Fight,
+    Lose,
+    Move,
+    Place,
+    Play,
+    Remove,
+    Retreat,
+)
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, Attack, Battle, KampenState
 
 St = KampenState
@@ -141,11 +154,72 @@ def legal_fights(st: St) -> list[Any]:
 def apply_fight(st: St, action: Any) -> None:
     assert isinstance(action, Fight)
     attack = st.attacks.pop(action.area)
-    land = attack.total - attack.over_water
-    b = Battle(action.area, attack)
-    b.att_dice = combat.attack_dice(combat.Attackers(land, attack.over_water))
-    b.def_dice = combat.defence_dice(sum(st.at(action.area, d) for d in st.enemies(attack.country)))
-    st.battle = b
+    st.battle = Battle(action.area, attack)
+    st.note(f"Battle of {st.name(action.area)}: {attack.total} {st.sc.names[attack.country]} battalions attack "
+            f"({attack.over_water} across water) against {defenders_here(st)}")
+
+
+def defenders_here(st: St) -> str:
+    b = st.battle
+    assert b is not None
+    return ", ".join(f"{st.at(b.area, d)} {st.sc.names[d]}" for d in st.enemies(b.attack.country)
+                     if st.at(b.area, d)) or "nobody"
+
+
+# ----- the battle's card steps (4.2 steps 1-3) -----------------------------------------------------------------------
+def card_seats(st: St, step: str) -> list[str]:
+    """Who may play at a card step, in order: the attacker (steps 1 and 3); the defenders, Norway before
+    the Allies in a joint defence (step 2). A seat with nothing playable is skipped."""
+    b = st.battle
+    assert b is not None
+    seats = [b.attack.country] if step != "defend_cards" else list(st.enemies(b.attack.country))
+    return [c for c in seats if effects.playable(st, c, step)]
+
+
+def begin_cards(step: str) -> Any:
+    def begin(st: St) -> None:
+        assert st.battle is not None
+        st.battle.seats = card_seats(st, step)
+    return begin
+
+
+def legal_cards(step: str) -> Any:
+    def legal(st: St) -> list[Any]:
+        assert st.battle is not None
+        return [*effects.playable(st, st.battle.seats[0], step), DONE]
+    return legal
+
+
+def apply_card(step: str) -> Any:
+    def apply(st: St, action: Any) -> None:
+        b = st.battle
+        assert b is not None
+        seat = b.seats[0]
+        if isinstance(action, Done):
+            b.seats.pop(0)
+        else:
+            assert isinstance(action, Play)
+            effects.play(st, seat, action, step)
+            if not effects.playable(st, seat, step):
+                b.seats.pop(0)
+    return apply
+
+
+def card_step(name: str, nxt: str) -> Step[St]:
+    return Step(name, "combat", actor=lambda st: st.battle.seats[0] if st.battle and st.battle.seats else "",
+                legal=legal_cards(name), apply=apply_card(name), on_begin=begin_cards(name),
+                end_if=lambda st: st.battle is None or not st.battle.seats, next=goto(nxt))
+
+
+def begin_attack_roll(st: St) -> None:
+    """The dice of both sides, from the battalions and the cards in effect (4.2 steps 4-5)."""
+    b = st.battle
+    assert b is not None
+    attack = b.attack
+    att_cards, def_cards, ignore_water = effects.dice(st, b)
+    water = 0 if ignore_water else attack.over_water
+    b.att_dice = combat.attack_dice(combat.Attackers(attack.total - water, water), att_cards)
+    b.def_dice = combat.defence_dice(sum(st.at(b.area, d) for d in st.enemies(attack.country)), def_cards)
     st.flags["chance"] = Dice(b.att_dice)
 
 
@@ -486,8 +560,11 @@ def build_flow() -> Flow[St]:
             "origins", frozenset(a for x in st.attacks.values() for a in x.origins)), next=goto("pick")),
         Step("pick", "combat", actor=lambda st: st.country, legal=legal_fights, apply=apply_fight,
              on_begin=lambda st: apply_fight(st, Fight(next(iter(st.attacks)))) if len(st.attacks) == 1 else None,
-             end_if=lambda st: st.battle is not None, next=goto("attack_roll")),
-        Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll,
+             end_if=lambda st: st.battle is not None, next=goto("attack_cards")),
+        card_step("attack_cards", "defend_cards"),
+        card_step("defend_cards", "react_cards"),
+        card_step("react_cards", "attack_roll"),
+        Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll, on_begin=begin_attack_roll,
              end_if=lambda st: st.battle is not None and st.battle.att_rolled, next=goto("defence_roll")),
         Step("defence_roll", "combat", actor=lambda st: CHANCE, apply=apply_defence_roll,
              end_if=lambda st: st.battle is not None and bool(st.battle.winner), next=goto("losses")),

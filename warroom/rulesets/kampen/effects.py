@@ -1,0 +1,156 @@
+"""Card effects in a land battle (docs/kampen-cards.md sections 4-5): which cards a country may play at a
+battle's card step, the cancel chain, and the dice the cards in effect add.
+
+Every number comes from `cards.toml`; this module holds only the handlers' rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from warroom.rulesets.kampen.actions import Play
+from warroom.rulesets.kampen.cards import STEPS, Card, CardUse
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.state import Battle, KampenState
+
+BATTLE_STEPS = ("attack_cards", "defend_cards", "react_cards")
+"""The three card steps of a land battle (4.2 steps 1-3)."""
+IN_BATTLE = frozenset({"extra_dice", "ignore_water", "cancel"})
+"""The handlers of the land-battle card steps that this engine runs today."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card played into the battle, for one of its uses."""
+
+    country: str
+    card: str  # the copy's key, e.g. germany_panzer#3
+    type: str
+    step: str
+    use: CardUse
+    side: str  # "attacker" | "defender"
+
+
+def card_of(st: KampenState, key: str) -> Card:
+    return st.sc.cards.cards[key.split("#", 1)[0]]
+
+
+def german_airfields(st: KampenState) -> list[str]:
+    return [a for a in st.sc.board.airfields if st.at(a, "germany")]
+
+
+def requirement_met(st: KampenState, b: Battle, need: str) -> bool:
+    board = st.sc.board
+    if need == "air_range":
+        return board.in_air_range(b.area, german_airfields(st))
+    if need == "allied_coast":
+        seas = board.coast(b.area)
+        return bool(seas & {"III", "IV", "V", "VI", "VII"}) and not seas & {"I", "II"}
+    if need == "point_city":
+        return b.area in board.point_cities
+    return False
+
+
+def side_of(b: Battle, country: str) -> str:
+    return "attacker" if country == b.attack.country else "defender"
+
+
+def in_effect(played: list[Played]) -> list[bool]:
+    """Which played cards still work: cancels resolve from the last card backwards; a cancel in effect
+    removes the latest earlier enemy card of its target types still in effect (Example 3's chain)."""
+    effective = [True] * len(played)
+    for i in range(len(played) - 1, -1, -1):
+        p = played[i]
+        if not effective[i] or p.use.effect != "cancel":
+            continue
+        targets = set(p.use.names("targets"))
+        for j in range(i - 1, -1, -1):
+            q = played[j]
+            if effective[j] and q.side != p.side and q.type in targets:
+                effective[j] = False
+                break
+    return effective
+
+
+def has_target(b: Battle, side: str, use: CardUse) -> bool:
+    targets = set(use.names("targets"))
+    live = in_effect(b.played)
+    return any(ok and q.side != side and q.type in targets for q, ok in zip(b.played, live, strict=True))
+
+
+def playable(st: KampenState, country: str, step: str) -> list[Play]:
+    """The cards `country` may play now at this card step of the battle (one per type per side and step)."""
+    b = st.battle
+    if b is None:
+        return []
+    timings = STEPS[step].timings
+    side = side_of(b, country)
+    present = st.at(b.area, country) > 0 if side == "defender" else True
+    used_types = {p.type for p in b.played if p.side == side and p.step == step}
+    out: list[Play] = []
+    for key in dict.fromkeys(st.hands[country]):
+        card = card_of(st, key)
+        if card.deck != "play" or card.type in used_types:
+            continue
+        fits = [i for i, use in enumerate(card.uses) if use_fits(st, b, side, present, step, timings, use)]
+        out.extend([Play(key)] if len(fits) == 1 else [Play(key, i) for i in fits])
+    return out
+
+
+def use_fits(st: KampenState, b: Battle, side: str, present: bool, step: str, timings: tuple[str, ...],
+             use: CardUse) -> bool:
+    if use.step != step or use.timing not in timings or use.advanced or use.effect not in IN_BATTLE:
+        return False
+    if not present and not use.anywhere:
+        return False
+    if not all(requirement_met(st, b, need) for need in use.requires):
+        return False
+    return use.effect != "cancel" or has_target(b, side, use)
+
+
+def chosen_use(st: KampenState, country: str, action: Play, step: str) -> int:
+    """The index of the use a `Play` means: its own, or the one use that fits now."""
+    if action.use is not None:
+        return action.use
+    b = st.battle
+    assert b is not None
+    card = card_of(st, action.card)
+    side = side_of(b, country)
+    present = st.at(b.area, country) > 0 if side == "defender" else True
+    return next(i for i, use in enumerate(card.uses)
+                if use_fits(st, b, side, present, step, STEPS[step].timings, use))
+
+
+def play(st: KampenState, country: str, action: Play, step: str) -> None:
+    b = st.battle
+    assert b is not None
+    card = card_of(st, action.card)
+    use = card.uses[chosen_use(st, country, action, step)]
+    st.hands[country].remove(action.card)
+    st.used[country].append(action.card)
+    if country == st.country:
+        st.cards_used += 1
+    b.played.append(Played(country, action.card, card.type, use.step, use, side_of(b, country)))
+    st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
+
+
+def dice(st: KampenState, b: Battle) -> tuple[int, int, bool]:
+    """(attacker's card dice, defender's card dice, whether the attack ignores water) from the cards in
+    effect. An `extra_dice` use gives `water_dice` when no attacker came over a land border."""
+    from_land = b.attack.total - b.attack.over_water - b.attack.by_sea_or_air
+    att = dfn = 0
+    ignore_water = False
+    for p, ok in zip(b.played, in_effect(b.played), strict=True):
+        if not ok:
+            continue
+        if p.use.effect == "extra_dice":
+            n = p.use.dice(no_land_route=from_land == 0)
+            if p.side == "attacker":
+                att += n
+            else:
+                dfn += n
+        elif p.use.effect == "ignore_water" and p.side == "attacker":
+            ignore_water = True
+    return att, dfn, ignore_water
