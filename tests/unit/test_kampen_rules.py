@@ -64,6 +64,13 @@ def test_a_battalion_moves_one_area_and_attacks_wait_at_the_border() -> None:
 CARD_STEPS = ("attack_cards", "defend_cards", "react_cards")
 
 
+def end_moves(st: KampenState) -> None:
+    """The mover ends its movement; Norway lets phase 1c pass."""
+    st.apply_action(DONE)
+    while st.step == "sabotage":
+        st.apply_action(DONE)
+
+
 def no_cards(st: KampenState) -> None:
     """Every seat at the battle's card steps plays nothing."""
     while st.step in CARD_STEPS:
@@ -84,7 +91,7 @@ def give(st: KampenState, country: str, *cards: str) -> list[str]:
 
 
 def fight(st: KampenState, area: str, attack: tuple[int, ...], defence: tuple[int, ...]) -> None:
-    st.apply_action(DONE)
+    end_moves(st)
     if st.step == "pick":
         st.apply_action(Fight(area))
     no_cards(st)
@@ -113,7 +120,7 @@ def test_example_2_defenders_with_only_fjords_behind_them_are_lost() -> None:
     st = position({"dombas": {NORWAY: 1}, "andalsnes": {GERMANY: 2}, "alesund": {ALLIES: 3}}, country=ALLIES)
     assert st.sc.board.crosses_water("alesund", "andalsnes")
     st.apply_action(Move("alesund", "andalsnes", 3))
-    st.apply_action(DONE)
+    end_moves(st)
     no_cards(st)
     st.apply_action(Roll((5,)))  # 3 across a fjord: 1 die
     st.apply_action(Roll((1, 2)))
@@ -222,7 +229,7 @@ def test_example_1_panzer_bakhold_and_speidertropp() -> None:
     panzer, scouts = give(st, GERMANY, "germany_panzer", "germany_speidertropp")
     [ambush] = give(st, NORWAY, "norway_bakhold")
     st.apply_action(Move("gjovik", "hamar", 3))
-    st.apply_action(DONE)
+    end_moves(st)
     assert st.step == "attack_cards" and st.current_player() == GERMANY
     st.apply_action(Play(panzer))
     st.apply_action(DONE)  # Speidertropp is kept for step 3 (at step 1 it would only ignore the lake)
@@ -248,7 +255,7 @@ def test_example_3_bombers_are_shot_down_and_the_panzers_drive_in() -> None:
     bombers, panzer = give(st, GERMANY, "germany_bombefly", "germany_panzer")
     [fighters] = give(st, ALLIES, "allies_jagerfly")
     st.apply_action(Move("tysfjord", "narvik", 2))
-    st.apply_action(DONE)
+    end_moves(st)
     st.apply_action(Play(bombers))
     st.apply_action(Play(panzer))
     if st.step == "attack_cards":
@@ -268,7 +275,7 @@ def test_a_card_needs_its_requirement_and_one_per_type_per_step() -> None:
     st = position({"tysfjord": {GERMANY: 2}, "narvik": {ALLIES: 2}})  # no German airfield: Narvik out of range
     [bombers] = give(st, GERMANY, "germany_bombefly")
     st.apply_action(Move("tysfjord", "narvik", 2))
-    st.apply_action(DONE)
+    end_moves(st)
     legal = st.legal_actions() if st.step == "attack_cards" else []
     assert Play(bombers) not in legal, "Bombefly needs German air range over Narvik"
     with pytest.raises(IllegalActionError):

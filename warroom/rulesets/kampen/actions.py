@@ -11,14 +11,17 @@ from warroom.core.errors import IllegalActionError
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """`n` battalions from `frm` into the neighbouring `to`; into a hostile area it is an attack."""
+    """`n` battalions from `frm` into `to`; into a hostile area it is an attack. A neighbouring `to` is the
+    ordinary move; a card may carry them further (`via`: the area passed through last, which an attack is
+    made from)."""
 
     frm: str
     to: str
     n: int = 1
+    via: str = ""
 
     def to_str(self) -> str:
-        return f"move {self.frm} {self.to} {self.n}"
+        return f"move {self.frm} {self.to} {self.n}" + (f" via {self.via}" if self.via else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +141,12 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb == "roll":
         return Roll.parse(args)
     if verb == "move":
+        via = ""
+        if len(args) >= 2 and args[-2].lower() == "via":
+            via, args = area(args[-1]), args[:-2]
         if len(args) not in (2, 3):
-            raise IllegalActionError(f"'move' takes FROM TO [N], got {' '.join(args) or 'nothing'!r}")
-        return Move(area(args[0]), area(args[1]), count(args[2]) if len(args) == 3 else 1)
+            raise IllegalActionError(f"'move' takes FROM TO [N] [via AREA], got {' '.join(words[1:]) or 'nothing'!r}")
+        return Move(area(args[0]), area(args[1]), count(args[2]) if len(args) == 3 else 1, via)
     if verb == "fight":
         need(1, "an area")
         return Fight(area(args[0]))

@@ -14,7 +14,7 @@ from typing import Any
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
 from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import combat, effects
+from warroom.rulesets.kampen import combat, effects, manoeuvre
 from warroom.rulesets.kampen.actions import (
     DONE,
     Discard,
@@ -28,7 +28,7 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
-from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, Attack, Battle, KampenState
+from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, Battle, KampenState
 
 St = KampenState
 
@@ -102,7 +102,8 @@ def begin_round(st: St) -> None:
     st.attacks = {}
     st.battle = None
     st.placed = set()
-    st.flags["move_done"] = False
+    for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved"):
+        st.flags.pop(flag, None)
     st.note(f"--- {st.sc.names[st.country]}' round ---")
 
 
@@ -112,7 +113,7 @@ def movable(st: St, area: str, country: str) -> int:
 
 def legal_moves(st: St) -> list[Any]:
     """One area a round per battalion (4.1); into a hostile area the move is an attack, its battalions wait
-    at the border. A battalion that arrived this round moves no more."""
+    at the border. A battalion that arrived this round moves no more. Movement cards come with the moves."""
     c = st.country
     out: list[Any] = []
     board = st.sc.board
@@ -122,6 +123,7 @@ def legal_moves(st: St) -> list[Any]:
             continue
         for to in board.neighbours(area):
             out.extend(Move(area, to, k) for k in range(1, n + 1))
+    out.extend(manoeuvre.playable_moves(st))
     out.append(DONE)
     return out
 
@@ -130,20 +132,89 @@ def apply_move(st: St, action: Any) -> None:
     if isinstance(action, Done):
         st.flags["move_done"] = True
         return
+    if isinstance(action, Play):
+        manoeuvre.start_effect(st, action)
+        return
     assert isinstance(action, Move)
-    c = st.country
-    st.add(action.frm, c, -action.n)
-    if st.hostile(action.to, c) or action.to in st.attacks:
-        attack = st.attacks.setdefault(action.to, Attack(action.to, c))
-        attack.origins[action.frm] = attack.origins.get(action.frm, 0) + action.n
-        if st.sc.board.crosses_water(action.frm, action.to):
-            attack.over_water += action.n
-        st.note(f"{st.sc.names[c]} move {action.n} to the border of {st.name(action.to)} from "
-                f"{st.name(action.frm)}: an attack")
+    st.add(action.frm, st.country, -action.n)
+    manoeuvre.arrive(st, action.frm, action.to, action.n)
+
+
+def after_move(st: St) -> str:
+    if st.flags.get("effect"):
+        return "card_effect"
+    if st.flags.get("invading"):
+        return "invasion_exchange"
+    if st.country == GERMANY:
+        return "sabotage"
+    return after_movement(st)
+
+
+def after_movement(st: St) -> str:
+    return "combat" if st.attacks else "reinforce"
+
+
+def legal_invasion_exchange(st: St) -> list[Any]:
+    return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), DONE]
+
+
+def apply_invasion_exchange(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["invading"] = False
+        st.flags["landing"] = combat.battalions_from_symbols(st.symbols)
+        st.note(f"The Allies' invasion: {st.symbols} symbols buy {st.flags['landing']} battalions")
+        st.symbols = 0
+        return
+    exchange_card(st, action)
+
+
+def apply_landing(st: St, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.flags["landing"] -= 1
+    manoeuvre.arrive(st, "", action.area, 1, by_sea_or_air=True)
+
+
+# ----- phase 1c: Norwegian sabotage in the German round ----------------------------------------------------------
+def legal_sabotage(st: St) -> list[Any]:
+    return [*manoeuvre.playable_sabotage(st), DONE]
+
+
+def apply_sabotage(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["sabotage_done"] = True
+        return
+    assert isinstance(action, Play)
+    manoeuvre.play_sabotage(st, action)
+
+
+def after_sabotage(st: St) -> str:
+    if st.flags.get("sabotage"):
+        return "sabotage_target"
+    return after_movement(st)
+
+
+def legal_sabotage_target(st: St) -> list[Any]:
+    return manoeuvre.sabotage_choices(st, manoeuvre.sabotage_use(st))
+
+
+def legal_counter(st: St) -> list[Any]:
+    return [*manoeuvre.counter_cards(st), DONE]
+
+
+def apply_counter(st: St, action: Any) -> None:
+    if isinstance(action, Play):
+        manoeuvre.counter(st, action)
     else:
-        st.add(action.to, c, action.n)
-        st.arrived[action.to] = st.arrived.get(action.to, 0) + action.n
-        st.note(f"{st.sc.names[c]} move {action.n} from {st.name(action.frm)} to {st.name(action.to)}")
+        manoeuvre.carry_out_sabotage(st)
+
+
+def legal_flight(st: St) -> list[Any]:
+    return [Retreat(a) for a in manoeuvre.flight_areas(st, st.flags["fleeing"])]
+
+
+def apply_flight(st: St, action: Any) -> None:
+    assert isinstance(action, Retreat)
+    manoeuvre.flee(st, action.to)
 
 
 # ----- combat -----------------------------------------------------------------------------------------------
@@ -395,6 +466,11 @@ def apply_exchange(st: St, action: Any) -> None:
             st.note(f"{st.sc.names[st.country]}: {st.symbols} reinforcement symbols buy {bought} battalions"
                     + (f", plus {free} free" if free else ""))
         return
+    exchange_card(st, action)
+
+
+def exchange_card(st: St, action: Any) -> None:
+    """A card traded for its reinforcement symbols: its printed functions are ignored (4.3)."""
     assert isinstance(action, Exchange)
     card = action.card
     st.hands[st.country].remove(card)
@@ -554,8 +630,30 @@ def build_flow() -> Flow[St]:
         Step("deal", "setup", on_begin=deal, next=goto("round_start")),
         Step("round_start", "movement", on_begin=begin_round, next=goto("move")),
         Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move,
-             end_if=lambda st: bool(st.flags.get("move_done")),
-             next=lambda st: "combat" if st.attacks else "reinforce"),
+             end_if=lambda st: bool(st.flags.get("move_done") or st.flags.get("effect") or st.flags.get("invading")),
+             next=after_move),
+        Step("card_effect", "movement", actor=lambda st: st.country,
+             legal=lambda st: manoeuvre.targets(st, manoeuvre.effect_use(st)), apply=manoeuvre.apply_target,
+             end_if=lambda st: not st.flags.get("effect"), next=goto("move")),
+        Step("invasion_exchange", "movement", actor=lambda st: st.country, legal=legal_invasion_exchange,
+             apply=apply_invasion_exchange, end_if=lambda st: not st.flags.get("invading"),
+             next=goto("invasion_landing")),
+        Step("invasion_landing", "movement", actor=lambda st: st.country,
+             legal=lambda st: [Place(a) for a in manoeuvre.invasion_areas(st)], apply=apply_landing,
+             end_if=lambda st: not st.flags.get("landing"), next=goto("move")),
+        Step("sabotage", "movement", actor=lambda st: NORWAY, legal=legal_sabotage, apply=apply_sabotage,
+             on_begin=lambda st: st.flags.__setitem__("sabotage_done", not manoeuvre.playable_sabotage(st)),
+             end_if=lambda st: bool(st.flags.get("sabotage_done") or st.flags.get("sabotage")),
+             next=after_sabotage),
+        Step("sabotage_target", "movement", actor=lambda st: NORWAY, legal=legal_sabotage_target,
+             apply=lambda st, a: manoeuvre.aim_sabotage(st, a), end_if=lambda st: st.flags["sabotage"][2] is not None,
+             next=goto("sabotage_counter")),
+        Step("sabotage_counter", "movement", actor=lambda st: GERMANY, legal=legal_counter, apply=apply_counter,
+             on_begin=lambda st: None if manoeuvre.counter_cards(st) else manoeuvre.carry_out_sabotage(st),
+             end_if=lambda st: not st.flags.get("sabotage"),
+             next=lambda st: "flight" if st.flags.get("fleeing") else "sabotage"),
+        Step("flight", "movement", actor=lambda st: NORWAY, legal=legal_flight, apply=apply_flight,
+             end_if=lambda st: not st.flags.get("fleeing"), next=goto("sabotage")),
         Step("combat", "combat", on_begin=lambda st: st.flags.__setitem__(
             "origins", frozenset(a for x in st.attacks.values() for a in x.origins)), next=goto("pick")),
         Step("pick", "combat", actor=lambda st: st.country, legal=legal_fights, apply=apply_fight,

@@ -1,0 +1,377 @@
+"""Cards of the movement phase (docs/kampen-cards.md section 4): moves further than one area, air and sea
+moves, paratroops and invasions in the mover's phase 1, and Norway's sabotage in phase 1c of the German
+round, which Germany's engineers may answer.
+
+A card is played (`Play`), then its target is chosen as a `Move` or `Place` in the step `card_effect`
+(or, in phase 1c, `sabotage_target`). Numbers come from `cards.toml`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from warroom.rulesets.kampen.actions import Move, Place, Play
+from warroom.rulesets.kampen.cards import CardUse
+from warroom.rulesets.kampen.effects import card_of, german_airfields
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.state import KampenState
+
+ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
+MOVE_EFFECTS = frozenset({"extra_move", "rail_move", "airlift", "evacuate", "paradrop", "invasion"})
+SABOTAGE_EFFECTS = frozenset({"block_attack", "block_border", "flee"})
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """German battalions that moved over land this phase (for Sprengt bro): from `start`, through `via`
+    (a two-area move) into `to`, and whether they wait at its border to attack."""
+
+    start: str
+    via: str
+    to: str
+    n: int
+    attack: bool
+
+    def borders(self) -> list[tuple[str, str]]:
+        return [(self.start, self.via), (self.via, self.to)] if self.via else [(self.start, self.to)]
+
+
+def allied_coast(st: KampenState, area: str) -> bool:
+    seas = st.sc.board.coast(area)
+    return bool(seas & ALLIED_SEAS) and not seas & {"I", "II"}
+
+
+def movable(st: KampenState, area: str, country: str) -> int:
+    return st.at(area, country) - st.arrived.get(area, 0)
+
+
+def use_at(st: KampenState, key: str, step: str, timings: tuple[str, ...]) -> tuple[int, CardUse] | None:
+    card = card_of(st, key)
+    for i, use in enumerate(card.uses):
+        if use.step == step and use.timing in timings and not use.advanced:
+            return i, use
+    return None
+
+
+# ----- phase 1b: the mover's cards --------------------------------------------------------------------------
+def reach(st: KampenState, start: str, steps: int, country: str, passable: Any) -> dict[str, str]:
+    """Areas within `steps` of `start` through areas `passable(area)` allows, each with the area passed
+    through last before it (`start` itself for a neighbour)."""
+    board = st.sc.board
+    last: dict[str, str] = {}
+    queue = deque([(start, 0)])
+    seen = {start}
+    while queue:
+        here, dist = queue.popleft()
+        if dist == steps:
+            continue
+        for n in board.neighbours(here):
+            if n in seen:
+                continue
+            seen.add(n)
+            last[n] = here
+            if passable(n, here):
+                queue.append((n, dist + 1))
+    return last
+
+
+def targets(st: KampenState, use: CardUse) -> list[Any]:
+    """The choices a movement card offers its player now (empty: it cannot be played)."""
+    c = st.country
+    board = st.sc.board
+    effect = use.effect
+    most = use.count("battalions", 1)
+    out: list[Any] = []
+    if effect == "extra_move":
+        for frm in sorted(st.troops):
+            k_max = min(most, movable(st, frm, c))
+            if k_max <= 0:
+                continue
+            last = reach(st, frm, use.count("areas", 2), c, lambda a, _p: not st.hostile(a, c))
+            for to, via in sorted(last.items()):
+                if via != frm and st.hostile(via, c):
+                    continue
+                out.extend(Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
+    elif effect == "rail_move":
+        for frm in sorted(st.troops):
+            k_max = min(most, movable(st, frm, c))
+            if k_max <= 0:
+                continue
+            last = reach(st, frm, use.count("areas", 3), c,
+                         lambda a, p: not st.at(a, GERMANY) and not board.crosses_water(p, a))
+            for to, via in sorted(last.items()):
+                if st.at(to, GERMANY) or board.crosses_water(via, to):
+                    continue
+                out.extend(Move(frm, to, k) for k in range(1, k_max + 1))
+    elif effect == "airlift":
+        fields = german_airfields(st)
+        for frm in fields:
+            k_max = min(most, movable(st, frm, c))
+            out.extend(Move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
+    elif effect == "evacuate":
+        for frm in sorted(st.troops):
+            k_max = min(most, movable(st, frm, c))
+            if k_max <= 0 or not allied_coast(st, frm):
+                continue
+            out.extend(Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)
+                       and not st.hostile(to, c) for k in range(1, k_max + 1))
+    elif effect == "paradrop":
+        held = german_airfields(st)
+        out.extend(Place(a, most) for a in sorted(board.land) if board.in_air_range(a, held))
+    elif effect == "invasion" and invasion_areas(st):
+        out.append(Place("", 0))  # its choices follow: an exchange, then placing on the coast
+    return out
+
+
+def playable_moves(st: KampenState) -> list[Play]:
+    """Movement cards the mover may play in phase 1b."""
+    out = []
+    for key in dict.fromkeys(st.hands[st.country]):
+        found = use_at(st, key, "move", ("play",))
+        if found is None or found[1].effect not in MOVE_EFFECTS:
+            continue
+        if found[1].effect == "invasion" and len(st.hands[st.country]) < 2:
+            continue  # nothing left to exchange once the card itself is played
+        if targets(st, found[1]):
+            out.append(Play(key))
+    return out
+
+
+def start_effect(st: KampenState, action: Play) -> None:
+    found = use_at(st, action.card, "move", ("play",))
+    assert found is not None
+    c = st.country
+    st.hands[c].remove(action.card)
+    st.used[c].append(action.card)
+    st.cards_used += 1
+    st.flags["effect"] = (action.card, found[0])
+    st.note(f"{st.sc.names[c]} play {card_of(st, action.card).name}: {found[1].text}")
+    if found[1].effect == "invasion":
+        st.flags["effect"] = None
+        st.flags["invading"] = True
+        st.symbols = 0
+
+
+def effect_use(st: KampenState) -> CardUse:
+    key: str = st.flags["effect"][0]
+    index: int = st.flags["effect"][1]
+    return card_of(st, key).uses[index]
+
+
+def record_move(st: KampenState, moved: Moved) -> None:
+    if st.country == GERMANY:
+        st.flags["moved"] = (*st.flags.get("moved", ()), moved)
+
+
+def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_air: bool = False) -> None:
+    """`n` of the mover's battalions reach `to` from `frm` (already taken off the board): into a hostile
+    area they wait at the border of the area passed through last (or arrive by sea or air), else they move in."""
+    c = st.country
+    start = via or frm
+    if st.hostile(to, c) or to in st.attacks:
+        attack = st.attacks.setdefault(to, Attack(to, c))
+        if by_sea_or_air:
+            attack.by_sea_or_air += n
+        else:
+            attack.origins[start] = attack.origins.get(start, 0) + n
+            if st.sc.board.crosses_water(start, to):
+                attack.over_water += n
+        st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} attack {st.name(to)}"
+                + ("" if by_sea_or_air else f" from {st.name(start)}"))
+    else:
+        st.add(to, c, n)
+        st.arrived[to] = st.arrived.get(to, 0) + n
+        st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} to {st.name(to)}")
+    if not by_sea_or_air and frm:
+        record_move(st, Moved(frm, via, to, n, to in st.attacks))
+
+
+def apply_target(st: KampenState, action: Any) -> None:
+    use = effect_use(st)
+    st.flags["effect"] = None
+    c = st.country
+    if isinstance(action, Move):
+        st.add(action.frm, c, -action.n)
+        sea_or_air = use.effect in ("airlift", "evacuate")
+        if sea_or_air:
+            st.add(action.to, c, action.n)
+            st.arrived[action.to] = st.arrived.get(action.to, 0) + action.n
+            st.note(f"{st.sc.names[c]}: {action.n} battalions from {st.name(action.frm)} to {st.name(action.to)}")
+        else:
+            arrive(st, action.frm, action.to, action.n, action.via)
+    else:
+        assert isinstance(action, Place)
+        arrive(st, "", action.area, action.n, by_sea_or_air=True)
+
+
+# ----- the Allies' invasion: an exchange in phase 1, landing on the coast -------------------------------------------
+def invasion_areas(st: KampenState) -> list[str]:
+    return [a for a in sorted(st.sc.board.land) if allied_coast(st, a)]
+
+
+# ----- phase 1c: Norwegian sabotage and flight, German engineers ---------------------------------------------------
+def sabotage_choices(st: KampenState, use: CardUse) -> list[Any]:
+    """What a phase-1c card may act on: an attacked area (Veisperring, flight) or a crossed border."""
+    if use.effect == "block_attack":
+        kinds = set(use.names("borders"))
+        return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY
+                and any(kind_of(st, frm, a) in kinds for frm in x.origins)]
+    if use.effect == "block_border":
+        seen = sorted({b for m in st.flags.get("moved", ()) for b in m.borders()})
+        return [Move(frm, to, 1) for frm, to in seen]
+    if use.effect == "flee":
+        return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY and st.at(a, NORWAY)
+                and flight_areas(st, a)]
+    return []
+
+
+def kind_of(st: KampenState, a: str, b: str) -> str:
+    kind = st.sc.board.border_kind(a, b)
+    return str(kind.value) if kind is not None else ""
+
+
+def flight_areas(st: KampenState, area: str) -> list[str]:
+    origins = {o for x in st.attacks.values() for o in x.origins}
+    return [n for n in st.sc.board.neighbours(area)
+            if not st.at(n, GERMANY) and n not in st.attacks and n not in origins]
+
+
+def playable_sabotage(st: KampenState) -> list[Play]:
+    if st.country != GERMANY:
+        return []
+    out = []
+    for key in dict.fromkeys(st.hands[NORWAY]):
+        found = use_at(st, key, "sabotage", ("stop",))
+        if found is not None and found[1].effect in SABOTAGE_EFFECTS and sabotage_choices(st, found[1]):
+            out.append(Play(key))
+    return out
+
+
+def counter_cards(st: KampenState) -> list[Play]:
+    """Germany's answers to the sabotage card just aimed (Ingeniørkompani cancels Veisperring, Sprengt bro)."""
+    pending = st.flags.get("sabotage")
+    if pending is None:
+        return []
+    target_type = card_of(st, pending[0]).type
+    out = []
+    for key in dict.fromkeys(st.hands[GERMANY]):
+        found = use_at(st, key, "sabotage_counter", ("react",))
+        if found is not None and found[1].effect == "cancel" and target_type in found[1].names("targets"):
+            out.append(Play(key))
+    return out
+
+
+def play_sabotage(st: KampenState, action: Play) -> None:
+    found = use_at(st, action.card, "sabotage", ("stop",))
+    assert found is not None
+    st.hands[NORWAY].remove(action.card)
+    st.used[NORWAY].append(action.card)
+    st.flags["sabotage"] = (action.card, found[0], None)
+    st.note(f"Norway play {card_of(st, action.card).name}: {found[1].text}")
+
+
+def sabotage_use(st: KampenState) -> CardUse:
+    key: str = st.flags["sabotage"][0]
+    index: int = st.flags["sabotage"][1]
+    return card_of(st, key).uses[index]
+
+
+def aim_sabotage(st: KampenState, choice: Any) -> None:
+    key, index, _ = st.flags["sabotage"]
+    st.flags["sabotage"] = (key, index, choice)
+
+
+def counter(st: KampenState, action: Play) -> None:
+    found = use_at(st, action.card, "sabotage_counter", ("react",))
+    assert found is not None
+    st.hands[GERMANY].remove(action.card)
+    st.used[GERMANY].append(action.card)
+    st.cards_used += 1
+    st.note(f"Germany play {card_of(st, action.card).name}: the sabotage fails")
+    st.flags["sabotage"] = None
+
+
+def carry_out_sabotage(st: KampenState) -> None:
+    """The aimed card, unanswered, takes effect."""
+    pending = st.flags.get("sabotage")
+    st.flags["sabotage"] = None
+    if pending is None:
+        return
+    use = card_of(st, pending[0]).uses[pending[1]]
+    choice = pending[2]
+    if use.effect == "block_attack":
+        assert isinstance(choice, Place)
+        attack = st.attacks[choice.area]
+        kinds = set(use.names("borders"))
+        for frm in [f for f in attack.origins if kind_of(st, f, choice.area) in kinds]:
+            n = attack.origins.pop(frm)
+            if st.sc.board.crosses_water(frm, choice.area):
+                attack.over_water -= n
+            st.add(frm, GERMANY, n)
+            st.note(f"{n} German battalion{'s' * (n > 1)} turned back to {st.name(frm)}")
+        drop_empty(st, choice.area)
+    elif use.effect == "block_border":
+        assert isinstance(choice, Move)
+        blow_bridge(st, choice.frm, choice.to)
+    elif use.effect == "flee":
+        assert isinstance(choice, Place)
+        st.flags["fleeing"] = choice.area
+
+
+def drop_empty(st: KampenState, area: str) -> None:
+    attack = st.attacks.get(area)
+    if attack is not None and not attack.total:
+        del st.attacks[area]
+        st.note(f"The attack on {st.name(area)} is off")
+
+
+def blow_bridge(st: KampenState, frm: str, to: str) -> None:
+    """Every German battalion that crossed frm->to this phase goes back across it: to `frm`; one that
+    crossed it as the first of two areas goes back to where it started, its second leg undone too."""
+    kept = []
+    for m in st.flags.get("moved", ()):
+        if (frm, to) not in m.borders() or not take_back(st, m):
+            kept.append(m)
+            continue
+        back = m.start if (frm, to) == m.borders()[0] else frm
+        st.add(back, GERMANY, m.n)
+        st.note(f"The bridge is down: {m.n} German battalion{'s' * (m.n > 1)} back to {st.name(back)}")
+    st.flags["moved"] = tuple(kept)
+
+
+def take_back(st: KampenState, m: Moved) -> bool:
+    """Lift a recorded move's battalions off the board (or off their attack); False if they are gone."""
+    if m.attack:
+        attack = st.attacks.get(m.to)
+        launch = m.via or m.start
+        if attack is None or attack.origins.get(launch, 0) < m.n:
+            return False
+        attack.origins[launch] -= m.n
+        if not attack.origins[launch]:
+            del attack.origins[launch]
+        if st.sc.board.crosses_water(launch, m.to):
+            attack.over_water -= m.n
+        drop_empty(st, m.to)
+        return True
+    if st.at(m.to, GERMANY) < m.n:
+        return False
+    st.add(m.to, GERMANY, -m.n)
+    st.arrived[m.to] = max(0, st.arrived.get(m.to, 0) - m.n)
+    return True
+
+
+def flee(st: KampenState, to: str) -> None:
+    area = st.flags.pop("fleeing")
+    n = st.at(area, NORWAY)
+    st.add(area, NORWAY, -n)
+    st.add(to, NORWAY, n)
+    st.note(f"{n} Norwegian battalion{'s' * (n > 1)} slip out of {st.name(area)} by train to {st.name(to)}")
+    if not st.at(area, ALLIES):
+        attack = st.attacks.pop(area)
+        st.add(area, GERMANY, attack.total)
+        st.arrived[area] = st.arrived.get(area, 0) + attack.total
+        st.note(f"Germany takes {st.name(area)} without a fight")
