@@ -82,7 +82,7 @@ def give(st: KampenState, country: str, *cards: str) -> list[str]:
     the first on) go back in their places."""
     keys = []
     for i, card in enumerate(cards):
-        key = next(k for k in st.draw[country] + st.used[country] if k.startswith(card + "#"))
+        key = next(k for k in st.draw[country] + st.used[country] if k == card or k.startswith(card + "#"))
         pile = st.draw[country] if key in st.draw[country] else st.used[country]
         pile[pile.index(key)] = st.hands[country][i]
         st.hands[country][i] = key
@@ -280,3 +280,127 @@ def test_a_card_needs_its_requirement_and_one_per_type_per_step() -> None:
     assert Play(bombers) not in legal, "Bombefly needs German air range over Narvik"
     with pytest.raises(IllegalActionError):
         st.apply_action(Play(bombers)) if st.step == "attack_cards" else st.apply_action(Play("nothing#0"))
+
+
+def test_example_1_in_full_veisperring_turns_back_the_road_attack() -> None:
+    """Example 1: Germany moves 2 Oslo -> Hønefoss, attacks Hamar from Kongsvinger (1, by road) and Gjøvik
+    (3, across Mjøsa). In phase 1c Norway's Veisperring sends the Kongsvinger battalion back; Germany has no
+    Ingeniørkompani. The battle is then Example 1's: 2 dice against 1, a tie, 2 Germans back to Gjøvik."""
+    st = position({"oslo": {GERMANY: 2}, "kongsvinger": {GERMANY: 1}, "gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    panzer, scouts = give(st, GERMANY, "germany_panzer", "germany_speidertropp")
+    st.hands[GERMANY] = [k for k in st.hands[GERMANY] if not k.startswith("germany_ingeniorkompani")] + [
+        k for k in st.draw[GERMANY] if not k.startswith("germany_ingeniorkompani")][:5 - len(st.hands[GERMANY])]
+    roadblock, ambush = give(st, NORWAY, "norway_veisperring", "norway_bakhold")
+    for m in (Move("oslo", "honefoss", 2), Move("kongsvinger", "hamar", 1), Move("gjovik", "hamar", 3)):
+        st.apply_action(m)
+    st.apply_action(DONE)
+    assert st.step == "sabotage" and st.current_player() == NORWAY
+    st.apply_action(Play(roadblock))
+    assert st.legal_actions() == [Place("hamar")], "only Hamar has an attacker that came by road"
+    st.apply_action(Place("hamar"))
+    assert st.at("kongsvinger", GERMANY) == 1
+    assert st.battle is not None and st.battle.attack.origins == {"gjovik": 3}, "the only battle begins"
+    st.apply_action(Play(panzer))
+    st.apply_action(DONE)
+    st.apply_action(Play(ambush))
+    if st.step == "defend_cards":
+        st.apply_action(DONE)
+    st.apply_action(Play(scouts))
+    no_cards(st)
+    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (2, 1)
+    st.apply_action(Roll((3, 3)))
+    st.apply_action(Roll((6,)))
+    assert (st.at("gjovik", GERMANY), st.at("honefoss", GERMANY), st.at("hamar", NORWAY)) == (2, 2, 1)
+
+
+def test_example_2_invasjon_buys_battalions_that_attack_from_the_sea() -> None:
+    """Example 2: Invasjon, then Forsterkninger (7) and Kystevakuering (2) exchanged for 3 battalions placed
+    on Åndalsnes' coast; 3 dice against 2 (no halving from the sea); 12 against 7; a German 6 costs one
+    Allied battalion; the Germans cannot retreat and are lost."""
+    st = position({"dombas": {NORWAY: 1}, "andalsnes": {GERMANY: 2}}, country=ALLIES)
+    st.allies_landed = False
+    invasion, more, evacuation = give(st, ALLIES, "allies_invasjon", "allies_forsterkninger#2",
+                                      "allies_kystevakuering#0")
+    st.apply_action(Play(invasion))
+    assert st.step == "invasion_exchange"
+    st.apply_action(Exchange(more))
+    st.apply_action(Exchange(evacuation))
+    st.apply_action(DONE)
+    assert st.step == "invasion_landing" and Place("andalsnes") in st.legal_actions()
+    for _ in range(3):
+        st.apply_action(Place("andalsnes"))
+    assert st.attacks["andalsnes"].by_sea_or_air == 3
+    st.apply_action(DONE)
+    no_cards(st)
+    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (3, 2)
+    st.apply_action(Roll((3, 5, 4)))
+    st.apply_action(Roll((6, 1)))
+    assert st.at("andalsnes", ALLIES) == 2 and st.at("andalsnes", GERMANY) == 0
+    assert (st.cards_used == 3 and not st.hands[ALLIES]) or st.cards_used == 3
+
+
+def test_example_3_rask_forflytning_and_paratroops_then_the_narvik_battle() -> None:
+    """Example 3's movement: Rask forflytning takes one battalion from Tysfjord via Bjørnfjell to attack
+    Bardufoss; the other attacks Narvik; Fallskjermtropp drops one more on Narvik (in range of the Trondheim
+    airfield). Narvik: Bombefly and Panzer (+2: one attacker came by land), Jagerfly cancels Bombefly."""
+    st = position({"tysfjord": {GERMANY: 2}, "trondheim": {GERMANY: 1}, "bardufoss": {NORWAY: 1},
+                   "narvik": {ALLIES: 2}})
+    rapid, drop, bombers, panzer = give(st, GERMANY, "germany_rask_forflytning", "germany_fallskjermtropp",
+                                        "germany_bombefly", "germany_panzer")
+    [fighters] = give(st, ALLIES, "allies_jagerfly")
+    st.hands[NORWAY] = [k for k in st.hands[NORWAY] if "veisperring" not in k and "sprengt" not in k][:1]
+    st.apply_action(Play(rapid))
+    assert Move("tysfjord", "bardufoss", 1, "bjornfjell") in st.legal_actions()
+    st.apply_action(Move("tysfjord", "bardufoss", 1, "bjornfjell"))
+    st.apply_action(Move("tysfjord", "narvik", 1))
+    st.apply_action(Play(drop))
+    places = {a.area for a in st.legal_actions() if isinstance(a, Place)}
+    assert "narvik" in places and not places & {"gratangen", "bardufoss", "tromso"}, "Trondheim's range"
+    st.apply_action(Place("narvik"))
+    assert st.attacks["narvik"].origins == {"tysfjord": 1} and st.attacks["narvik"].by_sea_or_air == 1
+    assert st.attacks["bardufoss"].origins == {"bjornfjell": 1}
+    end_moves(st)
+    st.apply_action(Fight("narvik"))
+    st.apply_action(Play(bombers))
+    st.apply_action(Play(panzer))
+    while st.current_player() != ALLIES:
+        st.apply_action(DONE)
+    st.apply_action(Play(fighters))
+    no_cards(st)
+    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (4, 2)
+
+
+def test_sprengt_bro_and_the_engineers() -> None:
+    """Sprengt bro sends back everyone who crossed the chosen border; Ingeniørkompani answers it."""
+    st = position({"kongsvinger": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    [bridge] = give(st, NORWAY, "norway_sprengt_bro")
+    [engineers] = give(st, GERMANY, "germany_ingeniorkompani")
+    st.apply_action(Move("kongsvinger", "hamar", 2))
+    st.apply_action(DONE)
+    st.apply_action(Play(bridge))
+    st.apply_action(Move("kongsvinger", "hamar", 1))
+    assert st.step == "sabotage_counter" and st.current_player() == GERMANY
+    st.apply_action(Play(engineers))
+    assert st.battle is not None and st.battle.attack.origins == {"kongsvinger": 2}, "the engineers rebuilt it"
+    st2 = position({"kongsvinger": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    st2.hands[GERMANY] = [k for k in st2.hands[GERMANY] if "ingenior" not in k]
+    [bridge] = give(st2, NORWAY, "norway_sprengt_bro")
+    st2.apply_action(Move("kongsvinger", "hamar", 2))
+    st2.apply_action(DONE)
+    st2.apply_action(Play(bridge))
+    st2.apply_action(Move("kongsvinger", "hamar", 1))
+    assert "hamar" not in st2.attacks and st2.at("kongsvinger", GERMANY) == 2
+
+
+def test_togtransport_lets_the_norwegians_slip_away() -> None:
+    st = position({"kongsvinger": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    [train] = give(st, NORWAY, "norway_togtransport")
+    st.apply_action(Move("kongsvinger", "hamar", 2))
+    st.apply_action(DONE)
+    st.apply_action(Play(train))
+    st.apply_action(Place("hamar"))
+    assert st.step == "flight"
+    to = st.legal_actions()[0]
+    assert isinstance(to, Retreat) and to.to != "kongsvinger"
+    st.apply_action(to)
+    assert st.at(to.to, NORWAY) == 1 and st.at("hamar", GERMANY) == 2 and "hamar" not in st.attacks

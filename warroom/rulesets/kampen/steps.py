@@ -322,9 +322,13 @@ def apply_defence_roll(st: St, roll: Any) -> None:
 
 
 def take_attacker_losses(st: St, b: Battle) -> None:
-    """assumption: (4.2 step 6) the attacker's losses come from the origin with most battalions first; the
-    battalions are alike, so the choice matters only for where survivors return."""
+    """assumption: (4.2 step 6) the attacker's losses fall first on battalions that came by sea or air (they
+    fight where they landed, with no line behind them), then on the origin with most battalions; the
+    battalions are alike, so the choice matters only for where survivors go back to."""
     left = b.att_losses
+    landed = min(left, b.attack.by_sea_or_air)
+    b.attack.by_sea_or_air -= landed
+    left -= landed
     while left:
         frm = max(sorted(b.attack.origins), key=lambda a: b.attack.origins[a])
         b.attack.origins[frm] -= 1
@@ -433,8 +437,46 @@ def end_battle(st: St) -> None:
     else:
         for frm, n in b.attack.origins.items():
             st.add(frm, c, n)
+        if b.attack.by_sea_or_air:
+            return  # they withdraw like defenders: the step `landed_retreat` decides where
     st.battle = None
     check_elimination(st)
+
+
+def landed_retreat_areas(st: St) -> list[str]:
+    """Beaten attackers that came by sea or air withdraw like defenders (4.2 step 8): to a neighbour with no
+    enemy battalions and no battle still to fight; Germans and Allies never across water."""
+    b = st.battle
+    assert b is not None
+    board = st.sc.board
+    c = b.attack.country
+    return [n for n in board.neighbours(b.area) if not st.hostile(n, c) and n not in st.attacks
+            and (c == NORWAY or not board.crosses_water(b.area, n))]
+
+
+def apply_landed_retreat(st: St, action: Any) -> None:
+    b = st.battle
+    assert b is not None and isinstance(action, Retreat)
+    n = b.attack.by_sea_or_air
+    st.add(action.to, b.attack.country, n)
+    st.note(f"{n} {st.sc.names[b.attack.country]} battalions that landed withdraw to {st.name(action.to)}")
+    st.battle = None
+    check_elimination(st)
+
+
+def landed_lost(st: St) -> None:
+    b = st.battle
+    assert b is not None
+    st.note(f"{b.attack.by_sea_or_air} {st.sc.names[b.attack.country]} battalions that landed have nowhere to "
+            "go and are lost")
+    st.battle = None
+    check_elimination(st)
+
+
+def after_battle_end(st: St) -> str:
+    if st.battle is not None:
+        return "landed_retreat" if landed_retreat_areas(st) else "landed_lost"
+    return next_after_battle(st)
 
 
 def next_after_battle(st: St) -> str:
@@ -671,7 +713,11 @@ def build_flow() -> Flow[St]:
         Step("retreat", "combat", actor=retreat_actor, legal=legal_retreats, apply=apply_retreat,
              end_if=lambda st: st.battle is None, next=next_after_battle),
         Step("surrounded", "combat", on_begin=surrounded, next=next_after_battle),
-        Step("battle_end", "combat", on_begin=end_battle, next=next_after_battle),
+        Step("battle_end", "combat", on_begin=end_battle, next=after_battle_end),
+        Step("landed_retreat", "combat", actor=lambda st: st.battle.attack.country if st.battle else "",
+             legal=lambda st: [Retreat(a) for a in landed_retreat_areas(st)], apply=apply_landed_retreat,
+             end_if=lambda st: st.battle is None, next=next_after_battle),
+        Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
              on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
