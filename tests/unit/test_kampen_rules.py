@@ -64,6 +64,12 @@ def test_a_battalion_moves_one_area_and_attacks_wait_at_the_border() -> None:
 CARD_STEPS = ("attack_cards", "defend_cards", "react_cards")
 
 
+def no_submarine(st: KampenState) -> None:
+    """The enemy lets the reinforcements through (no Ubåt played)."""
+    while st.step == "submarine":
+        st.apply_action(DONE)
+
+
 def end_moves(st: KampenState) -> None:
     """The mover ends its movement; Norway lets phase 1c pass."""
     st.apply_action(DONE)
@@ -150,6 +156,7 @@ def test_reinforcements_come_from_symbols_and_go_where_the_country_may_place() -
     symbols = st.sc.symbols_of(card)
     st.apply_action(Exchange(card))
     st.apply_action(DONE)
+    no_submarine(st)
     assert st.to_place == symbols // 3 + 1  # one free German battalion a round (4.3)
     places = {a.area for a in st.legal_actions() if isinstance(a, Place)}
     assert places and all(st.sc.board.coast(a) & {"I", "II"} for a in places)
@@ -160,6 +167,7 @@ def test_germany_that_used_no_card_discards_one_and_draws() -> None:
     st = position({"oslo": {GERMANY: 2}, "hamar": {NORWAY: 1}})
     st.apply_action(DONE)
     st.apply_action(DONE)
+    no_submarine(st)
     while st.step == "place":
         st.apply_action(st.legal_actions()[0])
     assert st.step == "discard" and st.current_player() == GERMANY
@@ -178,6 +186,7 @@ def test_the_german_deck_running_out_ends_the_game_with_the_outcome_table() -> N
     for card in list(st.hands[GERMANY]):
         st.apply_action(Exchange(card))
     st.apply_action(DONE)
+    no_submarine(st)
     while st.step == "place":
         st.apply_action(st.legal_actions()[0])
     assert st.is_terminal() and st.result == ("norway_allies", "clear")  # 5 point cities not German
@@ -404,3 +413,42 @@ def test_togtransport_lets_the_norwegians_slip_away() -> None:
     assert isinstance(to, Retreat) and to.to != "kongsvinger"
     st.apply_action(to)
     assert st.at(to.to, NORWAY) == 1 and st.at("hamar", GERMANY) == 2 and "hamar" not in st.attacks
+
+
+def test_example_3_kystevakuering_saves_one_eliminated_battalion_to_tromso() -> None:
+    st = position({"tysfjord": {GERMANY: 2}, "narvik": {ALLIES: 2}, "tromso": {NORWAY: 1}})
+    [evacuation] = give(st, ALLIES, "allies_kystevakuering")
+    st.apply_action(Move("tysfjord", "narvik", 2))
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((6, 6)))
+    st.apply_action(Roll((6, 5)))
+    assert st.step == "rescue" and st.current_player() == ALLIES
+    st.apply_action(Play(evacuation))
+    assert Place("tromso", 1) in st.legal_actions() and Place("narvik", 1) not in st.legal_actions()
+    st.apply_action(Place("tromso", 1))
+    assert st.at("tromso", ALLIES) == 1 and st.at("narvik", GERMANY) == 1 and st.at("narvik", ALLIES) == 0
+
+
+def test_example_3_transportfly_puts_the_free_battalion_on_a_held_airfield() -> None:
+    st = position({"bardufoss": {GERMANY: 1}, "trondheim": {GERMANY: 1}, "tromso": {NORWAY: 1}})
+    [planes] = give(st, GERMANY, "germany_transportfly")
+    st.apply_action(DONE)
+    while st.step != "reinforce":
+        st.apply_action(DONE)
+    st.apply_action(Play(planes))
+    st.apply_action(DONE)
+    no_submarine(st)
+    assert Place("bardufoss") in st.legal_actions() and Place("oslo") in st.legal_actions()
+    st.apply_action(Place("bardufoss"))
+    assert st.at("bardufoss", GERMANY) == 2
+
+
+def test_an_ubat_sinks_one_reinforcement() -> None:
+    st = position({"oslo": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    [sub] = give(st, ALLIES, "allies_ubat")
+    st.apply_action(DONE)
+    st.apply_action(DONE)
+    assert st.step == "submarine" and st.current_player() == ALLIES and st.to_place == 1
+    st.apply_action(Play(sub))
+    assert st.to_place == 0 and sub in st.used[ALLIES]

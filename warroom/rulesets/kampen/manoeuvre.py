@@ -375,3 +375,64 @@ def flee(st: KampenState, to: str) -> None:
         st.add(area, GERMANY, attack.total)
         st.arrived[area] = st.arrived.get(area, 0) + attack.total
         st.note(f"Germany takes {st.name(area)} without a fight")
+
+
+# ----- step 6 and step 8 of a land battle: Kystevakuering -----------------------------------------------------
+def battle_cards(st: KampenState, country: str, step: str, effect: str) -> list[Play]:
+    """`country`'s cards with a use of `effect` at this battle step, in its own round (react) or the enemy's
+    (stop), whose requirements the battle area meets."""
+    b = st.battle
+    if b is None:
+        return []
+    timing = ("react",) if st.country == country else ("stop",)
+    out = []
+    for key in dict.fromkeys(st.hands[country]):
+        found = use_at(st, key, step, timing)
+        if found is None or found[1].effect != effect:
+            continue
+        if "allied_coast" in found[1].requires and not allied_coast(st, b.area):
+            continue
+        out.append(Play(key))
+    return out
+
+
+def play_card(st: KampenState, country: str, key: str, step: str) -> CardUse:
+    """Spend a card for its use at `step` (played openly: it goes under the deck face up)."""
+    timing = ("play", "react") if st.country == country else ("stop",)
+    found = use_at(st, key, step, timing)
+    assert found is not None
+    st.hands[country].remove(key)
+    st.used[country].append(key)
+    if country == st.country:
+        st.cards_used += 1
+    st.note(f"{st.sc.names[country]} play {card_of(st, key).name}: {found[1].text}")
+    return found[1]
+
+
+def safe_coast(st: KampenState, exclude: str) -> list[str]:
+    """Land areas on the Allied coast free of enemy battalions and of battles still to fight."""
+    return [a for a in sorted(st.sc.board.land) if a != exclude and allied_coast(st, a)
+            and not st.at(a, GERMANY) and a not in st.attacks]
+
+
+# ----- phase 3: Transportfly to airfields, Ubåt against reinforcements ---------------------------------------------
+def reinforce_cards(st: KampenState) -> list[Play]:
+    """The mover's phase-3 cards (Transportfly: new battalions onto German-held airfields)."""
+    out = []
+    for key in dict.fromkeys(st.hands[st.country]):
+        found = use_at(st, key, "reinforce", ("play",))
+        if found is not None and found[1].effect == "airfield_reinforce" and german_airfields(st):
+            out.append(Play(key))
+    return out
+
+
+def submarines(st: KampenState) -> list[tuple[str, Play]]:
+    """Enemy Ubåt cards that may cut this phase's reinforcements of the country in its round."""
+    out = []
+    for enemy in st.enemies(st.country):
+        for key in dict.fromkeys(st.hands[enemy]):
+            found = use_at(st, key, "opponent_reinforce", ("stop",))
+            if found is not None and found[1].effect == "cut_reinforcements" and \
+                    st.country in found[1].names("against"):
+                out.append((enemy, Play(key)))
+    return out

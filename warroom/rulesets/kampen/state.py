@@ -57,6 +57,7 @@ class Battle:
     def_faces: tuple[int, ...] = ()
     att_losses: int = 0  # battalions the defender's 6s eliminate
     def_losses: int = 0  # left to remove from the defence (a joint defence chooses whose)
+    allied_lost: int = 0  # Allied battalions eliminated in this battle (Kystevakuering may save some)
     winner: str = ""  # "attacker" | "defender"
     played: list[Played] = field(default_factory=list)  # cards played into the battle, in order
     seats: list[str] = field(default_factory=list)  # who still may play at the current card step

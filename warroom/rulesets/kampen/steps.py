@@ -102,7 +102,8 @@ def begin_round(st: St) -> None:
     st.attacks = {}
     st.battle = None
     st.placed = set()
-    for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved"):
+    for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
+                 "airfield_places"):
         st.flags.pop(flag, None)
     st.note(f"--- {st.sc.names[st.country]}' round ---")
 
@@ -226,6 +227,7 @@ def apply_fight(st: St, action: Any) -> None:
     assert isinstance(action, Fight)
     attack = st.attacks.pop(action.area)
     st.battle = Battle(action.area, attack)
+    st.flags["evacuation_offered"] = False
     st.note(f"Battle of {st.name(action.area)}: {attack.total} {st.sc.names[attack.country]} battalions attack "
             f"({attack.over_water} across water) against {defenders_here(st)}")
 
@@ -316,8 +318,11 @@ def apply_defence_roll(st: St, roll: Any) -> None:
             f"{faces(b.def_faces)} = {def_total}; {b.att_losses} attacking and {b.def_losses} defending battalions "
             f"eliminated; the {b.winner} wins")
     take_attacker_losses(st, b)
+    b.allied_lost = b.att_losses if b.attack.country == ALLIES else 0
     if len(defenders) == 1:
         st.add(b.area, defenders[0], -b.def_losses)
+        if defenders[0] == ALLIES:
+            b.allied_lost += b.def_losses
         b.def_losses = 0
 
 
@@ -354,16 +359,88 @@ def apply_loss(st: St, action: Any) -> None:
     assert isinstance(action, Lose) and st.battle is not None
     st.add(st.battle.area, action.country, -1)
     st.battle.def_losses -= 1
+    if action.country == ALLIES:
+        st.battle.allied_lost += 1
+
+
+# ----- step 6: Kystevakuering saves eliminated Allied battalions ----------------------------------------------------
+def rescue_open(st: St) -> bool:
+    b = st.battle
+    return b is not None and b.allied_lost > 0 and bool(manoeuvre.battle_cards(st, ALLIES, "removal",
+                                                                                 "save_eliminated"))
+
+
+def legal_rescue(st: St) -> list[Any]:
+    return [*manoeuvre.battle_cards(st, ALLIES, "removal", "save_eliminated"), DONE]
+
+
+def apply_rescue(st: St, action: Any) -> None:
+    b = st.battle
+    assert b is not None
+    if isinstance(action, Done):
+        b.allied_lost = 0
+        return
+    assert isinstance(action, Play)
+    use = manoeuvre.play_card(st, ALLIES, action.card, "removal")
+    st.flags["rescue"] = min(use.count("battalions", 1), b.allied_lost)
+    b.allied_lost = 0
+
+
+def legal_rescue_target(st: St) -> list[Any]:
+    b = st.battle
+    assert b is not None
+    n = st.flags["rescue"]
+    return [Place(a, k) for a in manoeuvre.safe_coast(st, b.area) for k in range(1, n + 1)]
+
+
+def apply_rescue_target(st: St, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.add(action.area, ALLIES, action.n)
+    st.flags["rescue"] = 0
+    st.note(f"{action.n} eliminated Allied battalion{'s' * (action.n > 1)} taken off by sea to "
+            f"{st.name(action.area)}")
 
 
 def after_losses(st: St) -> str:
+    if rescue_open(st):
+        return "rescue"
+    return after_removal(st)
+
+
+def after_removal(st: St) -> str:
     b = st.battle
     assert b is not None
-    if b.winner == "attacker":
-        if any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
-            return "retreat" if retreat_areas(st) else "surrounded"
-        return "battle_end"
+    if st.flags.get("rescue"):
+        return "rescue_target"
+    if b.winner == "attacker" and any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
+        if st.at(b.area, ALLIES) and manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat") and \
+                manoeuvre.safe_coast(st, b.area) and not st.flags.get("evacuation_offered"):
+            st.flags["evacuation_offered"] = True
+            return "evacuation"
+        if not any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
+            return "battle_end"
+        return "retreat" if retreat_areas(st) else "surrounded"
     return "battle_end"
+
+
+# ----- step 8: Kystevakuering takes beaten Allied defenders off by sea ----------------------------------------------
+def apply_evacuation(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["evacuating"] = False
+        return
+    assert isinstance(action, Play)
+    manoeuvre.play_card(st, ALLIES, action.card, "retreat")
+    st.flags["evacuating"] = True
+
+
+def apply_evacuation_target(st: St, action: Any) -> None:
+    b = st.battle
+    assert b is not None and isinstance(action, Place)
+    n = st.at(b.area, ALLIES)
+    st.add(b.area, ALLIES, -n)
+    st.add(action.area, ALLIES, n)
+    st.flags["evacuating"] = False
+    st.note(f"{n} Allied battalion{'s' * (n > 1)} leave {st.name(b.area)} by sea for {st.name(action.area)}")
 
 
 def retreat_countries(st: St) -> list[str]:
@@ -492,7 +569,7 @@ def begin_reinforce(st: St) -> None:
 
 
 def legal_exchanges(st: St) -> list[Any]:
-    return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), DONE]
+    return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), *manoeuvre.reinforce_cards(st), DONE]
 
 
 def apply_exchange(st: St, action: Any) -> None:
@@ -513,12 +590,27 @@ def apply_exchange(st: St, action: Any) -> None:
 
 def exchange_card(st: St, action: Any) -> None:
     """A card traded for its reinforcement symbols: its printed functions are ignored (4.3)."""
+    if isinstance(action, Play):  # Transportfly: some new battalions may go to German-held airfields
+        use = manoeuvre.play_card(st, st.country, action.card, "reinforce")
+        st.flags["airfield_places"] = st.flags.get("airfield_places", 0) + use.count("battalions", 1)
+        return
     assert isinstance(action, Exchange)
     card = action.card
     st.hands[st.country].remove(card)
     st.used[st.country].append(card)
     st.cards_used += 1
     st.symbols += st.sc.symbols_of(card)
+
+
+def apply_submarine(st: St, action: Any) -> None:
+    """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
+    st.flags["submarine"] = False
+    if isinstance(action, Play):
+        enemy = manoeuvre.submarines(st)[0][0]
+        use = manoeuvre.play_card(st, enemy, action.card, "opponent_reinforce")
+        cut = min(st.to_place, use.count("battalions", 1))
+        st.to_place -= cut
+        st.note(f"{cut} new {st.sc.names[st.country]} battalion{'s' * (cut > 1)} lost at sea")
 
 
 def placement_areas(st: St) -> list[str]:
@@ -532,7 +624,8 @@ def placement_areas(st: St) -> list[str]:
             continue
         seas = info.seas
         if c == GERMANY:
-            ok = bool(seas & {"I", "II"})
+            ok = bool(seas & {"I", "II"}) or (st.flags.get("airfield_places", 0) > 0 and info.airfield
+                                              and st.at(area, GERMANY) > 0)
         elif c == NORWAY:
             ok = (info.mobilisation or info.point_city) and area not in st.placed
         else:
@@ -561,6 +654,8 @@ def apply_place(st: St, action: Any) -> None:
     else:
         st.to_place -= 1
         st.placed.add(action.area)
+        if st.country == GERMANY and not st.sc.board.coast(action.area) & {"I", "II"}:
+            st.flags["airfield_places"] -= 1  # placed through Transportfly
     st.note(f"{st.sc.names[st.country]} place {action.n} new battalion{'s' * (action.n > 1)} in "
             f"{st.name(action.area)}")
 
@@ -708,6 +803,18 @@ def build_flow() -> Flow[St]:
              end_if=lambda st: st.battle is not None and st.battle.att_rolled, next=goto("defence_roll")),
         Step("defence_roll", "combat", actor=lambda st: CHANCE, apply=apply_defence_roll,
              end_if=lambda st: st.battle is not None and bool(st.battle.winner), next=goto("losses")),
+        Step("rescue", "combat", actor=lambda st: ALLIES, legal=legal_rescue, apply=apply_rescue,
+             end_if=lambda st: st.battle is not None and not st.battle.allied_lost, next=after_removal),
+        Step("rescue_target", "combat", actor=lambda st: ALLIES, legal=legal_rescue_target,
+             apply=apply_rescue_target, end_if=lambda st: not st.flags.get("rescue"), next=after_removal),
+        Step("evacuation", "combat", actor=lambda st: ALLIES,
+             legal=lambda st: [*manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat"), DONE],
+             apply=apply_evacuation, on_begin=lambda st: st.flags.__setitem__("evacuating", None),
+             end_if=lambda st: st.flags.get("evacuating") is not None,
+             next=lambda st: "evacuation_target" if st.flags.get("evacuating") else after_removal(st)),
+        Step("evacuation_target", "combat", actor=lambda st: ALLIES,
+             legal=lambda st: [Place(a) for a in manoeuvre.safe_coast(st, st.battle.area if st.battle else "")],
+             apply=apply_evacuation_target, end_if=lambda st: not st.flags.get("evacuating"), next=after_removal),
         Step("losses", "combat", actor=removal_actor, legal=legal_losses, apply=apply_loss,
              end_if=lambda st: st.battle is not None and st.battle.def_losses == 0, next=after_losses),
         Step("retreat", "combat", actor=retreat_actor, legal=legal_retreats, apply=apply_retreat,
@@ -719,7 +826,13 @@ def build_flow() -> Flow[St]:
              end_if=lambda st: st.battle is None, next=next_after_battle),
         Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
-             on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("place")),
+             on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("submarine")),
+        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarines(st)[0][0],
+             legal=lambda st: [*(p for c, p in manoeuvre.submarines(st) if c == manoeuvre.submarines(st)[0][0]),
+                               DONE],
+             apply=apply_submarine,
+             on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarines(st))),
+             end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
              end_if=placing_done, next=lambda st: "discard" if must_discard(st) else "new_cards"),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
