@@ -366,6 +366,8 @@ def test_example_3_rask_forflytning_and_paratroops_then_the_narvik_battle() -> N
     places = {a.area for a in st.legal_actions() if isinstance(a, Place)}
     assert "narvik" in places and not places & {"gratangen", "bardufoss", "tromso"}, "Trondheim's range"
     st.apply_action(Place("narvik"))
+    assert st.step == "drop_answer"
+    st.apply_action(DONE)  # the Allies keep their fighters for the bombers
     assert st.attacks["narvik"].origins == {"tysfjord": 1} and st.attacks["narvik"].by_sea_or_air == 1
     assert st.attacks["bardufoss"].origins == {"bjornfjell": 1}
     end_moves(st)
@@ -452,3 +454,17 @@ def test_an_ubat_sinks_one_reinforcement() -> None:
     assert st.step == "submarine" and st.current_player() == ALLIES and st.to_place == 1
     st.apply_action(Play(sub))
     assert st.to_place == 0 and sub in st.used[ALLIES]
+
+
+def test_allied_fighters_scatter_a_paratroop_drop() -> None:
+    st = position({"trondheim": {GERMANY: 2}, "narvik": {ALLIES: 2}})
+    [drop] = give(st, GERMANY, "germany_fallskjermtropp")
+    [fighters] = give(st, ALLIES, "allies_jagerfly")
+    st.apply_action(Play(drop))
+    st.apply_action(Place("narvik"))
+    assert st.step == "drop_answer" and st.current_player() == ALLIES
+    st.apply_action(Play(fighters))
+    choices = st.legal_actions()
+    assert choices and all(isinstance(a, Place) and a.area in st.sc.board.neighbours("narvik") for a in choices)
+    st.apply_action(choices[0])
+    assert "narvik" not in st.attacks and st.step == "move" and fighters in st.used[ALLIES]

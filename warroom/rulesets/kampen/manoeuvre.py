@@ -205,7 +205,50 @@ def apply_target(st: KampenState, action: Any) -> None:
             arrive(st, action.frm, action.to, action.n, action.via)
     else:
         assert isinstance(action, Place)
+        if use.effect == "paradrop" and diverters(st):
+            st.flags["drop"] = (action.area, action.n)  # the Allies may answer with fighters first
+            return
         arrive(st, "", action.area, action.n, by_sea_or_air=True)
+
+
+def diverters(st: KampenState) -> list[Play]:
+    """Allied cards that may scatter a paratroop drop just aimed (Jagerfly in the German round)."""
+    if st.country != GERMANY:
+        return []
+    out = []
+    for key in dict.fromkeys(st.hands[ALLIES]):
+        found = use_at(st, key, "move", ("stop",))
+        if found is not None and found[1].effect == "divert_airdrop":
+            out.append(Play(key))
+    return out
+
+
+def answer_drop(st: KampenState, action: Any) -> None:
+    """The Allies let the drop land where aimed (done) or scatter it (a card; they then pick the area)."""
+    area, n = st.flags["drop"]
+    if isinstance(action, Play):
+        found = use_at(st, action.card, "move", ("stop",))
+        assert found is not None
+        st.hands[ALLIES].remove(action.card)
+        st.used[ALLIES].append(action.card)
+        st.note(f"The Allies play {card_of(st, action.card).name}: {found[1].text}")
+        st.flags["scatter"] = True
+        return
+    st.flags["drop"] = None
+    arrive(st, "", area, n, by_sea_or_air=True)
+
+
+def scatter_choices(st: KampenState) -> list[Place]:
+    area, n = st.flags["drop"]
+    return [Place(a, n) for a in st.sc.board.neighbours(area)]
+
+
+def scatter(st: KampenState, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.flags["drop"] = None
+    st.flags["scatter"] = False
+    st.note(f"The paratroops are scattered to {st.name(action.area)}")
+    arrive(st, "", action.area, action.n, by_sea_or_air=True)
 
 
 # ----- the Allies' invasion: an exchange in phase 1, landing on the coast -------------------------------------------

@@ -103,7 +103,7 @@ def begin_round(st: St) -> None:
     st.battle = None
     st.placed = set()
     for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
-                 "airfield_places"):
+                 "airfield_places", "drop", "scatter"):
         st.flags.pop(flag, None)
     st.note(f"--- {st.sc.names[st.country]}' round ---")
 
@@ -771,7 +771,14 @@ def build_flow() -> Flow[St]:
              next=after_move),
         Step("card_effect", "movement", actor=lambda st: st.country,
              legal=lambda st: manoeuvre.targets(st, manoeuvre.effect_use(st)), apply=manoeuvre.apply_target,
-             end_if=lambda st: not st.flags.get("effect"), next=goto("move")),
+             end_if=lambda st: not st.flags.get("effect"),
+             next=lambda st: "drop_answer" if st.flags.get("drop") else "move"),
+        Step("drop_answer", "movement", actor=lambda st: ALLIES,
+             legal=lambda st: [*manoeuvre.diverters(st), DONE], apply=manoeuvre.answer_drop,
+             end_if=lambda st: not st.flags.get("drop") or bool(st.flags.get("scatter")),
+             next=lambda st: "drop_scatter" if st.flags.get("scatter") else "move"),
+        Step("drop_scatter", "movement", actor=lambda st: ALLIES, legal=manoeuvre.scatter_choices,
+             apply=manoeuvre.scatter, end_if=lambda st: not st.flags.get("scatter"), next=goto("move")),
         Step("invasion_exchange", "movement", actor=lambda st: st.country, legal=legal_invasion_exchange,
              apply=apply_invasion_exchange, end_if=lambda st: not st.flags.get("invading"),
              next=goto("invasion_landing")),
