@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--scenario", action="append")
     parser.add_argument("--bot", action="append")
     args = parser.parse_args()
-    scenarios = args.scenario or bundled_ids()
+    scenarios = args.scenario or bundled_ids(system="firestorm")
     bots = args.bot or ["random", "heuristic"]
     print(f"{'scenario':<10} {'bot':<10} {'campaigns/s (median of ' + str(args.runs) + ')':>30} {'min':>8} {'max':>8}")
     for scenario in scenarios:

@@ -262,9 +262,9 @@ def test_queries_reject_unknown_names(board: Board) -> None:
         board.crosses_water("oslo", "tromso")
 
 
-def test_board_is_not_a_playable_scenario_yet() -> None:
-    assert set(bundled_ids()) == {"caen", "lorraine", "norway"}
-    assert "kampen" not in bundled_ids(drafts=True)
+def test_the_game_is_bundled_as_its_own_rule_system() -> None:
+    assert set(bundled_ids(system="firestorm")) == {"caen", "lorraine", "norway"}
+    assert bundled_ids(system="kampen") == ["kampen"]
 
 
 # ----- malformed boards are refused ----------------------------------------------------------------------

@@ -131,7 +131,7 @@ def test_example_2_defenders_with_only_fjords_behind_them_are_lost() -> None:
     st.apply_action(Roll((5,)))  # 3 across a fjord: 1 die
     st.apply_action(Roll((1, 2)))
     assert st.at("andalsnes", GERMANY) == 0 and st.at("andalsnes", ALLIES) == 3
-    assert any("surrounded" in e for e in st.events)
+    assert any("surrounded" in text for _, text in st.events)
 
 
 def test_a_beaten_defender_retreats_together_but_not_whence_the_attack_came() -> None:

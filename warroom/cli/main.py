@@ -20,11 +20,13 @@ from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, Warr
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE
-from warroom.rulesets.firestorm import new_game
-from warroom.scenarios import bundled_ids, load_path, load_scenario
+from warroom.rulesets import new_game
+from warroom.rulesets.kampen.scenario import KampenScenario
+from warroom.scenarios import bundled_ids, load_game, load_game_path
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway).")
+                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway) and the board "
+                       "game Kampen om Norge.")
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
@@ -53,7 +55,7 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def scenario_or_exit(name: str) -> Any:
     """A scenario to play; drafts (data still being built) are refused with a clear message."""
     try:
-        sc = load_scenario(name)
+        sc = load_game(name)
     except (UnknownNameError, ScenarioError) as exc:
         raise fail(str(exc)) from exc
     if sc.status == "draft":
@@ -69,7 +71,11 @@ def scenarios() -> None:
     for col in ("id", "title", "turns", "sides", "areas", "troops"):
         table.add_column(col)
     for sid in bundled_ids():
-        sc = load_scenario(sid)
+        sc = load_game(sid)
+        if isinstance(sc, KampenScenario):
+            table.add_row(sid, sc.title, "until the German deck runs out", "Germany vs Norway + the Allies",
+                          str(len(sc.board.land)), f"{sum(sum(p.values()) for p in sc.setup.values())} battalions")
+            continue
         table.add_row(sid, sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
                       str(len(sc.areas)), str(len(sc.troops)))
     out.print(table)
@@ -80,10 +86,16 @@ def scenarios() -> None:
 
 def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
              dice: random.Random | None = None) -> None:
-    from warroom.cli.session import Session
+    from warroom.cli.session import KAMPEN_HELP, Session
+    from warroom.rulesets.kampen import KampenState
 
     console = Console(highlight=False)
-    session = Session(st, seed, players, bot, save, console, input, dice)
+    if isinstance(st, KampenState):
+        from warroom.cli.kampen_screen import screen
+
+        session = Session(st, seed, players, bot, save, console, input, dice, screen, KAMPEN_HELP)
+    else:
+        session = Session(st, seed, players, bot, save, console, input, dice)
     finished = session.run()
     if not finished and save is not None:
         console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False)
@@ -102,9 +114,24 @@ def play(
         min=0, help="mixed mode: tabletop battles each side may claim per turn (default: no limit)")] = None,
     parallel: Annotated[bool, typer.Option(
         help="tabletop battles go to the table and the turn goes on; report each as 'report N A D'")] = False,
+    germany: Annotated[Who | None, typer.Option(help="Kampen om Norge: who plays Germany (default bot)")] = None,
+    norway: Annotated[Who | None, typer.Option(help="Kampen om Norge: who plays Norway (default human)")] = None,
+    kampen_allies: Annotated[Who | None, typer.Option(
+        "--kampen-allies", help="Kampen om Norge: who plays the Allies (default: as Norway)")] = None,
+    players_count: Annotated[int | None, typer.Option(
+        "--players", min=2, max=3, help="Kampen om Norge: 2 (one person holds Norway and the Allies) or 3")] = None,
+    advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
 ) -> None:
-    """Play a campaign at the terminal: against the bot, or both sides hot-seat."""
+    """Play a campaign at the terminal: against the bot, or both sides hot-seat. For Kampen om Norge use
+    --germany/--norway/--allies and --players instead of --allies/--axis."""
     sc = scenario_or_exit(scenario)
+    if isinstance(sc, KampenScenario):
+        from warroom.cli.kampen_cli import play_kampen
+
+        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail)
+        return
+    if germany or norway or kampen_allies or players_count or advanced:
+        raise fail("--germany, --norway, --kampen-allies, --players and --advanced are Kampen om Norge options")
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
                    "or choose another file")
@@ -131,7 +158,7 @@ def load_record(path: Path) -> tuple[GameRecord, Any]:
     """Read a save and replay it; any problem is reported without touching the file."""
     try:
         record = GameRecord.load(path)
-        sc = load_scenario(record.scenario)
+        sc = load_game(record.scenario)
     except (SaveError, UnknownNameError, ScenarioError) as exc:
         raise fail(f"cannot resume {path}: {exc}") from exc
     if sc.version != record.scenario_version:
@@ -181,6 +208,19 @@ def autoplay(
     sc = scenario_or_exit(scenario)
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; not overwritten")
+    if isinstance(sc, KampenScenario):
+        kst = play_one(scenario, seed, dict.fromkeys(sc.sides, "random"), {}, record_events=True)
+        lines = [f"{sc.title}: autoplay, seed {seed}, random bots for Germany, Norway and the Allies"]
+        lines.extend(f"R{r} {text}" for r, text in kst.events)
+        lines.append(f"Outcome: {kst.outcome_text()}")
+        typer.echo("\n".join(lines))
+        if save is not None:
+            kst.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": "random"})
+            try:
+                kst.record(seed).save(save)
+            except OSError as exc:
+                raise fail(f"cannot write save file {save}: {exc}") from exc
+        return
     bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     st = play_one(scenario, seed, bots, {"mode": "gw"}, record_events=True)
     lines = [f"{sc.title}: autoplay, seed {seed}, "
@@ -211,16 +251,25 @@ def simulate(
     from warroom.sim.runner import simulate as run
 
     sc = scenario_or_exit(scenario)
-    bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
+    kampen = isinstance(sc, KampenScenario)
+    bots = dict.fromkeys(sc.sides, "random") if kampen else {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:
         task = progress.add_task(f"simulating {sc.id}", total=games)
         summary = run(scenario, games, seed, bots, jobs=jobs, backend="ray" if ray else "local",
                       progress=lambda n: progress.advance(task, n))
-    report = summary.report(sc.sides)
+    if isinstance(sc, KampenScenario):
+        report = summary.report(("germany", "norway_allies"), "point cities German at the end")
+    else:
+        report = summary.report((sc.sides[0], sc.sides[1]))
     report.update({"scenario": sc.id, "seed": seed, "bots": bots})
     if as_json:
         typer.echo(json.dumps(report, indent=1, ensure_ascii=False))
+        return
+    if isinstance(sc, KampenScenario):
+        from warroom.cli.kampen_cli import print_report as print_kampen
+
+        print_kampen(out, sc, report)
         return
     print_report(sc, report)
 
@@ -258,12 +307,19 @@ def print_report(sc: Any, report: dict[str, Any]) -> None:
 def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or folder")]) -> None:
     """Check a scenario file and print every problem found."""
     try:
-        sc = load_path(path)
+        sc = load_game_path(path)
     except ScenarioError as exc:
         err.print(f"[bold red]{escape(str(path))}: {len(exc.problems)} problem(s)[/bold red]")
         for p in exc.problems:
             err.print(f"  - {p}", markup=False)
         raise typer.Exit(1) from exc
+    if isinstance(sc, KampenScenario):
+        from warroom.rulesets.kampen.scenario import assumptions
+
+        out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.board.land)} land areas, {len(sc.board.seas)} sea "
+                  f"areas, {len(sc.board.borders)} borders, {sum(len(d) for d in sc.decks.values())} play cards, "
+                  f"{assumptions(sc)} recorded assumptions", markup=False)
+        return
     out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.areas)} areas, {len(sc.borders)} borders, "
               f"{len(sc.troops)} troops, {len(sc.turns)} turns, {len(sc.assumptions)} recorded assumptions",
               markup=False)

@@ -16,7 +16,6 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.game import Player
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
-from warroom.rulesets.firestorm.state import FirestormState
 
 HELP = """Type the number of a choice, or the action itself:
   arrow FROM TO            attack an adjacent enemy area           e.g. arrow A2 B2
@@ -45,6 +44,25 @@ Other commands: log (this turn's full log), options (every legal action), help,
 quit (the save keeps the game)."""
 
 
+Render = Callable[[Any, Sequence[Action], "int | None", "str | None"], Any]
+"""A screen: the position, the legal actions, the log lines already seen, and who is looking."""
+
+KAMPEN_HELP = """Type the number of a choice, or the action itself:
+  move FROM TO [N]         move N battalions one area; into enemies it is an attack   e.g. move oslo honefoss 2
+  move FROM TO N via AREA  a longer move a card allows (the attack is made from AREA)
+  play CARD [USE]          play a card from your hand (CARD as shown, e.g. germany_panzer#3)
+  fight AREA               (attacker) the next battle to fight
+  lose norway|allies       (joint defence) whose battalion is eliminated
+  retreat AREA             beaten battalions withdraw there together
+  exchange CARD            trade a card for its reinforcement symbols (3 symbols = 1 battalion)
+  place AREA [N]           place new battalions (or aim a card at AREA)
+  discard CARD             (no card used this round) one card goes under the deck
+  remove AREA              (Allied deck used up) an Allied battalion leaves the board
+  done                     nothing more in this step
+Other commands: log (this round's full log), options (every legal action), help,
+quit (the save keeps the game)."""
+
+
 class QuitGame(Exception):
     """The human asked to stop (or input ran out); the game so far is kept."""
 
@@ -55,18 +73,21 @@ class TerminalHuman:
     It answers decisions for the sides it plays and, in tabletop mode, the reported results.
     """
 
-    def __init__(self, console: Console, ask: Callable[[str], str], before: Callable[[], None]) -> None:
+    def __init__(self, console: Console, ask: Callable[[str], str], before: Callable[[], None],
+                 render: Render = screen, help_text: str = HELP) -> None:
         self.console = console
         self.ask = ask
         self.before = before
+        self.render = render
+        self.help_text = help_text
         self.seen: int | None = None  # how many log lines the human had seen at their last decision
 
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
-        st: FirestormState = state
+        st = state
         reporting = st.current_player() == REPORT
         self.before()
         viewer = None if reporting else st.current_player()
-        self.console.print(screen(st, [] if reporting else legal, self.seen, viewer))
+        self.console.print(self.render(st, [] if reporting else legal, self.seen, viewer))
         if reporting and st.step == "await_reports":
             self.console.print("Battles at the table: " + "; ".join(
                 f"{b.no}: {st.sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}"
@@ -86,7 +107,7 @@ class TerminalHuman:
             if text in ("quit", "exit", "q"):
                 raise QuitGame
             if text in ("help", "?"):
-                self.console.print(HELP, markup=False)
+                self.console.print(self.help_text, markup=False)
                 continue
             if text == "options":
                 for i, a in enumerate(legal, start=1):
@@ -107,7 +128,7 @@ class TerminalHuman:
                         raise IllegalActionError("the only choice is 1" if len(legal) == 1
                                                  else f"choose a number from 1 to {len(legal)}")
                     return legal[i - 1]
-                action = st.parse_action(text)
+                action: Action = st.parse_action(text)
                 st.clone().apply_action(action)  # the state itself says whether it is legal, and why not
                 return action
             except (IllegalActionError, UnknownNameError) as exc:
@@ -117,16 +138,16 @@ class TerminalHuman:
 class Session:
     """Runs a campaign to the end or until the human quits; saves after every action."""
 
-    def __init__(self, st: FirestormState, seed: int, players: dict[str, str], bot: str,
+    def __init__(self, st: Any, seed: int, players: dict[str, str], bot: str,
                  save: Path | None, console: Console, ask: Callable[[str], str],
-                 dice: random.Random | None = None) -> None:
+                 dice: random.Random | None = None, render: Render = screen, help_text: str = HELP) -> None:
         self.st = st
         self.seed = seed
         self.save = save
         self.console = console
         self.dice = dice if dice is not None else random.Random(seed)
         n = len(st.log)
-        human = TerminalHuman(console, ask, self.clear_for_human)
+        human = TerminalHuman(console, ask, self.clear_for_human, render, help_text)
         self.players: dict[str, Player] = {REPORT: human}
         for i, side in enumerate(st.sc.sides):
             self.players[side] = (make_bot(bot, random.Random(seed * 7919 + i * 104729 + n))
@@ -134,7 +155,8 @@ class Session:
         self.shown = len(st.events)
 
     def record(self) -> GameRecord:
-        return self.st.record(self.seed)
+        record: GameRecord = self.st.record(self.seed)
+        return record
 
     def autosave(self) -> None:
         if self.save is not None:

@@ -8,23 +8,28 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.errors import ScenarioError, UnknownNameError
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.scenario import KampenScenario
 
 DATA = Path(__file__).parent / "data"
 MAX_FILE_BYTES = 2_000_000
 LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
 
 
-def bundled_ids(drafts: bool = False) -> list[str]:
-    """Bundled campaigns: folders of `data/` with a `scenario.toml`. Campaigns whose `[scenario]`
-    says `status = "draft"` (data being built, not yet playable) are listed only with `drafts=True`."""
+def bundled_ids(drafts: bool = False, system: str | None = None) -> list[str]:
+    """Bundled games: folders of `data/` with a `scenario.toml`. Those whose `[scenario]` says
+    `status = "draft"` (data being built, not yet playable) are listed only with `drafts=True`; `system`
+    keeps only one rule system's (firestorm, kampen)."""
     out = []
     for p in sorted(DATA.iterdir()):
         head = p / "scenario.toml"
-        if p.is_dir() and head.is_file() and (drafts or not _is_draft(head)):
+        if p.is_dir() and head.is_file() and (drafts or not _is_draft(head)) and (
+                system is None or system_of(p) == system):
             out.append(p.name)
     return out
 
@@ -74,25 +79,54 @@ def read_toml_tree(path: Path) -> tuple[dict[str, Any], str]:
     return merged, str(path)
 
 
+def system_of(path: Path) -> str:
+    """The rule system a scenario folder declares in its scenario.toml ('firestorm' when it says none)."""
+    head = Path(path) / "scenario.toml"
+    if not head.is_file():
+        return "firestorm"
+    try:
+        data = tomllib.loads(head.read_text(encoding="utf-8")).get("scenario", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return "firestorm"  # reported in full when the folder is read
+    return str(data.get("system", "firestorm")) if isinstance(data, dict) else "firestorm"
+
+
+def load_game_path(path: Path) -> FirestormScenario | KampenScenario:
+    """Load and validate a scenario from a file or folder: a Firestorm campaign, or Kampen om Norge."""
+    if Path(path).is_dir() and system_of(path) == "kampen":
+        from warroom.rulesets.kampen.scenario import load_folder
+
+        return load_folder(Path(path))
+    return load_path(path)
+
+
 def load_path(path: Path) -> FirestormScenario:
-    """Load and validate a scenario from a file or folder."""
+    """Load and validate a Firestorm scenario from a file or folder."""
     data, where = read_toml_tree(path)
     system = data.get("scenario", {}).get("system", "firestorm") if isinstance(data.get("scenario"), dict) else ""
     if system != "firestorm":
-        raise ScenarioError([f"{where}: [scenario] system {system!r} is not supported (known: firestorm)"])
+        raise ScenarioError([f"{where}: [scenario] system {system!r} is not supported (known: firestorm, kampen)"])
     return parse_scenario(data, where)
 
 
 @cache
-def _bundled(name: str) -> FirestormScenario:
-    return load_path(DATA / name)
+def _bundled(name: str) -> FirestormScenario | KampenScenario:
+    return load_game_path(DATA / name)
 
 
-def load_scenario(name: str) -> FirestormScenario:
-    """A bundled scenario by id, or a scenario file/folder by path."""
+def load_game(name: str) -> FirestormScenario | KampenScenario:
+    """A bundled game by id, or a scenario file/folder by path, of any rule system."""
     if name in bundled_ids(drafts=True):
         return _bundled(name)
     p = Path(name)
     if p.exists():
-        return load_path(p)
+        return load_game_path(p)
     raise UnknownNameError(f"unknown scenario {name!r} (bundled: {', '.join(bundled_ids())}; or give a path)")
+
+
+def load_scenario(name: str) -> FirestormScenario:
+    """A Firestorm campaign by id or path (`load_game` takes any rule system)."""
+    sc = load_game(name)
+    if not isinstance(sc, FirestormScenario):
+        raise UnknownNameError(f"{name!r} is Kampen om Norge, not a Firestorm campaign")
+    return sc

@@ -35,7 +35,7 @@ def add_pages(app: FastAPI) -> None:
 
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        scenarios = [load_scenario(s) for s in bundled_ids()]
+        scenarios = [load_scenario(s) for s in bundled_ids(system="firestorm")]
         info = [{"id": s.id, "title": s.title, "turns": len(s.turns)} for s in scenarios]
         return templates.TemplateResponse(request, "index.html", {"scenarios": info})
 

@@ -147,8 +147,9 @@ class Campaigns:
         if scenario_toml is not None:
             sc = uploaded_scenario(scenario_toml)
             scenario_id = sc.id
-        elif scenario_id not in bundled_ids():
-            raise BadRequestError(f"unknown scenario {scenario_id!r} (bundled: {', '.join(bundled_ids())})")
+        elif scenario_id not in bundled_ids(system="firestorm"):
+            raise BadRequestError(f"unknown scenario {scenario_id!r} (the club server plays the Firestorm campaigns: "
+                                  f"{', '.join(bundled_ids(system='firestorm'))})")
         else:
             sc = load_scenario(scenario_id)
         params = dict(params or {})
@@ -187,7 +188,7 @@ class Campaigns:
 
     def import_record(self, record: GameRecord, title: str = "") -> tuple[str, list[Invitation]]:
         """A new campaign from a save (CLI or export): replayed in full first; new links and a new seed."""
-        if record.scenario not in bundled_ids():
+        if record.scenario not in bundled_ids(system="firestorm"):
             raise BadRequestError(f"the save is of scenario {record.scenario!r}, which this server does not have")
         sc = load_scenario(record.scenario)
         params = dict(record.params)

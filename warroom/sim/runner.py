@@ -15,8 +15,8 @@ from typing import Any
 
 from warroom.ai import make_bot
 from warroom.core.game import play
-from warroom.rulesets.firestorm import new_game
-from warroom.scenarios import load_scenario
+from warroom.rulesets import new_game, system_of
+from warroom.scenarios import load_game
 from warroom.sim.stats import percentile, wilson
 
 
@@ -44,7 +44,14 @@ def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, A
 
     Bots play General's Wargame battles only: a tabletop result needs people at a table.
     """
-    sc = load_scenario(scenario)
+    sc = load_game(scenario)
+    if system_of(sc) == "kampen":
+        st = new_game(sc, params or {})
+        st.record_events = record_events
+        rng = random.Random(seed ^ 0x9E3779B97F4A7C15)
+        players = {c: make_bot(bots.get(c, "random"), random.Random(rng.getrandbits(62))) for c in sc.sides}
+        play(st, players, random.Random(seed), trusted=True)
+        return st
     params = params or {"mode": "gw"}
     if params.get("mode", "gw") != "gw":
         raise ValueError(f"bot games resolve battles by the General's Wargame, not mode {params['mode']!r}")
@@ -58,6 +65,12 @@ def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, A
 
 
 def summarise(st: Any) -> GameSummary:
+    from warroom.rulesets.kampen import KampenState
+
+    if isinstance(st, KampenState):  # the "difference" is the point cities Germany holds at the end
+        cities = st.sc.board.point_cities
+        held = {a: st.holder(a) or "empty" for a in sorted(st.sc.board.land)}
+        return GameSummary(st.outcome_label(), st.result[0], sum(1 for c in cities if held[c] == "germany"), held)
     winner, _level, _margin = st.outcome()
     a, b = st.sc.sides
     return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
@@ -98,7 +111,7 @@ class Summary:
             for side, n in per.items():
                 mine[side] = mine.get(side, 0) + n
 
-    def report(self, sides: tuple[str, str]) -> dict[str, Any]:
+    def report(self, sides: tuple[str, str], difference: str = "") -> dict[str, Any]:
         n = self.games
         return {
             "games": n,
@@ -107,7 +120,7 @@ class Summary:
             "wins": {k: {"count": self.wins.get(k, 0), "rate": round(self.wins.get(k, 0) / n, 4) if n else 0.0,
                          "ci95": list(wilson(self.wins.get(k, 0), n))} for k in (*sides, "draw")},
             "vp_difference": {
-                "of": f"{sides[0]} minus {sides[1]}",
+                "of": difference or f"{sides[0]} minus {sides[1]}",
                 "mean": round(self.diff_sum / n, 2) if n else 0.0,
                 "percentiles": {str(q): percentile(self.diff_hist, q / 100) for q in (5, 25, 50, 75, 95)},
             },

@@ -38,7 +38,7 @@ def card_of(st: KampenState, key: str) -> Card:
 
 
 def german_airfields(st: KampenState) -> list[str]:
-    return [a for a in st.sc.board.airfields if st.at(a, "germany")]
+    return [a for a in sorted(st.sc.board.airfields) if st.at(a, "germany")]
 
 
 def requirement_met(st: KampenState, b: Battle, need: str) -> bool:

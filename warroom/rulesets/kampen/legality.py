@@ -11,9 +11,16 @@ if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
 
 EXPECTED = {
-    "move": "move FROM TO [N] or done", "pick": "fight AREA", "losses": "lose norway|allies",
-    "retreat": "retreat AREA", "reinforce": "exchange CARD or done", "place": "place AREA",
-    "discard": "discard CARD", "deck_removal": "remove AREA",
+    "move": "move FROM TO [N], play CARD or done", "pick": "fight AREA", "losses": "lose norway|allies",
+    "retreat": "retreat AREA", "reinforce": "exchange CARD, play CARD or done", "place": "place AREA",
+    "discard": "discard CARD", "deck_removal": "remove AREA", "card_effect": "move FROM TO N or place AREA",
+    "invasion_exchange": "exchange CARD or done", "invasion_landing": "place AREA",
+    "sabotage": "play CARD or done", "sabotage_target": "place AREA (an attacked area) or move FROM TO (a border)",
+    "sabotage_counter": "play CARD or done", "flight": "retreat AREA", "drop_answer": "play CARD or done",
+    "drop_scatter": "place AREA", "attack_cards": "play CARD or done", "defend_cards": "play CARD or done",
+    "react_cards": "play CARD or done", "rescue": "play CARD or done", "rescue_target": "place AREA N",
+    "evacuation": "play CARD or done", "evacuation_target": "place AREA", "landed_retreat": "retreat AREA",
+    "submarine": "play CARD or done",
 }
 
 

@@ -21,6 +21,7 @@ class KampenScenario:
     id: str
     title: str
     version: str
+    status: str
     board: Board
     cards: CardSet
     countries: tuple[str, ...]
@@ -73,6 +74,13 @@ def bundled() -> KampenScenario:
     return load_folder(FOLDER)
 
 
+def assumptions(sc: KampenScenario) -> int:
+    """How many decisions the data records as `assumption` (board, cards)."""
+    cards = sum(1 for c in sc.cards.cards.values() if c.assumption) + sum(
+        1 for c in sc.cards.cards.values() for u in c.uses if u.assumption)
+    return len(sc.board.assumptions()) + cards
+
+
 def load_folder(folder: Path) -> KampenScenario:
     """The scenario of a folder holding board.toml, cards.toml, ships.toml and setup.toml."""
     board = load_board(folder / "board.toml")
@@ -92,5 +100,8 @@ def load_folder(folder: Path) -> KampenScenario:
         raise ScenarioError(problems)
     decks = {c: tuple(copy.key for copy in cards.deck(c)) for c in countries}
     symbols = {copy.key: copy.symbols for c in countries for copy in cards.deck(c)}
-    return KampenScenario("kampen", "Kampen om Norge", "1", board, cards, countries, dict(rules["hand"]), rules,
-                          setup, dict(data["setup"]["allies_first"]), decks, symbols)
+    head = load_setup(folder / "scenario.toml").get("scenario", {}) if (folder / "scenario.toml").is_file() else {}
+    return KampenScenario(str(head.get("id", "kampen")), str(head.get("title", "Kampen om Norge")),
+                          str(head.get("version", "1")), str(head.get("status", "ready")), board, cards, countries,
+                          dict(rules["hand"]), rules, setup, dict(data["setup"]["allies_first"]), decks, symbols)
+

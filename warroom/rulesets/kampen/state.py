@@ -99,7 +99,7 @@ class KampenState:
         self.allies_out = False  # the Allied deck is used up: no more cards (2.4)
         self.flags: dict[str, Any] = {}
         self.log: list[LogEntry] = []
-        self.events: list[str] = []
+        self.events: list[tuple[int, str]] = []  # (round, text)
         self.record_events = True
 
     # ----- the state API ------------------------------------------------------------------------------------
@@ -194,7 +194,27 @@ class KampenState:
 
     def note(self, text: str) -> None:
         if self.record_events:
-            self.events.append(f"R{self.round} {text}")
+            self.events.append((self.round, text))
+
+    @property
+    def turn(self) -> int:
+        """The round number, under the name the shared tools use for a game's clock."""
+        return self.round
+
+    def outcome_label(self) -> str:
+        winner, level = self.result
+        if not winner:
+            return "Unfinished"
+        side = "Germany" if winner == GERMANY else "Norway and the Allies"
+        return f"{side}: {level} victory"
+
+    def outcome_text(self) -> str:
+        if not self.terminal:
+            return "The game is not over"
+        cities = self.sc.board.point_cities
+        german = sum(1 for c in cities if self.holder(c) == GERMANY)
+        return (f"{self.outcome_label()} after {self.round} rounds ({german} of {len(cities)} point cities "
+                f"German; {self.total(NORWAY) + self.total(ALLIES)} Norwegian and Allied battalions left)")
 
     def area_or_raise(self, text: str) -> str:
         aid = self.sc.area_id(text)

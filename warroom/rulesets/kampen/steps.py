@@ -105,7 +105,8 @@ def begin_round(st: St) -> None:
     for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
                  "airfield_places", "drop", "scatter"):
         st.flags.pop(flag, None)
-    st.note(f"--- {st.sc.names[st.country]}' round ---")
+    name = st.sc.names[st.country]
+    st.note(f"--- {name}{chr(39) if name.endswith('s') else chr(39) + 's'} round ---")
 
 
 def movable(st: St, area: str, country: str) -> int:

@@ -1,0 +1,74 @@
+"""Kampen om Norge at the terminal: seats for two or three players, autoplay and simulation reports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from warroom.rulesets.kampen import new_game
+from warroom.rulesets.kampen.scenario import KampenScenario
+
+COUNTRIES = ("germany", "norway", "allies")
+
+
+def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[str, str]:
+    """Who plays each country. With two players one person holds Norway and the Allies together (1.2), so
+    those two seats must be alike; with three any mix is allowed."""
+    g = getattr(germany, "value", germany) or "bot"
+    n = getattr(norway, "value", norway) or "human"
+    a = getattr(allies, "value", allies) or n
+    count = players or 2
+    if count == 2 and n != a:
+        raise ValueError("with 2 players one person holds Norway and the Allies: give --norway and --kampen-allies "
+                         "the same value, or use --players 3")
+    return {"germany": g, "norway": n, "allies": a}
+
+
+def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, norway: Any, allies: Any,
+                players: int | None, advanced: bool, fail: Callable[[str], Exception]) -> None:
+    """`warroom play kampen`: a new basic game with humans and bots in the chosen seats."""
+    from warroom.cli.main import _session
+
+    if advanced:
+        raise fail("the advanced game of Kampen om Norge (ships, the 9 April round) is not built yet; "
+                   "play the basic game without --advanced")
+    if save is not None and save.exists():
+        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' or choose another file")
+    try:
+        who = seats(germany, norway, allies, players)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    st = new_game(sc, {"players": who, "bot": "random", "seats": players or 2})
+    if save is not None:
+        try:
+            st.record(seed).save(save)
+        except OSError as exc:
+            raise fail(f"cannot write save file {save}: {exc}") from exc
+    _session(st, seed, who, "random", save)
+
+
+def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
+    n = report["games"]
+    t = Table(title=f"{sc.title}: {n} games")
+    for col in ("outcome", "games", "rate", "95% interval"):
+        t.add_column(col)
+    for name, row in report["outcomes"].items():
+        lo, hi = row["ci95"]
+        t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
+    console.print(t)
+    cities = report["vp_difference"]
+    pct = ", ".join(f"p{q} {v}" for q, v in cities["percentiles"].items())
+    console.print(f"Point cities German at the end: mean {cities['mean']:.2f}; {pct}")
+    h = Table(title="Point cities held at the end")
+    for col in ("city", "Germany", "Norway and the Allies", "empty"):
+        h.add_column(col)
+    held = report["held_at_end"]
+    for city in sorted(sc.board.point_cities):
+        row = held.get(city, {})
+        german, ours = row.get("germany", 0.0), row.get("norway_allies", 0.0)
+        h.add_row(sc.board.land[city].name, f"{german:.1%}", f"{ours:.1%}", f"{max(0.0, 1 - german - ours):.1%}")
+    console.print(h)
