@@ -33,9 +33,14 @@ class HeuristicBot(RandomBot):
 
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
         from warroom.rulesets.firestorm.state import FirestormState
+        from warroom.rulesets.kampen.state import KampenState
 
         if isinstance(state, FirestormState):
             from warroom.ai.firestorm_heuristic import choose
 
             return choose(state, legal, self.rng)
+        if isinstance(state, KampenState):
+            from warroom.ai.kampen_heuristic import choose as choose_kampen
+
+            return choose_kampen(state, legal, self.rng)
         return super().choose(state, legal)
