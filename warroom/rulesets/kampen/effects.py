@@ -128,10 +128,7 @@ def play(st: KampenState, country: str, action: Play, step: str) -> None:
     assert b is not None
     card = card_of(st, action.card)
     use = card.uses[chosen_use(st, country, action, step)]
-    st.hands[country].remove(action.card)
-    st.used[country].append(action.card)
-    if country == st.country:
-        st.cards_used += 1
+    st.spend(country, action.card)
     b.played.append(Played(country, action.card, card.type, use.step, use, side_of(b, country)))
     st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
 

@@ -145,9 +145,7 @@ def start_effect(st: KampenState, action: Play) -> None:
     found = use_at(st, action.card, "move", ("play",))
     assert found is not None
     c = st.country
-    st.hands[c].remove(action.card)
-    st.used[c].append(action.card)
-    st.cards_used += 1
+    st.spend(c, action.card)
     st.flags["effect"] = (action.card, found[0])
     st.note(f"{st.sc.names[c]} play {card_of(st, action.card).name}: {found[1].text}")
     if found[1].effect == "invasion":
@@ -229,8 +227,7 @@ def answer_drop(st: KampenState, action: Any) -> None:
     if isinstance(action, Play):
         found = use_at(st, action.card, "move", ("stop",))
         assert found is not None
-        st.hands[ALLIES].remove(action.card)
-        st.used[ALLIES].append(action.card)
+        st.spend(ALLIES, action.card)
         st.note(f"The Allies play {card_of(st, action.card).name}: {found[1].text}")
         st.flags["scatter"] = True
         return
@@ -311,8 +308,7 @@ def counter_cards(st: KampenState) -> list[Play]:
 def play_sabotage(st: KampenState, action: Play) -> None:
     found = use_at(st, action.card, "sabotage", ("stop",))
     assert found is not None
-    st.hands[NORWAY].remove(action.card)
-    st.used[NORWAY].append(action.card)
+    st.spend(NORWAY, action.card)
     st.flags["sabotage"] = (action.card, found[0], None)
     st.note(f"Norway play {card_of(st, action.card).name}: {found[1].text}")
 
@@ -331,9 +327,7 @@ def aim_sabotage(st: KampenState, choice: Any) -> None:
 def counter(st: KampenState, action: Play) -> None:
     found = use_at(st, action.card, "sabotage_counter", ("react",))
     assert found is not None
-    st.hands[GERMANY].remove(action.card)
-    st.used[GERMANY].append(action.card)
-    st.cards_used += 1
+    st.spend(GERMANY, action.card)
     st.note(f"Germany play {card_of(st, action.card).name}: the sabotage fails")
     st.flags["sabotage"] = None
 
@@ -444,10 +438,7 @@ def play_card(st: KampenState, country: str, key: str, step: str) -> CardUse:
     timing = ("play", "react") if st.country == country else ("stop",)
     found = use_at(st, key, step, timing)
     assert found is not None
-    st.hands[country].remove(key)
-    st.used[country].append(key)
-    if country == st.country:
-        st.cards_used += 1
+    st.spend(country, key)
     st.note(f"{st.sc.names[country]} play {card_of(st, key).name}: {found[1].text}")
     return found[1]
 

@@ -222,6 +222,14 @@ class KampenState:
             raise UnknownNameError(f"unknown area {text!r} on the Kampen om Norge board")
         return aid
 
+    def spend(self, country: str, card: str) -> None:
+        """A card leaves the hand for the bottom of its deck, face up (2.4); played in the country's own round
+        it counts as a card used this round (4.4)."""
+        self.hands[country].remove(card)
+        self.used[country].append(card)
+        if country == self.country:
+            self.cards_used += 1
+
     def at(self, area: str, country: str) -> int:
         return self.troops.get(area, {}).get(country, 0)
 

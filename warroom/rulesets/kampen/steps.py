@@ -597,9 +597,7 @@ def exchange_card(st: St, action: Any) -> None:
         return
     assert isinstance(action, Exchange)
     card = action.card
-    st.hands[st.country].remove(card)
-    st.used[st.country].append(card)
-    st.cards_used += 1
+    st.spend(st.country, card)
     st.symbols += st.sc.symbols_of(card)
 
 
@@ -684,9 +682,7 @@ def legal_discards(st: St) -> list[Any]:
 def apply_discard(st: St, action: Any) -> None:
     assert isinstance(action, Discard)
     c = st.country
-    st.hands[c].remove(action.card)
-    st.used[c].append(action.card)
-    st.cards_used += 1
+    st.spend(c, action.card)
     st.note(f"{st.sc.names[c]} used no card this round: one goes under the deck and one is drawn")
     if st.draw[c]:
         st.hands[c].append(st.draw[c].pop(0))
