@@ -28,7 +28,7 @@ BATTLE_EFFECTS = ("extra_dice", "cancel", "ignore_water")
 
 def determinise(st: KampenState, me: str, rng: random.Random) -> KampenState:
     """A copy of `st` in which every card `me` cannot see is dealt again at random (sizes kept)."""
-    copy = st.clone()
+    copy = st.clone(history=False)
     for c in st.sc.countries:
         unseen = list(st.draw[c]) + ([] if c == me else list(st.hands[c]))
         unseen.sort()  # forget the real order before the random deal
@@ -60,9 +60,11 @@ class KampenHeuristic:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
         me = st.current_player()
+        self._front = {}
         worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
         enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0) for w in worlds) / SAMPLES
         scored = [(self.score(worlds[0], me, a, enemy_bonus), i) for i, a in enumerate(legal)]
@@ -121,7 +123,10 @@ class KampenHeuristic:
         return value - self.area_value(st, me, m.frm) - 0.5 + 0.3 * self.front(st, me, m.to)
 
     def front(self, st: KampenState, me: str, area: str) -> float:
-        return float(sum(1 for n in st.sc.board.neighbours(area) if st.hostile(n, me)))
+        got = self._front.get(area)
+        if got is None:
+            got = self._front[area] = float(sum(1 for n in st.sc.board.neighbours(area) if st.hostile(n, me)))
+        return got
 
     def play_score(self, st: KampenState, me: str, p: Play) -> float:
         card = card_of(st, p.card)

@@ -9,6 +9,7 @@ A card is played (`Play`), then its target is chosen as a `Move` or `Place` in t
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,11 +82,15 @@ def reach(st: KampenState, start: str, steps: int, country: str, passable: Any) 
 
 def targets(st: KampenState, use: CardUse) -> list[Any]:
     """The choices a movement card offers its player now (empty: it cannot be played)."""
+    return list(iter_targets(st, use))
+
+
+def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
+    """`targets`, one at a time (so that asking whether a card can be played stops at the first)."""
     c = st.country
     board = st.sc.board
     effect = use.effect
     most = use.count("battalions", 1)
-    out: list[Any] = []
     if effect == "extra_move":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
@@ -95,7 +100,7 @@ def targets(st: KampenState, use: CardUse) -> list[Any]:
             for to, via in sorted(last.items()):
                 if via != frm and st.hostile(via, c):
                     continue
-                out.extend(Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
+                yield from (Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
     elif effect == "rail_move":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
@@ -106,25 +111,24 @@ def targets(st: KampenState, use: CardUse) -> list[Any]:
             for to, via in sorted(last.items()):
                 if st.at(to, GERMANY) or board.crosses_water(via, to):
                     continue
-                out.extend(Move(frm, to, k) for k in range(1, k_max + 1))
+                yield from (Move(frm, to, k) for k in range(1, k_max + 1))
     elif effect == "airlift":
         fields = german_airfields(st)
         for frm in fields:
             k_max = min(most, movable(st, frm, c))
-            out.extend(Move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
+            yield from (Move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
     elif effect == "evacuate":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
             if k_max <= 0 or not allied_coast(st, frm):
                 continue
-            out.extend(Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)
-                       and not st.hostile(to, c) for k in range(1, k_max + 1))
+            yield from (Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)
+                        and not st.hostile(to, c) for k in range(1, k_max + 1))
     elif effect == "paradrop":
         held = german_airfields(st)
-        out.extend(Place(a, most) for a in sorted(board.land) if board.in_air_range(a, held))
+        yield from (Place(a, most) for a in sorted(board.land) if board.in_air_range(a, held))
     elif effect == "invasion" and invasion_areas(st):
-        out.append(Place("", 0))  # its choices follow: an exchange, then placing on the coast
-    return out
+        yield Place("", 0)  # its choices follow: an exchange, then placing on the coast
 
 
 def playable_moves(st: KampenState) -> list[Play]:
@@ -136,7 +140,7 @@ def playable_moves(st: KampenState) -> list[Play]:
             continue
         if found[1].effect == "invasion" and len(st.hands[st.country]) < 2:
             continue  # nothing left to exchange once the card itself is played
-        if targets(st, found[1]):
+        if next(iter_targets(st, found[1]), None) is not None:
             out.append(Play(key))
     return out
 

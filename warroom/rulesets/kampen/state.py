@@ -160,7 +160,8 @@ class KampenState:
         german = score if winner == GERMANY else -score
         return {GERMANY: german, NORWAY: -german, ALLIES: -german}
 
-    def clone(self) -> KampenState:
+    def clone(self, history: bool = True) -> KampenState:
+        """An independent copy; without `history` its log and events start empty (for a bot's look-ahead)."""
         new = object.__new__(KampenState)
         for name in ("sc", "flow", "params", "step", "round", "country", "terminal", "result", "cards_used",
                      "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events"):
@@ -176,8 +177,8 @@ class KampenState:
         new.placed = set(self.placed)
         new.first_groups = list(self.first_groups)
         new.flags = dict(self.flags)
-        new.log = list(self.log)
-        new.events = list(self.events)
+        new.log = list(self.log) if history else []
+        new.events = list(self.events) if history else []
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:
