@@ -468,3 +468,20 @@ def test_allied_fighters_scatter_a_paratroop_drop() -> None:
     assert choices and all(isinstance(a, Place) and a.area in st.sc.board.neighbours("narvik") for a in choices)
     st.apply_action(choices[0])
     assert "narvik" not in st.attacks and st.step == "move" and fighters in st.used[ALLIES]
+
+
+def test_beaten_allied_attackers_may_leave_by_sea_with_kystevakuering() -> None:
+    """The Allies attack Narvik (on sea VI) from Gratangen and lose; Kystevakuering takes the survivors off
+    by sea to a coastal area of their choice instead of back to Gratangen."""
+    st = position({"gratangen": {ALLIES: 2}, "narvik": {GERMANY: 3}}, country=ALLIES)
+    [evacuation] = give(st, ALLIES, "allies_kystevakuering")
+    st.apply_action(Move("gratangen", "narvik", 2))
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((1, 1)))
+    st.apply_action(Roll((2, 2, 3)))
+    assert st.step == "evacuation" and st.current_player() == ALLIES
+    st.apply_action(Play(evacuation))
+    target = next(a for a in st.legal_actions() if isinstance(a, Place) and a.area != "gratangen")
+    st.apply_action(target)
+    assert st.at(target.area, ALLIES) == 2 and st.at("gratangen", ALLIES) == 0 and st.battle is None

@@ -413,6 +413,11 @@ def after_removal(st: St) -> str:
     assert b is not None
     if st.flags.get("rescue"):
         return "rescue_target"
+    if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.get(
+            "evacuation_offered") and manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat") and \
+            manoeuvre.safe_coast(st, b.area):
+        st.flags["evacuation_offered"] = True  # beaten Allied attackers may leave by sea instead of going back
+        return "evacuation"
     if b.winner == "attacker" and any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
         if st.at(b.area, ALLIES) and manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat") and \
                 manoeuvre.safe_coast(st, b.area) and not st.flags.get("evacuation_offered"):
@@ -437,8 +442,13 @@ def apply_evacuation(st: St, action: Any) -> None:
 def apply_evacuation_target(st: St, action: Any) -> None:
     b = st.battle
     assert b is not None and isinstance(action, Place)
-    n = st.at(b.area, ALLIES)
-    st.add(b.area, ALLIES, -n)
+    if b.attack.country == ALLIES:  # the beaten attack leaves by sea instead of going back
+        n = b.attack.total
+        b.attack.origins.clear()
+        b.attack.by_sea_or_air = 0
+    else:
+        n = st.at(b.area, ALLIES)
+        st.add(b.area, ALLIES, -n)
     st.add(action.area, ALLIES, n)
     st.flags["evacuating"] = False
     st.note(f"{n} Allied battalion{'s' * (n > 1)} leave {st.name(b.area)} by sea for {st.name(action.area)}")
