@@ -251,9 +251,9 @@ def test_top_level_key_in_two_files(tmp_path: Path) -> None:
 
 
 def test_unsupported_system(tmp_path: Path) -> None:
-    path = broken_caen(tmp_path, "scenario.toml", 'system = "firestorm"', 'system = "kampen"')
+    path = broken_caen(tmp_path, "scenario.toml", 'system = "firestorm"', 'system = "chess"')
     problems = problems_of(path)
-    assert problems == [f"{path}: [scenario] system 'kampen' is not supported (known: firestorm)"]
+    assert problems == [f"{path}: [scenario] system 'chess' is not supported (known: firestorm, kampen)"]
 
 
 def test_unknown_unit_in_dday_tables(tmp_path: Path) -> None:

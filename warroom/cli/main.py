@@ -73,12 +73,15 @@ def scenarios() -> None:
     for sid in bundled_ids():
         sc = load_game(sid)
         if isinstance(sc, KampenScenario):
-            table.add_row(sid, sc.title, "until the German deck runs out", "Germany vs Norway + the Allies",
-                          str(len(sc.board.land)), f"{sum(sum(p.values()) for p in sc.setup.values())} battalions")
+            table.add_row(sid, "Kampen om Norge", "deck", "Germany vs Norway, Allies", str(len(sc.board.land)),
+                          str(sum(sum(p.values()) for p in sc.setup.values())))
             continue
         table.add_row(sid, sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
                       str(len(sc.areas)), str(len(sc.troops)))
     out.print(table)
+    if "kampen" in bundled_ids():
+        out.print("Kampen om Norge plays rounds until the German deck runs out; its troops are battalions.",
+                  markup=False)
     drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
     if drafts:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
