@@ -485,3 +485,60 @@ def test_beaten_allied_attackers_may_leave_by_sea_with_kystevakuering() -> None:
     target = next(a for a in st.legal_actions() if isinstance(a, Place) and a.area != "gratangen")
     st.apply_action(target)
     assert st.at(target.area, ALLIES) == 2 and st.at("gratangen", ALLIES) == 0 and st.battle is None
+
+
+def test_transportfly_airlifts_between_held_airfields() -> None:
+    st = position({"oslo": {GERMANY: 3}, "trondheim": {GERMANY: 1}, "tromso": {NORWAY: 1}})
+    [planes] = give(st, GERMANY, "germany_transportfly")
+    st.apply_action(Play(planes))
+    options = st.legal_actions()
+    assert Move("oslo", "trondheim", 2) in options and Move("oslo", "trondheim", 3) not in options, "2 at most"
+    assert all(isinstance(a, Move) and a.to in st.sc.board.airfields for a in options)
+    st.apply_action(Move("oslo", "trondheim", 2))
+    assert st.at("trondheim", GERMANY) == 3 and st.step == "move"
+    assert not any(isinstance(a, Move) and a.frm == "trondheim" and a.n > 1 for a in st.legal_actions()), \
+        "the flown battalions move no more"
+
+
+def test_kystevakuering_moves_allied_battalions_by_sea_in_phase_1() -> None:
+    st = position({"tromso": {ALLIES: 3}, "narvik": {GERMANY: 1}}, country=ALLIES)
+    [boats] = give(st, ALLIES, "allies_kystevakuering")
+    st.apply_action(Play(boats))
+    options = st.legal_actions()
+    assert Move("tromso", "alesund", 3) in options and not any(isinstance(a, Move) and a.to == "narvik"
+                                                               for a in options), "never into enemies"
+    assert not any(isinstance(a, Move) and st.sc.board.coast(a.to) & {"I", "II"} for a in options)
+    st.apply_action(Move("tromso", "alesund", 3))
+    assert st.at("alesund", ALLIES) == 3
+
+
+def test_togtransport_carries_norwegians_three_areas_by_land_only() -> None:
+    st = position({"kongsvinger": {NORWAY: 2}, "oslo": {GERMANY: 2}}, country=NORWAY)
+    [train] = give(st, NORWAY, "norway_togtransport")
+    st.apply_action(Play(train))
+    options = [a for a in st.legal_actions() if isinstance(a, Move)]
+    board = st.sc.board
+    assert options and all(not st.at(a.to, GERMANY) for a in options)
+    assert any(a.to not in board.neighbours("kongsvinger") for a in options), "further than one area"
+    st.apply_action(options[-1])
+    assert st.at(options[-1].to, NORWAY) >= options[-1].n
+
+
+def test_speidertropp_attacking_ignores_the_lake_and_panservernkanon_stops_panzer() -> None:
+    st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    scouts, panzer = give(st, GERMANY, "germany_speidertropp", "germany_panzer")
+    [gun] = give(st, NORWAY, "norway_panservernkanon")
+    st.apply_action(Move("gjovik", "hamar", 3))
+    end_moves(st)
+    st.apply_action(Play(scouts))  # attack use: no halving for the lake
+    st.apply_action(Play(panzer))
+    if st.step == "attack_cards":
+        st.apply_action(DONE)
+    uses = st.sc.cards.cards["norway_panservernkanon"].uses
+    plays = [a for a in st.legal_actions() if isinstance(a, Play) and a.card == gun and a.use is not None
+             and uses[a.use].effect == "cancel"]
+    assert plays, "the anti-tank gun answers the Panzer (one of its two functions, named by its number)"
+    st.apply_action(plays[0])
+    no_cards(st)
+    b = st.battle
+    assert b is not None and b.att_dice == 3 and b.def_dice == 1, "3 unhalved, Panzer cancelled"
