@@ -15,6 +15,11 @@ from warroom.rulesets.kampen.scenario import KampenScenario
 COUNTRIES = ("germany", "norway", "allies")
 
 
+def bots_for(axis_bot: str, allies_bot: str) -> dict[str, str]:
+    """The bots of autoplay and simulate: --axis-bot plays Germany, --allies-bot Norway and the Allies."""
+    return {"germany": axis_bot, "norway": allies_bot, "allies": allies_bot}
+
+
 def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[str, str]:
     """Who plays each country. With two players one person holds Norway and the Allies together (1.2), so
     those two seats must be alike; with three any mix is allowed."""
@@ -29,7 +34,7 @@ def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[s
 
 
 def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, norway: Any, allies: Any,
-                players: int | None, advanced: bool, fail: Callable[[str], Exception]) -> None:
+                players: int | None, advanced: bool, fail: Callable[[str], Exception], bot: str = "heuristic") -> None:
     """`warroom play kampen`: a new basic game with humans and bots in the chosen seats."""
     from warroom.cli.main import _session
 
@@ -42,13 +47,13 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
         who = seats(germany, norway, allies, players)
     except ValueError as exc:
         raise fail(str(exc)) from exc
-    st = new_game(sc, {"players": who, "bot": "random", "seats": players or 2})
+    st = new_game(sc, {"players": who, "bot": bot, "seats": players or 2})
     if save is not None:
         try:
             st.record(seed).save(save)
         except OSError as exc:
             raise fail(f"cannot write save file {save}: {exc}") from exc
-    _session(st, seed, who, "random", save)
+    _session(st, seed, who, bot, save)
 
 
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:

@@ -131,7 +131,7 @@ def play(
     if isinstance(sc, KampenScenario):
         from warroom.cli.kampen_cli import play_kampen
 
-        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail)
+        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value)
         return
     if germany or norway or kampen_allies or players_count or advanced:
         raise fail("--germany, --norway, --kampen-allies, --players and --advanced are Kampen om Norge options")
@@ -212,13 +212,17 @@ def autoplay(
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; not overwritten")
     if isinstance(sc, KampenScenario):
-        kst = play_one(scenario, seed, dict.fromkeys(sc.sides, "random"), {}, record_events=True)
-        lines = [f"{sc.title}: autoplay, seed {seed}, random bots for Germany, Norway and the Allies"]
+        from warroom.cli.kampen_cli import bots_for
+
+        kbots = bots_for(axis_bot.value, allies_bot.value)
+        kst = play_one(scenario, seed, kbots, {}, record_events=True)
+        lines = [f"{sc.title}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the Allies "
+                 f"{kbots['norway']}"]
         lines.extend(f"R{r} {text}" for r, text in kst.events)
         lines.append(f"Outcome: {kst.outcome_text()}")
         typer.echo("\n".join(lines))
         if save is not None:
-            kst.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": "random"})
+            kst.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": kbots["germany"]})
             try:
                 kst.record(seed).save(save)
             except OSError as exc:
@@ -255,7 +259,12 @@ def simulate(
 
     sc = scenario_or_exit(scenario)
     kampen = isinstance(sc, KampenScenario)
-    bots = dict.fromkeys(sc.sides, "random") if kampen else {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
+    if kampen:
+        from warroom.cli.kampen_cli import bots_for
+
+        bots = bots_for(axis_bot.value, allies_bot.value)
+    else:
+        bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:
         task = progress.add_task(f"simulating {sc.id}", total=games)

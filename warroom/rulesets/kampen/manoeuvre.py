@@ -59,25 +59,25 @@ def use_at(st: KampenState, key: str, step: str, timings: tuple[str, ...]) -> tu
 
 
 # ----- phase 1b: the mover's cards --------------------------------------------------------------------------
-def reach(st: KampenState, start: str, steps: int, country: str, passable: Any) -> dict[str, str]:
-    """Areas within `steps` of `start` through areas `passable(area)` allows, each with the area passed
-    through last before it (`start` itself for a neighbour)."""
+def routes(st: KampenState, start: str, steps: int, enter: Any, go_on: Any) -> set[tuple[str, str]]:
+    """Every (destination, area passed through last) within `steps` of `start`: a border may be crossed when
+    `enter(area, from_area)` allows it, and the move may continue only from areas `go_on(area)` allows. The
+    last area passed through is `start` itself for a neighbour. Every route is kept, since the area an
+    attack comes from decides its dice, Veisperring and the defender's retreat."""
     board = st.sc.board
-    last: dict[str, str] = {}
-    queue = deque([(start, 0)])
-    seen = {start}
-    while queue:
-        here, dist = queue.popleft()
+    out: set[tuple[str, str]] = set()
+    frontier = deque([(start, 0, frozenset({start}))])
+    while frontier:
+        here, dist, path = frontier.popleft()
         if dist == steps:
             continue
         for n in board.neighbours(here):
-            if n in seen:
+            if n in path or not enter(n, here):
                 continue
-            seen.add(n)
-            last[n] = here
-            if passable(n, here):
-                queue.append((n, dist + 1))
-    return last
+            out.add((n, here))
+            if go_on(n):
+                frontier.append((n, dist + 1, path | {n}))
+    return out
 
 
 def targets(st: KampenState, use: CardUse) -> list[Any]:
@@ -96,21 +96,18 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
             k_max = min(most, movable(st, frm, c))
             if k_max <= 0:
                 continue
-            last = reach(st, frm, use.count("areas", 2), c, lambda a, _p: not st.hostile(a, c))
-            for to, via in sorted(last.items()):
-                if via != frm and st.hostile(via, c):
-                    continue
-                yield from (Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
+            found = routes(st, frm, use.count("areas", 2), lambda a, _p: True, lambda a: not st.hostile(a, c))
+            for to, via in sorted(found):
+                if to != frm:
+                    yield from (Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
     elif effect == "rail_move":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
             if k_max <= 0:
                 continue
-            last = reach(st, frm, use.count("areas", 3), c,
-                         lambda a, p: not st.at(a, GERMANY) and not board.crosses_water(p, a))
-            for to, via in sorted(last.items()):
-                if st.at(to, GERMANY) or board.crosses_water(via, to):
-                    continue
+            found = routes(st, frm, use.count("areas", 3),
+                           lambda a, p: not st.at(a, GERMANY) and not board.crosses_water(p, a), lambda a: True)
+            for to in sorted({to for to, _ in found if to != frm}):
                 yield from (Move(frm, to, k) for k in range(1, k_max + 1))
     elif effect == "airlift":
         fields = german_airfields(st)
@@ -265,7 +262,7 @@ def sabotage_choices(st: KampenState, use: CardUse) -> list[Any]:
         return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY
                 and any(kind_of(st, frm, a) in kinds for frm in x.origins)]
     if use.effect == "block_border":
-        seen = sorted({b for m in st.flags.get("moved", ()) for b in m.borders()})
+        seen = sorted({b for m in st.flags.get("moved", ()) if can_take_back(st, m) for b in m.borders()})
         return [Move(frm, to, 1) for frm, to in seen]
     if use.effect == "flee":
         return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY and st.at(a, NORWAY)
@@ -279,9 +276,12 @@ def kind_of(st: KampenState, a: str, b: str) -> str:
 
 
 def flight_areas(st: KampenState, area: str) -> list[str]:
+    """Where fleeing Norwegians may go: as a beaten defender may, and never into an area German battalions
+    left this phase (a blown bridge could send them back into it)."""
     origins = {o for x in st.attacks.values() for o in x.origins}
+    left = {a for m in st.flags.get("moved", ()) for a in (m.start, m.via) if a}
     return [n for n in st.sc.board.neighbours(area)
-            if not st.at(n, GERMANY) and n not in st.attacks and n not in origins]
+            if not st.at(n, GERMANY) and n not in st.attacks and n not in origins and n not in left]
 
 
 def playable_sabotage(st: KampenState) -> list[Play]:
@@ -375,13 +375,21 @@ def blow_bridge(st: KampenState, frm: str, to: str) -> None:
     crossed it as the first of two areas goes back to where it started, its second leg undone too."""
     kept = []
     for m in st.flags.get("moved", ()):
-        if (frm, to) not in m.borders() or not take_back(st, m):
+        back = m.start if (frm, to) == m.borders()[0] else frm
+        if (frm, to) not in m.borders() or st.hostile(back, GERMANY) or not take_back(st, m):
             kept.append(m)
             continue
-        back = m.start if (frm, to) == m.borders()[0] else frm
         st.add(back, GERMANY, m.n)
         st.note(f"The bridge is down: {m.n} German battalion{'s' * (m.n > 1)} back to {st.name(back)}")
     st.flags["moved"] = tuple(kept)
+
+
+def can_take_back(st: KampenState, m: Moved) -> bool:
+    """Whether a recorded move's battalions are still where it put them (not sent back already)."""
+    if m.attack:
+        attack = st.attacks.get(m.to)
+        return attack is not None and attack.origins.get(m.via or m.start, 0) >= m.n
+    return st.at(m.to, GERMANY) >= m.n
 
 
 def take_back(st: KampenState, m: Moved) -> bool:
@@ -448,9 +456,11 @@ def play_card(st: KampenState, country: str, key: str, step: str) -> CardUse:
 
 
 def safe_coast(st: KampenState, exclude: str) -> list[str]:
-    """Land areas on the Allied coast free of enemy battalions and of battles still to fight."""
+    """Land areas on the Allied coast free of enemy battalions, of battles still to fight and of areas German
+    attackers came from (they may walk back in)."""
+    origins = st.flags.get("origins", frozenset())
     return [a for a in sorted(st.sc.board.land) if a != exclude and allied_coast(st, a)
-            and not st.at(a, GERMANY) and a not in st.attacks]
+            and not st.at(a, GERMANY) and a not in st.attacks and a not in origins]
 
 
 # ----- phase 3: Transportfly to airfields, Ubåt against reinforcements ---------------------------------------------

@@ -367,8 +367,8 @@ def apply_loss(st: St, action: Any) -> None:
 # ----- step 6: Kystevakuering saves eliminated Allied battalions ----------------------------------------------------
 def rescue_open(st: St) -> bool:
     b = st.battle
-    return b is not None and b.allied_lost > 0 and bool(manoeuvre.battle_cards(st, ALLIES, "removal",
-                                                                                 "save_eliminated"))
+    return b is not None and b.allied_lost > 0 and bool(manoeuvre.safe_coast(st, b.area)) and bool(
+        manoeuvre.battle_cards(st, ALLIES, "removal", "save_eliminated"))
 
 
 def legal_rescue(st: St) -> list[Any]:
@@ -473,6 +473,8 @@ def retreat_areas(st: St) -> list[str]:
     origins = st.flags.get("origins", frozenset())
     free = [n for n in board.neighbours(b.area)
             if not st.hostile(n, countries[0]) and n not in st.attacks and n not in origins]
+    if countries == [NORWAY]:
+        return free  # Norwegians may retreat across a fjord or lake (2.3)
     by_land = [n for n in free if not board.crosses_water(b.area, n)]
     if by_land or NORWAY not in countries:
         return by_land
@@ -670,12 +672,14 @@ def apply_place(st: St, action: Any) -> None:
 
 
 def placing_done(st: St) -> bool:
-    if (st.to_place or st.first_groups) and not legal_places(st):
-        if st.to_place or st.first_groups:
-            st.note(f"{st.sc.names[st.country]} have nowhere to place {st.to_place + sum(st.first_groups)} "
-                    "battalions; they are not placed")
-        st.to_place = 0
+    """Placing ends when nothing is left to place, or nowhere is left to put it (the Allies' first groups
+    first: when they cannot land, the battalions bought with cards may still be placed)."""
+    if st.first_groups and not legal_places(st):
+        st.note(f"The Allies have nowhere to land {sum(st.first_groups)} of their first battalions")
         st.first_groups = []
+    if st.to_place and not st.first_groups and not legal_places(st):
+        st.note(f"{st.sc.names[st.country]} have nowhere to place {st.to_place} battalions; they are not placed")
+        st.to_place = 0
     return not st.to_place and not st.first_groups
 
 
@@ -736,14 +740,23 @@ def end_round(st: St) -> None:
 
 # ----- victory ----------------------------------------------------------------------------------------------
 def check_elimination(st: St) -> None:
-    """The game ends the moment one side has no battalions left (1.3).
+    """The game ends the moment one side has no battalions left (1.3), counting those waiting at a border
+    to attack and those still in the battle being fought.
 
-    assumption: (J18) the Allies count as eliminated only once their first six have landed: before that the
-    Norwegian army alone is the defence, and losing it while the Allies are still at sea ends the game."""
+    assumption: (J18) Norway and the Allies count as eliminated only once the Allies' first six have landed:
+    before that the Allies are still at sea, so losing the Norwegian army alone does not end the game."""
     if st.terminal:
         return
-    if not st.total(GERMANY) or (not st.total(NORWAY) and not st.total(ALLIES) and (st.allies_landed or st.round > 2)):
+    if not strength(st, GERMANY) or (not strength(st, NORWAY) and not strength(st, ALLIES) and st.allies_landed):
         finish(st, "eliminated")
+
+
+def strength(st: St, country: str) -> int:
+    """Battalions a country still has: on the board, at a border, or in the battle being fought."""
+    waiting = sum(x.total for x in st.attacks.values() if x.country == country)
+    b = st.battle
+    fighting = b.attack.total if b is not None and b.attack.country == country else 0
+    return st.total(country) + waiting + fighting
 
 
 def finish(st: St, why: str) -> None:
@@ -751,7 +764,7 @@ def finish(st: St, why: str) -> None:
     cities = st.sc.board.point_cities
     german_cities = sum(1 for c in cities if st.holder(c) == GERMANY)
     defenders = st.total(NORWAY) + st.total(ALLIES)
-    if not st.total(GERMANY):
+    if not strength(st, GERMANY):
         result = ("norway_allies", "clear")
     elif why == "eliminated" and not defenders:
         result = (GERMANY, "clear")
