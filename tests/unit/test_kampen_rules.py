@@ -542,3 +542,55 @@ def test_speidertropp_attacking_ignores_the_lake_and_panservernkanon_stops_panze
     no_cards(st)
     b = st.battle
     assert b is not None and b.att_dice == 3 and b.def_dice == 1, "3 unhalved, Panzer cancelled"
+
+
+# ----- regressions from the review of the basic game ------------------------------------------------------------
+def test_norwegians_alone_may_retreat_across_a_lake() -> None:
+    st = position({"kongsvinger": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    st.apply_action(Move("kongsvinger", "hamar", 3))
+    fight(st, "hamar", (6, 6, 6), (1,))
+    if st.step == "losses":
+        st.apply_action(st.legal_actions()[0])
+    assert st.step in ("retreat", "reinforce", "submarine", "place")
+    if st.step == "retreat":
+        assert Retreat("gjovik") in st.legal_actions(), "across Mjøsa is open to Norwegians"
+
+
+def test_every_route_of_a_long_move_is_offered() -> None:
+    st = position({"fagernes": {GERMANY: 1}, "hamar": {NORWAY: 1}})
+    [rapid] = give(st, GERMANY, "germany_rask_forflytning")
+    st.apply_action(Play(rapid))
+    options = set(st.legal_actions())
+    assert {Move("fagernes", "hamar", 1, "gjovik"), Move("fagernes", "hamar", 1, "lillehammer")} <= options
+    train = position({"gjovik": {NORWAY: 1}, "lillehammer": {GERMANY: 1}}, country=NORWAY)
+    [rail] = give(train, NORWAY, "norway_togtransport")
+    train.apply_action(Play(rail))
+    assert Move("gjovik", "hamar", 1) in train.legal_actions(), "Gjøvik - Oslo - Hamar is all land"
+
+
+def test_the_game_goes_on_while_the_last_attackers_wait_at_a_border() -> None:
+    st = position({"tysfjord": {GERMANY: 1}, "kongsvinger": {GERMANY: 1}, "narvik": {ALLIES: 2},
+                   "hamar": {NORWAY: 1}})
+    del st.troops["kristiansand"]  # Germany's last two battalions attack two areas
+    st.apply_action(Move("tysfjord", "narvik", 1))
+    st.apply_action(Move("kongsvinger", "hamar", 1))
+    end_moves(st)
+    st.apply_action(Fight("narvik"))
+    no_cards(st)
+    st.apply_action(Roll((1,)))
+    st.apply_action(Roll((6, 6)))
+    assert (not st.is_terminal() and "hamar" in st.attacks) or st.battle is not None
+
+
+def test_a_rescue_never_lands_where_german_attackers_came_from() -> None:
+    st = position({"bergen": {GERMANY: 3}, "forde": {ALLIES: 2}})
+    [evacuation] = give(st, ALLIES, "allies_kystevakuering")
+    st.apply_action(Move("bergen", "forde", 3))  # across the fjord: 1 die
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((6,)))
+    st.apply_action(Roll((1, 1)))
+    assert st.step == "rescue"
+    st.apply_action(Play(evacuation))
+    places = [a for a in st.legal_actions() if isinstance(a, Place)]
+    assert places and all(a.area != "bergen" for a in places), "Bergen is empty only while its Germans attack"
