@@ -70,3 +70,24 @@ def test_the_bot_decides_the_same_whatever_the_hidden_cards() -> None:
             assert a == b, f"{me} at {st.step}: {a.to_str()} on the real cards but {b.to_str()} on the twin"
             checked += 1
     assert checked >= 10
+
+
+def test_who_is_asked_next_never_depends_on_cards_the_actor_cannot_see() -> None:
+    """The flow must not tell a country what the others hold: after the same action, the next step and the
+    next country to act are the same whatever cards are hidden from the actor (a skipped question would say
+    'nothing playable')."""
+    compared = 0
+    for seed in range(4):
+        for st in positions(seed, every=11, limit=40):
+            me = st.current_player()
+            other = twin(st, me, random.Random(seed + 100))
+            action = st.legal_actions()[0]
+            if action not in other.legal_actions():
+                continue
+            st.apply_action(action)
+            other.apply_action(action)
+            assert (st.step, st.current_player()) == (other.step, other.current_player()), \
+                f"after {me}'s {action.to_str()}: {st.step}/{st.current_player()} against {other.step}/" \
+                f"{other.current_player()}"
+            compared += 1
+    assert compared >= 50

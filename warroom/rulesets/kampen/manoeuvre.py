@@ -204,7 +204,7 @@ def apply_target(st: KampenState, action: Any) -> None:
             arrive(st, action.frm, action.to, action.n, action.via)
     else:
         assert isinstance(action, Place)
-        if use.effect == "paradrop" and diverters(st):
+        if use.effect == "paradrop" and st.country == GERMANY and st.hands[ALLIES]:  # asked whatever they hold
             st.flags["drop"] = (action.area, action.n)  # the Allies may answer with fighters first
             return
         arrive(st, "", action.area, action.n, by_sea_or_air=True)
@@ -282,6 +282,12 @@ def flight_areas(st: KampenState, area: str) -> list[str]:
     left = {a for m in st.flags.get("moved", ()) for a in (m.start, m.via) if a}
     return [n for n in st.sc.board.neighbours(area)
             if not st.at(n, GERMANY) and n not in st.attacks and n not in origins and n not in left]
+
+
+def sabotage_window(st: KampenState) -> bool:
+    """Phase 1c asks Norway whenever Germany moved or attacks this phase and Norway holds cards: whether it
+    is asked must not tell Germany what those cards are."""
+    return st.country == GERMANY and bool(st.hands[NORWAY]) and bool(st.attacks or st.flags.get("moved"))
 
 
 def playable_sabotage(st: KampenState) -> list[Play]:
@@ -472,6 +478,22 @@ def reinforce_cards(st: KampenState) -> list[Play]:
         if found is not None and found[1].effect == "airfield_reinforce" and german_airfields(st):
             out.append(Play(key))
     return out
+
+
+def submarine_seat(st: KampenState) -> str:
+    """The enemy asked whether it sinks a reinforcement: one whose deck has such a card against the country
+    in its round and who holds cards ('' if none). Known to all, whatever the hands hold."""
+    for enemy in st.enemies(st.country):
+        if st.hands[enemy] and against_in_deck(st, enemy):
+            return enemy
+    return ""
+
+
+def against_in_deck(st: KampenState, enemy: str) -> bool:
+    """Whether `enemy`'s play deck holds a card that cuts the reinforcements of the country in its round."""
+    return any(card.owner == enemy and card.deck == "play" and any(
+        u.effect == "cut_reinforcements" and st.country in u.names("against") for u in card.uses)
+        for card in st.sc.cards.cards.values())
 
 
 def submarines(st: KampenState) -> list[tuple[str, Play]]:

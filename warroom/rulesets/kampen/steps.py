@@ -242,12 +242,19 @@ def defenders_here(st: St) -> str:
 
 # ----- the battle's card steps (4.2 steps 1-3) -----------------------------------------------------------------------
 def card_seats(st: St, step: str) -> list[str]:
-    """Who may play at a card step, in order: the attacker (steps 1 and 3); the defenders, Norway before
-    the Allies in a joint defence (step 2). A seat with nothing playable is skipped."""
+    """Who is asked at a card step, in order: the attacker (steps 1 and 3); the defenders, Norway before the
+    Allies (step 2), and the Allies in every German attack (their Jagerfly needs no battalions there).
+
+    Who is asked depends only on what everyone can see (who fights, who holds any cards), never on which
+    cards a country holds: a seat that is skipped would tell the others it holds nothing playable."""
     b = st.battle
     assert b is not None
-    seats = [b.attack.country] if step != "defend_cards" else list(st.enemies(b.attack.country))
-    return [c for c in seats if effects.playable(st, c, step)]
+    if step != "defend_cards":
+        seats = [b.attack.country]
+    else:
+        seats = [d for d in st.enemies(b.attack.country)
+                 if st.at(b.area, d) or (d == ALLIES and b.attack.country == GERMANY)]
+    return [c for c in seats if st.hands[c]]
 
 
 def begin_cards(step: str) -> Any:
@@ -274,7 +281,7 @@ def apply_card(step: str) -> Any:
         else:
             assert isinstance(action, Play)
             effects.play(st, seat, action, step)
-            if not effects.playable(st, seat, step):
+            if not st.hands[seat]:
                 b.seats.pop(0)
     return apply
 
@@ -367,8 +374,8 @@ def apply_loss(st: St, action: Any) -> None:
 # ----- step 6: Kystevakuering saves eliminated Allied battalions ----------------------------------------------------
 def rescue_open(st: St) -> bool:
     b = st.battle
-    return b is not None and b.allied_lost > 0 and bool(manoeuvre.safe_coast(st, b.area)) and bool(
-        manoeuvre.battle_cards(st, ALLIES, "removal", "save_eliminated"))
+    return b is not None and b.allied_lost > 0 and bool(st.hands[ALLIES]) and manoeuvre.allied_coast(
+        st, b.area) and bool(manoeuvre.safe_coast(st, b.area))  # asked whatever the Allies hold
 
 
 def legal_rescue(st: St) -> list[Any]:
@@ -413,14 +420,13 @@ def after_removal(st: St) -> str:
     assert b is not None
     if st.flags.get("rescue"):
         return "rescue_target"
+    open_sea = bool(st.hands[ALLIES]) and manoeuvre.allied_coast(st, b.area) and bool(manoeuvre.safe_coast(st, b.area))
     if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.get(
-            "evacuation_offered") and manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat") and \
-            manoeuvre.safe_coast(st, b.area):
+            "evacuation_offered") and open_sea:
         st.flags["evacuation_offered"] = True  # beaten Allied attackers may leave by sea instead of going back
         return "evacuation"
     if b.winner == "attacker" and any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
-        if st.at(b.area, ALLIES) and manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat") and \
-                manoeuvre.safe_coast(st, b.area) and not st.flags.get("evacuation_offered"):
+        if st.at(b.area, ALLIES) and open_sea and not st.flags.get("evacuation_offered"):
             st.flags["evacuation_offered"] = True
             return "evacuation"
         if not any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
@@ -617,7 +623,7 @@ def apply_submarine(st: St, action: Any) -> None:
     """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
     st.flags["submarine"] = False
     if isinstance(action, Play):
-        enemy = manoeuvre.submarines(st)[0][0]
+        enemy = manoeuvre.submarine_seat(st)
         use = manoeuvre.play_card(st, enemy, action.card, "opponent_reinforce")
         cut = min(st.to_place, use.count("battalions", 1))
         st.to_place -= cut
@@ -806,14 +812,14 @@ def build_flow() -> Flow[St]:
              legal=lambda st: [Place(a) for a in manoeuvre.invasion_areas(st)], apply=apply_landing,
              end_if=lambda st: not st.flags.get("landing"), next=goto("move")),
         Step("sabotage", "movement", actor=lambda st: NORWAY, legal=legal_sabotage, apply=apply_sabotage,
-             on_begin=lambda st: st.flags.__setitem__("sabotage_done", not manoeuvre.playable_sabotage(st)),
+             on_begin=lambda st: st.flags.__setitem__("sabotage_done", not manoeuvre.sabotage_window(st)),
              end_if=lambda st: bool(st.flags.get("sabotage_done") or st.flags.get("sabotage")),
              next=after_sabotage),
         Step("sabotage_target", "movement", actor=lambda st: NORWAY, legal=legal_sabotage_target,
              apply=lambda st, a: manoeuvre.aim_sabotage(st, a), end_if=lambda st: st.flags["sabotage"][2] is not None,
              next=goto("sabotage_counter")),
         Step("sabotage_counter", "movement", actor=lambda st: GERMANY, legal=legal_counter, apply=apply_counter,
-             on_begin=lambda st: None if manoeuvre.counter_cards(st) else manoeuvre.carry_out_sabotage(st),
+             on_begin=lambda st: None if st.hands[GERMANY] else manoeuvre.carry_out_sabotage(st),
              end_if=lambda st: not st.flags.get("sabotage"),
              next=lambda st: "flight" if st.flags.get("fleeing") else "sabotage"),
         Step("flight", "movement", actor=lambda st: NORWAY, legal=legal_flight, apply=apply_flight,
@@ -854,11 +860,10 @@ def build_flow() -> Flow[St]:
         Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
              on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("submarine")),
-        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarines(st)[0][0],
-             legal=lambda st: [*(p for c, p in manoeuvre.submarines(st) if c == manoeuvre.submarines(st)[0][0]),
-                               DONE],
+        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarine_seat(st),
+             legal=lambda st: [*(p for c, p in manoeuvre.submarines(st) if c == manoeuvre.submarine_seat(st)), DONE],
              apply=apply_submarine,
-             on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarines(st))),
+             on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarine_seat(st))),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
              end_if=placing_done, next=lambda st: "discard" if must_discard(st) else "new_cards"),
