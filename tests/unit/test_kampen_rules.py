@@ -14,7 +14,7 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, new_game
-from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Play, Retreat
+from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Play, Remove, Retreat
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
 
@@ -607,3 +607,19 @@ def test_a_rescue_never_lands_where_german_attackers_came_from() -> None:
     st.apply_action(Play(evacuation))
     places = [a for a in st.legal_actions() if isinstance(a, Place)]
     assert places and all(a.area != "bergen" for a in places), "Bergen is empty only while its Germans attack"
+
+
+def test_the_attacker_chooses_which_of_its_battalions_are_lost() -> None:
+    """4.2 step 6: each owner chooses; for an attacker from two areas the choice decides where survivors go."""
+    st = position({"tysfjord": {GERMANY: 1}, "bjornfjell": {GERMANY: 1}, "narvik": {ALLIES: 1}})
+    st.apply_action(Move("tysfjord", "narvik", 1))
+    st.apply_action(Move("bjornfjell", "narvik", 1))
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((1, 1)))
+    st.apply_action(Roll((6,)))
+    assert st.step == "attacker_losses" and st.current_player() == GERMANY
+    assert set(st.legal_actions()) == {Remove("bjornfjell"), Remove("tysfjord")}
+    st.apply_action(Remove("bjornfjell"))
+    decline(st, "rescue", "evacuation")
+    assert st.at("tysfjord", GERMANY) == 1 and st.at("bjornfjell", GERMANY) == 0, "the survivor went home"

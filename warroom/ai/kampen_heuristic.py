@@ -98,6 +98,8 @@ class KampenHeuristic:
         if isinstance(action, Discard):
             return -float(st.sc.symbols_of(action.card))
         if isinstance(action, Remove):
+            if st.step == "attacker_losses":  # lose those that landed first: they have no way back
+                return 1.0 if st.battle is not None and action.area == st.battle.area else 0.0
             return -float(st.at(action.area, ALLIES))
         return 0.0
 

@@ -20,7 +20,7 @@ EXPECTED = {
     "drop_scatter": "place AREA", "attack_cards": "play CARD or done", "defend_cards": "play CARD or done",
     "react_cards": "play CARD or done", "rescue": "play CARD or done", "rescue_target": "place AREA N",
     "evacuation": "play CARD or done", "evacuation_target": "place AREA", "landed_retreat": "retreat AREA",
-    "submarine": "play CARD or done",
+    "submarine": "play CARD or done", "attacker_losses": "remove AREA (where the lost battalion came from)",
 }
 
 

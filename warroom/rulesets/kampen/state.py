@@ -56,6 +56,7 @@ class Battle:
     att_rolled: bool = False
     def_faces: tuple[int, ...] = ()
     att_losses: int = 0  # battalions the defender's 6s eliminate
+    att_to_remove: int = 0  # of those, still to take off (the attacker chooses from which group)
     def_losses: int = 0  # left to remove from the defence (a joint defence chooses whose)
     allied_lost: int = 0  # Allied battalions eliminated in this battle (Kystevakuering may save some)
     winner: str = ""  # "attacker" | "defender"

@@ -325,7 +325,8 @@ def apply_defence_roll(st: St, roll: Any) -> None:
     st.note(f"Battle of {st.name(b.area)}: {names[b.attack.country]} {faces(b.att_faces)} = {att_total} against "
             f"{faces(b.def_faces)} = {def_total}; {b.att_losses} attacking and {b.def_losses} defending battalions "
             f"eliminated; the {b.winner} wins")
-    take_attacker_losses(st, b)
+    b.att_to_remove = b.att_losses
+    settle_attacker_losses(b)
     b.allied_lost = b.att_losses if b.attack.country == ALLIES else 0
     if len(defenders) == 1:
         st.add(b.area, defenders[0], -b.def_losses)
@@ -334,20 +335,35 @@ def apply_defence_roll(st: St, roll: Any) -> None:
         b.def_losses = 0
 
 
-def take_attacker_losses(st: St, b: Battle) -> None:
-    """assumption: (4.2 step 6) the attacker's losses fall first on battalions that came by sea or air (they
-    fight where they landed, with no line behind them), then on the origin with most battalions; the
-    battalions are alike, so the choice matters only for where survivors go back to."""
-    left = b.att_losses
-    landed = min(left, b.attack.by_sea_or_air)
-    b.attack.by_sea_or_air -= landed
-    left -= landed
-    while left:
-        frm = max(sorted(b.attack.origins), key=lambda a: b.attack.origins[a])
-        b.attack.origins[frm] -= 1
-        if not b.attack.origins[frm]:
-            del b.attack.origins[frm]
-        left -= 1
+def attacker_groups(b: Battle) -> list[str]:
+    """Where the attacker's battalions in this battle came from; the battle area stands for those that
+    arrived by sea or air."""
+    return sorted(b.attack.origins) + ([b.area] if b.attack.by_sea_or_air else [])
+
+
+def settle_attacker_losses(b: Battle) -> None:
+    """Take the attacker's losses at once when there is nothing to choose: one group, or every battalion lost;
+    otherwise the attacker chooses which (4.2 step 6), one at a time (step `attacker_losses`)."""
+    if b.att_to_remove and (len(attacker_groups(b)) <= 1 or b.att_to_remove >= b.attack.total):
+        while b.att_to_remove:
+            remove_attacker(b, attacker_groups(b)[0])
+
+
+def remove_attacker(b: Battle, group: str) -> None:
+    if group == b.area:
+        b.attack.by_sea_or_air -= 1
+    else:
+        b.attack.origins[group] -= 1
+        if not b.attack.origins[group]:
+            del b.attack.origins[group]
+    b.att_to_remove -= 1
+
+
+def apply_attacker_loss(st: St, action: Any) -> None:
+    b = st.battle
+    assert b is not None and isinstance(action, Remove)
+    remove_attacker(b, action.area)
+    settle_attacker_losses(b)
 
 
 def removal_actor(st: St) -> str:
@@ -835,7 +851,11 @@ def build_flow() -> Flow[St]:
         Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll, on_begin=begin_attack_roll,
              end_if=lambda st: st.battle is not None and st.battle.att_rolled, next=goto("defence_roll")),
         Step("defence_roll", "combat", actor=lambda st: CHANCE, apply=apply_defence_roll,
-             end_if=lambda st: st.battle is not None and bool(st.battle.winner), next=goto("losses")),
+             end_if=lambda st: st.battle is not None and bool(st.battle.winner), next=goto("attacker_losses")),
+        Step("attacker_losses", "combat", actor=lambda st: st.battle.attack.country if st.battle else "",
+             legal=lambda st: [Remove(g) for g in attacker_groups(st.battle)] if st.battle else [],
+             apply=apply_attacker_loss, end_if=lambda st: st.battle is None or not st.battle.att_to_remove,
+             next=goto("losses")),
         Step("rescue", "combat", actor=lambda st: ALLIES, legal=legal_rescue, apply=apply_rescue,
              end_if=lambda st: st.battle is not None and not st.battle.allied_lost, next=after_removal),
         Step("rescue_target", "combat", actor=lambda st: ALLIES, legal=legal_rescue_target,
