@@ -57,14 +57,9 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
 
 
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
-    n = report["games"]
-    t = Table(title=f"{sc.title}: {n} games")
-    for col in ("outcome", "games", "rate", "95% interval"):
-        t.add_column(col)
-    for name, row in report["outcomes"].items():
-        lo, hi = row["ci95"]
-        t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
-    console.print(t)
+    from warroom.cli.main import outcome_table
+
+    console.print(outcome_table(f"{sc.title}: {report['games']} games", report["outcomes"]))
     cities = report["vp_difference"]
     pct = ", ".join(f"p{q} {v}" for q, v in cities["percentiles"].items())
     console.print(f"Point cities German at the end: mean {cities['mean']:.2f}; {pct}")

@@ -286,15 +286,19 @@ def simulate(
     print_report(sc, report)
 
 
-def print_report(sc: Any, report: dict[str, Any]) -> None:
-    n = report["games"]
-    t = Table(title=f"{sc.title}: {n} campaigns")
+def outcome_table(title: str, outcomes: dict[str, Any]) -> Table:
+    """Simulated outcomes with their rates and 95% intervals (any rule system)."""
+    t = Table(title=title)
     for col in ("outcome", "games", "rate", "95% interval"):
         t.add_column(col)
-    for name, row in report["outcomes"].items():
+    for name, row in outcomes.items():
         lo, hi = row["ci95"]
         t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
-    out.print(t)
+    return t
+
+
+def print_report(sc: Any, report: dict[str, Any]) -> None:
+    out.print(outcome_table(f"{sc.title}: {report['games']} campaigns", report["outcomes"]))
     w = Table(title="Wins")
     for col in ("side", "rate", "95% interval"):
         w.add_column(col)
