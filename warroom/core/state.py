@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
-from warroom.core.dice import Dice, Roll
+from warroom.core.dice import Dice, MixedDice, Roll
 
 CHANCE = "chance"
 """`current_player()` at a chance node: sample `chance_dice()` and apply the `Roll`."""
@@ -36,8 +36,8 @@ class GameState(Protocol):
         """The single source of legality for the player to act."""
         ...
 
-    def chance_dice(self) -> Dice:
-        """The dice rolled at this chance node."""
+    def chance_dice(self) -> Dice | MixedDice:
+        """The dice rolled at this chance node (`MixedDice` for dice of different sizes, e.g. a shuffle)."""
         ...
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
