@@ -28,7 +28,15 @@ from warroom.rulesets.firestorm.actions import Report
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.scenarios import bundled_ids, load_scenario
-from warroom.server.store import CampaignRow, ConflictError, EventStore, Grant, PendingReport, battle_label
+from warroom.server.store import (
+    CampaignRow,
+    ConflictError,
+    EventStore,
+    Grant,
+    PendingReport,
+    battle_label,
+    signature,
+)
 
 CACHE_SIZE = 256
 RESULT_RETRIES = 20
@@ -244,8 +252,9 @@ class Campaigns:
         out["seq"] = row.seq
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
-        out["results"] = self._results(st, row, grant)
-        out["waiting"] = self.store.pending_signature(row.id)
+        pendings = self.store.pendings(row.id)  # one query serves the results and their signature
+        out["results"] = self._results(st, grant, pendings)
+        out["waiting"] = signature(pendings)
         return out
 
     def page(self, grant: Grant) -> dict[str, Any]:
@@ -348,12 +357,12 @@ class Campaigns:
     def results(self, grant: Grant) -> list[dict[str, Any]]:
         """The tabletop results the campaign waits for, with what the holder may do about each."""
         row = self.store.campaign(grant.campaign_id)
-        return self._results(self._state(row), row, grant)
+        return self._results(self._state(row), grant, self.store.pendings(row.id))
 
-    def _results(self, st: FirestormState, row: CampaignRow, grant: Grant) -> list[dict[str, Any]]:
+    def _results(self, st: FirestormState, grant: Grant, pendings: dict[int, PendingReport]
+                 ) -> list[dict[str, Any]]:
         sc = st.sc
         asked = self._asked(st)
-        pendings = self.store.pendings(row.id)
         out = []
         for no, b in asked.items():
             sides = (b.attacker, b.defender) if b is not None else sc.sides
@@ -440,10 +449,11 @@ class Campaigns:
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
         pending = self.store.pendings(row.id).get(battle)
-        if pending is None or battle not in self._asked(st) or not self._still_valid(st, battle, pending):
+        asked = self._asked(st)
+        if pending is None or battle not in asked or not self._still_valid(st, battle, pending):
             raise ConflictError(f"no reported result of {battle_label(battle)} is waiting to be confirmed (someone "
                                 "may have just confirmed it: reload)")
-        self._authorise_result(st, grant, battle, self._asked(st))
+        self._authorise_result(st, grant, battle, asked)
         return st, row, pending
 
     def confirm(self, grant: Grant, battle: int = 0) -> dict[str, Any]:

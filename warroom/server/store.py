@@ -67,6 +67,12 @@ class PendingReport:
     disputed: bool = False
 
 
+def signature(pendings: dict[int, PendingReport]) -> str:
+    """A short text that changes whenever a result is reported, disputed, applied or dropped: pages that
+    follow the campaign reload on it as on a new position (a report appends nothing to the log)."""
+    return ";".join(f"{no}:{p.seq}:{p.by_side}:{int(p.disputed)}" for no, p in sorted(pendings.items()))
+
+
 def battle_label(battle: int) -> str:
     """'battle 2' for a battle at the table; 'this battle' for the one being fought now (0)."""
     return f"battle {battle}" if battle else "this battle"
@@ -173,10 +179,7 @@ class EventStore:
                                            r["disputed"]) for r in rows}
 
     def pending_signature(self, cid: str) -> str:
-        """A short text that changes whenever a result is reported, disputed, applied or dropped: pages
-        that follow the campaign reload on it as on a new position (a report appends nothing to the log)."""
-        rows = self.pendings(cid)
-        return ";".join(f"{no}:{p.seq}:{p.by_side}:{int(p.disputed)}" for no, p in sorted(rows.items()))
+        return signature(self.pendings(cid))
 
     def add_pending(self, cid: str, battle: int, report: PendingReport) -> None:
         """Record a reported result; `ConflictError` if the battle already has one (of two reports sent at

@@ -196,9 +196,6 @@ class Board:
         self._sea(b)
         return b in self._sea(a).adjacent
 
-    def sea_neighbours(self, sea: str) -> frozenset[str]:
-        return self._sea(sea).adjacent
-
     def in_air_range(self, area: str, airfields_held: Iterable[str]) -> bool:
         """Whether German air cards reach `area`: south of "Fra Tyskland" always, else inside the range
         line of an airfield Germany holds. `airfields_held` may name any held areas; those without an

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
-from warroom.rulesets.kampen.actions import Discard, Exchange, Move, Place
+from warroom.rulesets.kampen.actions import Discard, Exchange, Move, Place, Play
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
@@ -38,6 +38,11 @@ def explain(st: KampenState, action: Action) -> str:
                     "still move (those that arrived this round move no more, 4.1)")
     if isinstance(action, Exchange | Discard) and action.card not in st.hands[st.country]:
         return f"{head}: {action.card} is not in your hand"
+    actor = st.current_player()
+    if isinstance(action, Play) and action.card not in st.hands.get(actor, []):
+        return f"{head}: {action.card} is not in your hand"
+    if isinstance(action, Play):
+        return f"{head}: that card has no use that fits this moment (see its timing and requirements)"
     if isinstance(action, Place):
         return f"{head}: {st.sc.names[st.country]} may not place battalions in {action.area} now (4.3)"
     return f"{head}: not one of the legal actions"

@@ -265,6 +265,3 @@ class KampenState:
 
     def name(self, area: str) -> str:
         return self.sc.board.land[area].name
-
-    def deck_left(self, country: str) -> int:
-        return len(self.draw[country])

@@ -635,6 +635,11 @@ def exchange_card(st: St, action: Any) -> None:
     st.symbols += st.sc.symbols_of(card)
 
 
+def legal_submarine(st: St) -> list[Any]:
+    seat = manoeuvre.submarine_seat(st)
+    return [*(p for c, p in manoeuvre.submarines(st) if c == seat), DONE]
+
+
 def apply_submarine(st: St, action: Any) -> None:
     """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
     st.flags["submarine"] = False
@@ -880,8 +885,7 @@ def build_flow() -> Flow[St]:
         Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
              on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("submarine")),
-        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarine_seat(st),
-             legal=lambda st: [*(p for c, p in manoeuvre.submarines(st) if c == manoeuvre.submarine_seat(st)), DONE],
+        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarine_seat(st), legal=legal_submarine,
              apply=apply_submarine,
              on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarine_seat(st))),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
