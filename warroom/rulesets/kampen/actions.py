@@ -115,8 +115,128 @@ class Done:
         return "done"
 
 
+# ----- the advanced game: ships and the 9 April round ------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """A 9 April card taken from the country's 9 April deck into its hand (7.0: chosen, not drawn)."""
+
+    card: str
+
+    def to_str(self) -> str:
+        return f"choose {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ship:
+    """A ship card put into a sea area: deployed (7.0), arriving with the Home Fleet (7.4), shifted by a card,
+    or chased there by the enemy (8.2 step 7)."""
+
+    key: str
+    sea: str
+
+    def to_str(self) -> str:
+        return f"ship {self.key} {self.sea}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sail:
+    """Ship cards sail one sea area from `frm` to `to` (8.1): one card (`key`), or with `key` empty every
+    card of the mover in `frm` still free to sail, as one group."""
+
+    frm: str
+    to: str
+    key: str = ""
+
+    def to_str(self) -> str:
+        return f"sail {self.frm} {self.to}" + (f" {self.key}" if self.key else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Intercept:
+    """Try to intercept the enemy ship cards in the sea area being decided (8.1), with all one's ships there."""
+
+    def to_str(self) -> str:
+        return "intercept"
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A ship card the enemy did not find is added to the sea battle by its owner (8.2)."""
+
+    key: str
+
+    def to_str(self) -> str:
+        return f"join {self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sea:
+    """A sea area chosen: the next sea battle (8.2), or where a card acts (Rekognoseringsfly)."""
+
+    sea: str
+
+    def to_str(self) -> str:
+        return f"sea {self.sea}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raid:
+    """A German battleship or heavy cruiser in VI-VIII goes raiding: into the raid box (7.2)."""
+
+    key: str
+
+    def to_str(self) -> str:
+        return f"raid {self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Land:
+    """A German ship on the coast lands one battalion in a land area its sea area faces (7.2)."""
+
+    key: str
+    area: str
+
+    def to_str(self) -> str:
+        return f"land {self.key} {self.area}"
+
+
+@dataclass(frozen=True, slots=True)
+class Recall:
+    """Germany trades 6 reinforcement symbols to call its raiders home (7.2)."""
+
+    def to_str(self) -> str:
+        return "recall"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """The Allies take a ship off the board when their deck runs out (5.2)."""
+
+    key: str
+
+    def to_str(self) -> str:
+        return f"withdraw {self.key}"
+
+
 DONE = Done()
-KampenAction = Move | Fight | Lose | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll
+KampenAction = (Move | Fight | Lose | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll | Choose | Ship
+                | Sail | Intercept | Join | Sea | Raid | Land | Recall | Withdraw)
+SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
+
+
+def sea_id(text: str) -> str:
+    """A sea area from its numeral, any case ('raid' is the raid box)."""
+    up = text.upper()
+    if up in SEAS:
+        return up
+    if up == "RAID":
+        return "raid"
+    raise IllegalActionError(f"unknown sea area {text!r} (I-VIII, or raid)")
+
+
+def ship_key(text: str) -> str:
+    """A ship card's key; a ship with one card may be named without its copy number."""
+    return text if "#" in text else f"{text}#0"
 
 
 def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
@@ -180,5 +300,37 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb in ("done", "pass"):
         need(0, "nothing")
         return DONE
+    if verb == "choose":
+        need(1, "a 9 April card")
+        return Choose(args[0])
+    if verb == "ship":
+        need(2, "SHIP SEA")
+        return Ship(ship_key(args[0]), sea_id(args[1]))
+    if verb == "sail":
+        if len(args) not in (2, 3):
+            raise IllegalActionError(f"'sail' takes FROM TO [SHIP], got {' '.join(args) or 'nothing'!r}")
+        return Sail(sea_id(args[0]), sea_id(args[1]), ship_key(args[2]) if len(args) == 3 else "")
+    if verb == "intercept":
+        need(0, "nothing")
+        return Intercept()
+    if verb == "join":
+        need(1, "a ship card")
+        return Join(ship_key(args[0]))
+    if verb == "sea":
+        need(1, "a sea area")
+        return Sea(sea_id(args[0]))
+    if verb == "raid":
+        need(1, "a ship card")
+        return Raid(ship_key(args[0]))
+    if verb == "land":
+        need(2, "SHIP AREA")
+        return Land(ship_key(args[0]), area(args[1]))
+    if verb == "recall":
+        need(0, "nothing")
+        return Recall()
+    if verb == "withdraw":
+        need(1, "a ship card")
+        return Withdraw(ship_key(args[0]))
     raise IllegalActionError(f"unknown action {verb!r} (move, fight, play, lose, retreat, exchange, place, "
-                             "discard, remove, done)")
+                             "discard, remove, done; advanced game: choose, ship, sail, intercept, join, sea, "
+                             "raid, land, recall, withdraw)")

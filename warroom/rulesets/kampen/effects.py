@@ -10,15 +10,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.kampen.actions import Play
-from warroom.rulesets.kampen.cards import STEPS, Card, CardUse
+from warroom.rulesets.kampen.cards import STEPS, Card, CardUse, Roll
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import Battle, KampenState
 
 BATTLE_STEPS = ("attack_cards", "defend_cards", "react_cards")
 """The three card steps of a land battle (4.2 steps 1-3)."""
-IN_BATTLE = frozenset({"extra_dice", "ignore_water", "cancel"})
-"""The handlers of the land-battle card steps that this engine runs today."""
+IN_BATTLE = frozenset({"extra_dice", "ignore_water", "cancel", "bluff"})
+"""The handlers of the land-battle card steps."""
+ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +42,72 @@ def german_airfields(st: KampenState) -> list[str]:
     return [a for a in sorted(st.sc.board.airfields) if st.at(a, "germany")]
 
 
+def timings_now(st: KampenState, base: tuple[str, ...]) -> tuple[str, ...]:
+    """The timing symbols a step accepts now: in the 9 April round the orange ones (6.2), the triangle for a
+    play and the square for an answer (a red square or a green circle)."""
+    if not st.april:
+        return base
+    return tuple(dict.fromkeys("april" if t == "play" else "april_stop" for t in base))
+
+
+def deck_now(st: KampenState) -> str:
+    """Which cards are in the hands: 9 April cards during the 9 April round, else play cards."""
+    return "april9" if st.april else "play"
+
+
+def allowed(st: KampenState, use: CardUse) -> bool:
+    """An advanced use only in the advanced game."""
+    return not use.advanced or st.advanced
+
+
 def requirement_met(st: KampenState, b: Battle, need: str) -> bool:
+    return land_requirement(st, b.area, need)
+
+
+def land_requirement(st: KampenState, area: str, need: str) -> bool:
     board = st.sc.board
     if need == "air_range":
-        return board.in_air_range(b.area, german_airfields(st))
+        return board.in_air_range(area, german_airfields(st))
     if need == "allied_coast":
-        seas = board.coast(b.area)
-        return bool(seas & {"III", "IV", "V", "VI", "VII"}) and not seas & {"I", "II"}
+        seas = board.coast(area)
+        return bool(seas & ALLIED_SEAS) and not seas & {"I", "II"}
     if need == "point_city":
-        return b.area in board.point_cities
+        return area in board.point_cities
     return False
+
+
+def advanced_met(st: KampenState, card: Card, area: str = "", sea: str = "") -> bool:
+    """The extra requirements printed at a card's bottom (5.2), checked in the advanced game only, for the
+    land area or sea area the card acts on (docs/kampen-cards.md section 3)."""
+    if not st.advanced:
+        return True
+    from warroom.rulesets.kampen import naval
+
+    fleet = st.fleet
+    data = st.sc.cards.ships
+
+    def allied_ships(s: str) -> list[str]:
+        return [c.key for c in fleet.ships(s, "allies")]
+
+    def carrier(s: str) -> bool:
+        return any(naval.ship_type(data, k).id == "carrier" for k in allied_ships(s))
+
+    seas = st.sc.board.coast(area) if area else frozenset({sea})
+    for need in card.advanced_requires:
+        if need == "allied_sea_control":
+            ok = any(naval.control(fleet, s) == "allies" for s in seas)
+        elif need == "allied_ship_on_coast":
+            ok = any(allied_ships(s) for s in seas)
+        elif need == "carrier_or_battalions":
+            if area:
+                ok = st.at(area, "allies") > 0 or any(carrier(s) for s in seas)
+            else:
+                ok = carrier(sea) or any(st.at(a, "allies") for a in st.sc.board.coastal({sea}))
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
 
 
 def side_of(b: Battle, country: str) -> str:
@@ -74,10 +131,10 @@ def in_effect(played: list[Played]) -> list[bool]:
     return effective
 
 
-def has_target(b: Battle, side: str, use: CardUse) -> bool:
+def has_target(played: list[Played], side: str, use: CardUse) -> bool:
     targets = set(use.names("targets"))
-    live = in_effect(b.played)
-    return any(ok and q.side != side and q.type in targets for q, ok in zip(b.played, live, strict=True))
+    live = in_effect(played)
+    return any(ok and q.side != side and q.type in targets for q, ok in zip(played, live, strict=True))
 
 
 def playable(st: KampenState, country: str, step: str) -> list[Play]:
@@ -85,14 +142,14 @@ def playable(st: KampenState, country: str, step: str) -> list[Play]:
     b = st.battle
     if b is None:
         return []
-    timings = STEPS[step].timings
+    timings = timings_now(st, STEPS[step].timings)
     side = side_of(b, country)
     present = st.at(b.area, country) > 0 if side == "defender" else True
     used_types = {p.type for p in b.played if p.side == side and p.step == step}
     out: list[Play] = []
     for key in dict.fromkeys(st.hands[country]):
         card = card_of(st, key)
-        if card.deck != "play" or card.type in used_types:
+        if card.deck != deck_now(st) or card.type in used_types or not advanced_met(st, card, b.area):
             continue
         fits = [i for i, use in enumerate(card.uses) if use_fits(st, b, side, present, step, timings, use)]
         out.extend([Play(key)] if len(fits) == 1 else [Play(key, i) for i in fits])
@@ -101,13 +158,21 @@ def playable(st: KampenState, country: str, step: str) -> list[Play]:
 
 def use_fits(st: KampenState, b: Battle, side: str, present: bool, step: str, timings: tuple[str, ...],
              use: CardUse) -> bool:
-    if use.step != step or use.timing not in timings or use.advanced or use.effect not in IN_BATTLE:
+    if use.step != step or use.timing not in timings or not allowed(st, use) or use.effect not in IN_BATTLE:
         return False
     if not present and not use.anywhere:
         return False
     if not all(requirement_met(st, b, need) for need in use.requires):
         return False
-    return use.effect != "cancel" or has_target(b, side, use)
+    if use.effect == "bluff":
+        return bluffable(st, b, use)
+    return use.effect != "cancel" or has_target(b.played, side, use)
+
+
+def bluffable(st: KampenState, b: Battle, use: CardUse) -> bool:
+    """Bloff/trusler works against a few Norwegians defending alone (docs/kampen-cards.md, `bluff`)."""
+    norwegians = st.at(b.area, "norway")
+    return 0 < norwegians <= use.count("max_defenders", 2) and not st.at(b.area, "allies")
 
 
 def chosen_use(st: KampenState, country: str, action: Play, step: str) -> int:
@@ -120,7 +185,7 @@ def chosen_use(st: KampenState, country: str, action: Play, step: str) -> int:
     side = side_of(b, country)
     present = st.at(b.area, country) > 0 if side == "defender" else True
     return next(i for i, use in enumerate(card.uses)
-                if use_fits(st, b, side, present, step, STEPS[step].timings, use))
+                if use_fits(st, b, side, present, step, timings_now(st, STEPS[step].timings), use))
 
 
 def play(st: KampenState, country: str, action: Play, step: str) -> None:
@@ -131,6 +196,13 @@ def play(st: KampenState, country: str, action: Play, step: str) -> None:
     st.spend(country, action.card)
     b.played.append(Played(country, action.card, card.type, use.step, use, side_of(b, country)))
     st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
+    if use.effect == "bluff":
+        st.flags["bluff"] = str(use.params["roll"])
+
+
+def roll_table(st: KampenState, use: CardUse) -> Roll:
+    """The designed dice table a use names (`roll = "..."`, ships.toml)."""
+    return st.sc.cards.ships.rolls[str(use.params["roll"])]
 
 
 def dice(st: KampenState, b: Battle) -> tuple[int, int, bool]:

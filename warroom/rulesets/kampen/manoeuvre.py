@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from warroom.rulesets.kampen.actions import Move, Place, Play
-from warroom.rulesets.kampen.cards import CardUse
-from warroom.rulesets.kampen.effects import card_of, german_airfields
+from warroom.rulesets.kampen.cards import Card, CardUse
+from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack
 
 if TYPE_CHECKING:
@@ -51,9 +51,11 @@ def movable(st: KampenState, area: str, country: str) -> int:
 
 
 def use_at(st: KampenState, key: str, step: str, timings: tuple[str, ...]) -> tuple[int, CardUse] | None:
+    """The card's use at this step for these timing symbols (orange ones in the 9 April round)."""
     card = card_of(st, key)
+    now = timings_now(st, timings)
     for i, use in enumerate(card.uses):
-        if use.step == step and use.timing in timings and not use.advanced:
+        if use.step == step and use.timing in now and allowed(st, use):
             return i, use
     return None
 
@@ -117,7 +119,7 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
     elif effect == "evacuate":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
-            if k_max <= 0 or not allied_coast(st, frm):
+            if k_max <= 0 or not allied_coast(st, frm) or not advanced_met(st, card_with(st, "evacuate"), frm):
                 continue
             yield from (Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)
                         and not st.hostile(to, c) for k in range(1, k_max + 1))
@@ -126,6 +128,11 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
         yield from (Place(a, most) for a in sorted(board.land) if board.in_air_range(a, held))
     elif effect == "invasion" and invasion_areas(st):
         yield Place("", 0)  # its choices follow: an exchange, then placing on the coast
+
+
+def card_with(st: KampenState, effect: str) -> Card:
+    """The card whose uses include `effect` (its advanced requirements are the card's)."""
+    return next(c for c in st.sc.cards.cards.values() if any(u.effect == effect for u in c.uses))
 
 
 def playable_moves(st: KampenState) -> list[Play]:
@@ -204,32 +211,46 @@ def apply_target(st: KampenState, action: Any) -> None:
             arrive(st, action.frm, action.to, action.n, action.via)
     else:
         assert isinstance(action, Place)
-        if use.effect == "paradrop" and st.country == GERMANY and st.hands[ALLIES]:  # asked whatever they hold
-            st.flags["drop"] = (action.area, action.n)  # the Allies may answer with fighters first
+        if use.effect == "paradrop" and st.country == GERMANY and drop_seat(st):  # asked whatever they hold
+            st.flags["drop"] = (action.area, action.n)  # fighters may answer first
+            st.flags["drop_seat"] = drop_seat(st)
             return
         arrive(st, "", action.area, action.n, by_sea_or_air=True)
 
 
+def drop_seat(st: KampenState) -> str:
+    """Who may answer a German paratroop drop: the enemy whose cards in use (its play deck, or on 9 April its
+    9 April deck) include a fighter that diverts drops, if it holds any cards; known to all."""
+    for enemy in (ALLIES, NORWAY):
+        if st.hands[enemy] and any(c.owner == enemy and c.deck == deck_now(st) and any(
+                u.effect == "divert_airdrop" for u in c.uses) for c in st.sc.cards.cards.values()):
+            return enemy
+    return ""
+
+
 def diverters(st: KampenState) -> list[Play]:
-    """Allied cards that may scatter a paratroop drop just aimed (Jagerfly in the German round)."""
-    if st.country != GERMANY:
+    """Cards that may scatter a paratroop drop just aimed (Jagerfly in the German round)."""
+    seat = st.flags.get("drop_seat", "")
+    if st.country != GERMANY or not seat:
         return []
+    area = st.flags["drop"][0]
     out = []
-    for key in dict.fromkeys(st.hands[ALLIES]):
+    for key in dict.fromkeys(st.hands[seat]):
         found = use_at(st, key, "move", ("stop",))
-        if found is not None and found[1].effect == "divert_airdrop":
+        if found is not None and found[1].effect == "divert_airdrop" and advanced_met(st, card_of(st, key), area):
             out.append(Play(key))
     return out
 
 
 def answer_drop(st: KampenState, action: Any) -> None:
-    """The Allies let the drop land where aimed (done) or scatter it (a card; they then pick the area)."""
+    """The answering country lets the drop land where aimed (done) or scatters it (a card; then it picks)."""
     area, n = st.flags["drop"]
     if isinstance(action, Play):
+        seat = st.flags["drop_seat"]
         found = use_at(st, action.card, "move", ("stop",))
         assert found is not None
-        st.spend(ALLIES, action.card)
-        st.note(f"The Allies play {card_of(st, action.card).name}: {found[1].text}")
+        st.spend(seat, action.card)
+        st.note(f"{st.sc.names[seat]} play {card_of(st, action.card).name}: {found[1].text}")
         st.flags["scatter"] = True
         return
     st.flags["drop"] = None
@@ -251,7 +272,8 @@ def scatter(st: KampenState, action: Any) -> None:
 
 # ----- the Allies' invasion: an exchange in phase 1, landing on the coast -------------------------------------------
 def invasion_areas(st: KampenState) -> list[str]:
-    return [a for a in sorted(st.sc.board.land) if allied_coast(st, a)]
+    card = card_with(st, "invasion")
+    return [a for a in sorted(st.sc.board.land) if allied_coast(st, a) and advanced_met(st, card, a)]
 
 
 # ----- phase 1c: Norwegian sabotage and flight, German engineers ---------------------------------------------------
@@ -446,6 +468,8 @@ def battle_cards(st: KampenState, country: str, step: str, effect: str) -> list[
         if found is None or found[1].effect != effect:
             continue
         if "allied_coast" in found[1].requires and not allied_coast(st, b.area):
+            continue
+        if not advanced_met(st, card_of(st, key), b.area):
             continue
         out.append(Play(key))
     return out

@@ -21,6 +21,8 @@ class ShipCard:
     key: str
     owner: str
     face_up: bool = False
+    fighting: bool = False  # intercepted, intercepting or joined: it fights this round's sea battle (8.2)
+    moved: int = 0  # sea areas sailed this round (8.1)
 
 
 @dataclass(slots=True)
@@ -44,7 +46,18 @@ class Fleet:
         return card
 
     def clone(self) -> Fleet:
-        return Fleet({sea: [ShipCard(s.key, s.owner, s.face_up) for s in ships] for sea, ships in self.at.items()})
+        return Fleet({sea: [ShipCard(s.key, s.owner, s.face_up, s.fighting, s.moved) for s in ships]
+                      for sea, ships in self.at.items()})
+
+    def where(self, key: str) -> str:
+        """The sea area (or 'raid') a ship card lies in; '' when it is not at sea."""
+        return next((sea for sea, ships in self.at.items() if any(s.key == key for s in ships)), "")
+
+    def card(self, key: str) -> ShipCard:
+        return next(s for ships in self.at.values() for s in ships if s.key == key)
+
+    def all(self) -> list[tuple[str, ShipCard]]:
+        return [(sea, s) for sea, ships in sorted(self.at.items()) for s in ships]
 
 
 def ship_type(data: ShipData, key: str) -> ShipType:
@@ -106,9 +119,10 @@ def volley(data: ShipData, shooters: Sequence[ShipCard], faces: Sequence[int], t
         outcome = ship_type(data, shooter.key).outcome(face)
         if not outcome:
             continue
+        drawn = next(pick)  # every hit uses its draw, so the i-th draw always picks among len(targets) - i cards
         chosen = next((s for s in left if s.key == first_sunk), None) if outcome == "sink" else None
         if chosen is None:
-            chosen = left[next(pick) - 1]
+            chosen = left[drawn - 1]
         left.remove(chosen)
         hits.append(Hit(chosen.key, outcome))
     return hits

@@ -10,7 +10,7 @@ from typing import Any
 
 from warroom.core.errors import ScenarioError
 from warroom.rulesets.kampen.board import Board, load_board, slug
-from warroom.rulesets.kampen.cards import CardSet, load_cards
+from warroom.rulesets.kampen.cards import CardSet, load_cards, ship_cards
 
 FOLDER = Path(__file__).parents[2] / "scenarios" / "data" / "kampen"
 NAMES = {"germany": "Germany", "norway": "Norway", "allies": "The Allies"}
@@ -49,6 +49,15 @@ class KampenScenario:
 
     def symbols_of(self, card: str) -> int:
         return self.symbol_count[card]
+
+    def is_april(self, card: str) -> bool:
+        return self.cards.cards[card.split("#", 1)[0]].deck == "april9"
+
+    def april_deck(self, country: str) -> list[str]:
+        return [copy.key for copy in self.cards.deck(country, "april9")]
+
+    def ship_keys(self, country: str) -> list[str]:
+        return [copy.key for copy in ship_cards(self.cards.ships.ships, country)]
 
     def card_name(self, card: str) -> str:
         return self.cards.cards[card.split("#", 1)[0]].name
@@ -99,7 +108,7 @@ def load_folder(folder: Path) -> KampenScenario:
     if problems:
         raise ScenarioError(problems)
     decks = {c: tuple(copy.key for copy in cards.deck(c)) for c in countries}
-    symbols = {copy.key: copy.symbols for c in countries for copy in cards.deck(c)}
+    symbols = {copy.key: copy.symbols for c in countries for deck in ("play", "april9") for copy in cards.deck(c, deck)}
     head = load_setup(folder / "scenario.toml").get("scenario", {}) if (folder / "scenario.toml").is_file() else {}
     return KampenScenario(str(head.get("id", "kampen")), str(head.get("title", "Kampen om Norge")),
                           str(head.get("version", "1")), str(head.get("status", "ready")), board, cards, countries,

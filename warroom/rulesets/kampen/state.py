@@ -17,6 +17,7 @@ from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, TERMINAL, Action
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
+from warroom.rulesets.kampen.naval import Fleet, Hit
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.effects import Played
@@ -67,6 +68,26 @@ class Battle:
         return replace(self, attack=self.attack.clone(), played=list(self.played), seats=list(self.seats))
 
 
+@dataclass(slots=True)
+class SeaBattle:
+    """The sea battle being fought (8.2): the attacker's side ('germany', or 'allies' for the Allied side, which
+    Eidsvoll & Norge joins), the cards played, and the ships set aside by hits."""
+
+    sea: str
+    attacker: str
+    played: list[Played] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
+    strikes: list[int] = field(default_factory=list)  # indices into `played` of strikes still to roll
+    hits: list[Hit] = field(default_factory=list)  # ships set aside, in order: sunk or chased
+    fired: int = 0  # how many sides have fired (0, 1, 2)
+    chased: list[str] = field(default_factory=list)  # chased ships still to be moved by the enemy
+    landing: bool = False  # a 9 April fight of Eidsvoll & Norge against ships about to land (7.2)
+
+    def clone(self) -> SeaBattle:
+        return replace(self, played=list(self.played), seats=list(self.seats), strikes=list(self.strikes),
+                       hits=list(self.hits), chased=list(self.chased))
+
+
 class KampenState:
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
@@ -79,8 +100,9 @@ class KampenState:
         self.country = GERMANY  # whose round it is
         self.terminal = False
         self.result: tuple[str, str] = ("", "")  # (winner: "germany" | "norway_allies", level) once over
+        self.advanced = bool(params.get("advanced"))  # ships and the 9 April round (5-8)
         self.troops: dict[str, dict[str, int]] = {}
-        for country, placed in scenario.setup.items():
+        for country, placed in ({} if self.advanced else scenario.setup).items():
             for area, n in placed.items():
                 self.troops.setdefault(area, {})[country] = n
         self.draw: dict[str, list[str]] = {c: [] for c in scenario.countries}  # face down, top first
@@ -98,6 +120,14 @@ class KampenState:
         self.first_groups: list[int] = []  # the Allies' first groups still to place
         self.removing = 0  # Allied battalions to remove when their deck runs out
         self.allies_out = False  # the Allied deck is used up: no more cards (2.4)
+        self.april = False  # the 9 April round is being played (7)
+        self.fleet = Fleet()  # ship cards at sea and in the raid box
+        self.ships_hand: dict[str, list[str]] = {c: [] for c in scenario.countries}  # not yet at sea
+        self.reserve: list[str] = []  # the Allied ships set aside for the Home Fleet (7.0, 7.4), top first
+        self.april_deck: dict[str, list[str]] = {c: [] for c in scenario.countries}  # 9 April cards left to choose
+        self.spotted: set[str] = set()  # German ship cards the Allies have looked at (Rekognoseringsfly)
+        self.sea_battle: SeaBattle | None = None
+        self.landings: list[tuple[str, str, str]] = []  # 9 April: (ship card, its sea area, land area)
         self.flags: dict[str, Any] = {}
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []  # (round, text)
@@ -165,7 +195,8 @@ class KampenState:
         """An independent copy; without `history` its log and events start empty (for a bot's look-ahead)."""
         new = object.__new__(KampenState)
         for name in ("sc", "flow", "params", "step", "round", "country", "terminal", "result", "cards_used",
-                     "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events"):
+                     "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events", "advanced",
+                     "april"):
             setattr(new, name, getattr(self, name))
         new.troops = {a: dict(c) for a, c in self.troops.items()}
         new.draw = {c: list(d) for c, d in self.draw.items()}
@@ -177,6 +208,13 @@ class KampenState:
         new.battle = self.battle.clone() if self.battle is not None else None
         new.placed = set(self.placed)
         new.first_groups = list(self.first_groups)
+        new.fleet = self.fleet.clone()
+        new.ships_hand = {c: list(h) for c, h in self.ships_hand.items()}
+        new.reserve = list(self.reserve)
+        new.april_deck = {c: list(h) for c, h in self.april_deck.items()}
+        new.spotted = set(self.spotted)
+        new.sea_battle = self.sea_battle.clone() if self.sea_battle is not None else None
+        new.landings = list(self.landings)
         new.flags = dict(self.flags)
         new.log = list(self.log) if history else []
         new.events = list(self.events) if history else []
@@ -228,7 +266,8 @@ class KampenState:
         """A card leaves the hand for the bottom of its deck, face up (2.4); played in the country's own round
         it counts as a card used this round (4.4)."""
         self.hands[country].remove(card)
-        self.used[country].append(card)
+        if not self.sc.is_april(card):  # a 9 April card goes back in the box (7.4)
+            self.used[country].append(card)
         if country == self.country:
             self.cards_used += 1
 

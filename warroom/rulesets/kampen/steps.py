@@ -79,6 +79,8 @@ def deck_out(st: St, country: str) -> None:
     elif not st.allies_out:
         st.allies_out = True
         st.removing = min(st.sc.rules["allied_deck_out_removal"], st.total(ALLIES))
+        if st.advanced:
+            st.flags["ships_out"] = st.sc.rules["advanced"]["allied_ship_removal"]
         st.note(f"The Allied deck is used up: no more Allied cards; {st.removing} Allied battalions leave")
 
 
@@ -103,8 +105,11 @@ def begin_round(st: St) -> None:
     st.battle = None
     st.placed = set()
     for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
-                 "airfield_places", "drop", "scatter"):
+                 "airfield_places", "drop", "scatter", "sailing", "sea_moved", "recalled", "recalling", "sea_done",
+                 "icept", "sea_places"):
         st.flags.pop(flag, None)
+    for _sea, card in st.fleet.all():
+        card.moved = 0
     name = st.sc.names[st.country]
     st.note(f"--- {name}{chr(39) if name.endswith('s') else chr(39) + 's'} round ---")
 
@@ -119,6 +124,8 @@ def legal_moves(st: St) -> list[Any]:
     c = st.country
     out: list[Any] = []
     board = st.sc.board
+    if st.april:  # no movement on 9 April but the air drops (7.1)
+        return [*manoeuvre.playable_moves(st), DONE]
     for area in sorted(st.troops):
         n = movable(st, area, c)
         if n <= 0:
@@ -147,12 +154,15 @@ def after_move(st: St) -> str:
         return "card_effect"
     if st.flags.get("invading"):
         return "invasion_exchange"
-    if st.country == GERMANY:
+    if st.country == GERMANY and not st.april:
         return "sabotage"
     return after_movement(st)
 
 
 def after_movement(st: St) -> str:
+    """After all movement: the sea battles (advanced game, 8.2 phase 2a), then the land battles."""
+    if st.advanced and not st.flags.get("sea_done"):
+        return "sea_combat"
     return "combat" if st.attacks else "reinforce"
 
 
@@ -594,7 +604,9 @@ def after_battle_end(st: St) -> str:
 def next_after_battle(st: St) -> str:
     if st.terminal:
         return "over"
-    return "pick" if st.attacks else "reinforce"
+    if st.attacks:
+        return "pick"
+    return "april_mobilise" if st.april else "reinforce"
 
 
 # ----- reinforcement ----------------------------------------------------------------------------------------
@@ -613,7 +625,7 @@ def apply_exchange(st: St, action: Any) -> None:
         free = st.sc.rules["german_free_battalions"] if st.country == GERMANY else 0
         bought = combat.battalions_from_symbols(st.symbols)
         st.to_place = bought + free
-        if st.country == ALLIES and not st.allies_landed:
+        if st.country == ALLIES and not st.allies_landed and not st.advanced:
             st.first_groups = list(st.sc.allies_first["groups"])
             st.allies_landed = True
         if st.symbols or free:
@@ -652,8 +664,10 @@ def apply_submarine(st: St, action: Any) -> None:
 
 
 def placement_areas(st: St) -> list[str]:
-    """Where the country places new battalions (4.3); never where enemy battalions stand (assumption: a
-    reinforcement does not start a battle, J22)."""
+    """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
+    (assumption: a reinforcement does not start a battle, J22)."""
+    from warroom.rulesets.kampen import sea
+
     c = st.country
     board = st.sc.board
     out = []
@@ -661,11 +675,13 @@ def placement_areas(st: St) -> list[str]:
         if st.hostile(area, c):
             continue
         seas = info.seas
+        airfield = st.flags.get("airfield_places", 0) > 0 and info.airfield and st.at(area, GERMANY) > 0
         if c == GERMANY:
-            ok = bool(seas & {"I", "II"}) or (st.flags.get("airfield_places", 0) > 0 and info.airfield
-                                              and st.at(area, GERMANY) > 0)
+            ok = (sea.german_places(st, area) if st.advanced else bool(seas & {"I", "II"})) or airfield
         elif c == NORWAY:
             ok = (info.mobilisation or info.point_city) and area not in st.placed
+        elif st.advanced:
+            ok = sea.allied_places(st, area)
         else:
             ok = bool(seas & set(st.sc.allies_first["seas"])) and not seas & {"I", "II"}
         if ok:
@@ -684,6 +700,8 @@ def legal_places(st: St) -> list[Any]:
 
 
 def apply_place(st: St, action: Any) -> None:
+    from warroom.rulesets.kampen import sea
+
     assert isinstance(action, Place)
     st.add(action.area, st.country, action.n)
     if st.first_groups:
@@ -692,7 +710,12 @@ def apply_place(st: St, action: Any) -> None:
     else:
         st.to_place -= 1
         st.placed.add(action.area)
-        if st.country == GERMANY and not st.sc.board.coast(action.area) & {"I", "II"}:
+        if st.country == GERMANY and st.advanced:
+            if sea.german_places(st, action.area):
+                sea.count_german_place(st, action.area)
+            else:
+                st.flags["airfield_places"] -= 1  # placed through Transportfly
+        elif st.country == GERMANY and not st.sc.board.coast(action.area) & {"I", "II"}:
             st.flags["airfield_places"] -= 1  # placed through Transportfly
     st.note(f"{st.sc.names[st.country]} place {action.n} new battalion{'s' * (action.n > 1)} in "
             f"{st.name(action.area)}")
@@ -743,6 +766,8 @@ def after_new_cards(st: St) -> str:
         return "reshuffle"
     if st.removing:
         return "deck_removal"
+    if st.flags.get("ships_out"):
+        return "ship_withdrawal"
     return "round_end"
 
 
@@ -808,11 +833,14 @@ def finish(st: St, why: str) -> None:
 
 
 def build_flow() -> Flow[St]:
+    from warroom.rulesets.kampen import sea
+
     steps: list[Step[St]] = [
         Step("shuffle", "setup", actor=lambda st: CHANCE, apply=apply_shuffle, on_begin=begin_shuffle,
-             end_if=lambda st: not st.shuffling, next=goto("deal")),
+             end_if=lambda st: not st.shuffling, next=lambda st: "april_open" if st.advanced else "deal"),
         Step("deal", "setup", on_begin=deal, next=goto("round_start")),
-        Step("round_start", "movement", on_begin=begin_round, next=goto("move")),
+        Step("round_start", "movement", on_begin=begin_round,
+             next=lambda st: "sea_move" if st.advanced else "move"),
         Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move,
              end_if=lambda st: bool(st.flags.get("move_done") or st.flags.get("effect") or st.flags.get("invading")),
              next=after_move),
@@ -820,12 +848,13 @@ def build_flow() -> Flow[St]:
              legal=lambda st: manoeuvre.targets(st, manoeuvre.effect_use(st)), apply=manoeuvre.apply_target,
              end_if=lambda st: not st.flags.get("effect"),
              next=lambda st: "drop_answer" if st.flags.get("drop") else "move"),
-        Step("drop_answer", "movement", actor=lambda st: ALLIES,
+        Step("drop_answer", "movement", actor=lambda st: st.flags.get("drop_seat", ""),
              legal=lambda st: [*manoeuvre.diverters(st), DONE], apply=manoeuvre.answer_drop,
              end_if=lambda st: not st.flags.get("drop") or bool(st.flags.get("scatter")),
              next=lambda st: "drop_scatter" if st.flags.get("scatter") else "move"),
-        Step("drop_scatter", "movement", actor=lambda st: ALLIES, legal=manoeuvre.scatter_choices,
-             apply=manoeuvre.scatter, end_if=lambda st: not st.flags.get("scatter"), next=goto("move")),
+        Step("drop_scatter", "movement", actor=lambda st: st.flags.get("drop_seat", ""),
+             legal=manoeuvre.scatter_choices, apply=manoeuvre.scatter, end_if=lambda st: not st.flags.get("scatter"),
+             next=goto("move")),
         Step("invasion_exchange", "movement", actor=lambda st: st.country, legal=legal_invasion_exchange,
              apply=apply_invasion_exchange, end_if=lambda st: not st.flags.get("invading"),
              next=goto("invasion_landing")),
@@ -890,15 +919,17 @@ def build_flow() -> Flow[St]:
              on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarine_seat(st))),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
-             end_if=placing_done, next=lambda st: "discard" if must_discard(st) else "new_cards"),
+             end_if=placing_done, next=lambda st: sea.after_april_place(st) if st.april else (
+                 "discard" if must_discard(st) else "new_cards")),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
              end_if=lambda st: st.cards_used > 0 or st.terminal, next=goto("new_cards")),
         Step("new_cards", "new cards", on_begin=new_cards, next=after_new_cards),
         Step("reshuffle", "new cards", actor=lambda st: CHANCE, apply=apply_reshuffle, on_begin=begin_reshuffle,
              end_if=lambda st: not st.flags.get("reshuffle"), next=after_new_cards),
         Step("deck_removal", "new cards", actor=lambda st: ALLIES, legal=legal_removals, apply=apply_removal,
-             end_if=lambda st: not st.removing or st.terminal, next=lambda st: "over" if st.terminal else "round_end"),
+             end_if=lambda st: not st.removing or st.terminal, next=after_new_cards),
         Step("round_end", "new cards", on_begin=end_round, next=goto("round_start")),
         Step("over", "over", end_if=lambda st: False),
+        *sea.flow_steps(),
     ]
     return Flow(steps)

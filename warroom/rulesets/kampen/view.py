@@ -2,6 +2,8 @@
 
 Hands are secret: a country sees its own cards and only the size of the others' hands. The deck order is
 never shown, only how many cards are face down and which are face up under it (they were played openly).
+In the advanced game a country sees its own ship cards; of the others only those lying face up (and, for
+the Allies, the German cards their reconnaissance looked at), the rest as a face-down card of that country.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from warroom.rulesets.kampen.naval import ShipCard
     from warroom.rulesets.kampen.state import KampenState
 
 
@@ -27,4 +30,30 @@ def build_view(st: KampenState, side: str | None) -> dict[str, Any]:
         "hands": {c: (list(st.hands[c]) if c == side else len(st.hands[c])) for c in st.sc.countries},
         "terminal": st.terminal,
         "result": {"winner": st.result[0], "level": st.result[1]} if st.terminal else None,
+        **(advanced_view(st, side) if st.advanced else {}),
+    }
+
+
+def ship_entry(st: KampenState, card: ShipCard, side: str | None) -> dict[str, Any]:
+    seen = card.face_up or card.owner == side or (side == "allies" and card.key in st.spotted)
+    if not seen:
+        return {"owner": card.owner, "ship": None, "face_up": False}
+    ship = st.sc.cards.ships.ships[card.key.split("#", 1)[0]]
+    return {"owner": card.owner, "ship": card.key, "name": ship.name, "type": ship.type, "face_up": card.face_up,
+            "fighting": card.fighting}
+
+
+def advanced_view(st: KampenState, side: str | None) -> dict[str, Any]:
+    sb = st.sea_battle
+    countries = st.sc.countries
+    return {
+        "april": st.april,
+        "fleet": {sea: [ship_entry(st, c, side) for c in cards] for sea, cards in sorted(st.fleet.at.items())},
+        "ships_in_hand": {c: (list(st.ships_hand[c]) if c == side else len(st.ships_hand[c])) for c in countries},
+        "ships_set_aside": len(st.reserve),
+        "april_cards_left": {c: (list(st.april_deck[c]) if c == side else len(st.april_deck[c])) for c in countries},
+        "landings": [({"ship": k} if side == "germany" else {}) | {"sea": s, "area": a} for k, s, a in st.landings],
+        "sea_battle": None if sb is None else {
+            "sea": sb.sea, "attacker": sb.attacker, "cards": [p.card for p in sb.played],
+            "hits": [{"ship": h.target, "outcome": h.outcome} for h in sb.hits], "chased": list(sb.chased)},
     }

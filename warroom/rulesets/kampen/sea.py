@@ -1,0 +1,1376 @@
+"""The advanced game (K-digest 5-8): ship cards at sea, interception, sea battles, and the 9 April round that
+replaces the basic setup.
+
+The steps here join the flow table of `steps.py` (`steps(...)` at the end). Ship cards lie face down in the
+sea areas (`KampenState.fleet`); every random draw of a card (interception, hits, Kystfort) is part of a chance
+node, so a game replays exactly from its log. The sea rules' arithmetic is in `naval.py`; the dice tables and
+ship types in `ships.toml`. Decisions the rulebook leaves open are marked `assumption:` where they are made.
+
+Sides at sea: Germany against the Allied side, which is the Allies' ships and Norway's Eidsvoll & Norge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from warroom.core.dice import Dice, MixedDice, Roll, shuffled
+from warroom.core.flow import Step, goto
+from warroom.core.state import CHANCE
+from warroom.rulesets.kampen import manoeuvre, naval, steps
+from warroom.rulesets.kampen.actions import (
+    DONE,
+    Choose,
+    Done,
+    Exchange,
+    Intercept,
+    Join,
+    Land,
+    Move,
+    Place,
+    Play,
+    Raid,
+    Recall,
+    Sail,
+    Sea,
+    Ship,
+    Withdraw,
+)
+from warroom.rulesets.kampen.cards import APRIL9_CHOOSE, STEPS, ShipType
+from warroom.rulesets.kampen.effects import (
+    Played,
+    advanced_met,
+    allowed,
+    card_of,
+    deck_now,
+    german_airfields,
+    has_target,
+    in_effect,
+    roll_table,
+    timings_now,
+)
+from warroom.rulesets.kampen.naval import ShipCard
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, SeaBattle
+
+St = KampenState
+SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
+COAST = SEAS[:7]  # I-VII border land areas (5.1)
+RAID = "raid"
+
+
+# ----- small facts -----------------------------------------------------------------------------------------------
+def side(owner: str) -> str:
+    """The side a country's ships fight on: Germany, or the Allied side (the Allies and Norway)."""
+    return GERMANY if owner == GERMANY else ALLIES
+
+
+def foe(s: str) -> str:
+    return ALLIES if s == GERMANY else GERMANY
+
+
+def rules(st: St) -> dict[str, Any]:
+    advanced: dict[str, Any] = st.sc.rules["advanced"]
+    return advanced
+
+
+def stype(st: St, key: str) -> ShipType:
+    return naval.ship_type(st.sc.cards.ships, key)
+
+
+def ship_name(st: St, key: str) -> str:
+    return st.sc.cards.ships.ships[key.split("#", 1)[0]].name
+
+
+def on_side(st: St, sea: str, s: str) -> list[ShipCard]:
+    return [c for c in st.fleet.ships(sea) if side(c.owner) == s]
+
+
+def seat(st: St, sea: str, s: str) -> str:
+    """Who speaks for a side in a sea area: Germany, or the Allies when they have ships there, else Norway."""
+    if s == GERMANY:
+        return GERMANY
+    return ALLIES if st.fleet.ships(sea, ALLIES) or not st.fleet.ships(sea, NORWAY) else NORWAY
+
+
+def exits(st: St, sea: str, owner: str) -> list[str]:
+    """The sea areas a ship may sail to from `sea`: adjacent ones its owner may enter; from the raid box, VI-VIII
+    once the raiders are recalled (7.2)."""
+    if sea == RAID:
+        return list(rules(st)["raid_from"]) if st.flags.get("recalled") else []
+    near = st.sc.board.seas[sea].adjacent
+    return [s for s in SEAS if s in near and naval.may_enter(owner, s)]
+
+
+def eidsvoll(st: St) -> str:
+    """The key of the ship card that is sunk when chased (Eidsvoll & Norge), '' if it is not at sea."""
+    for _sea, card in st.fleet.all():
+        if stype(st, card.key).chased_is_sunk:
+            return card.key
+    return ""
+
+
+def lose_cards(st: St, country: str, n: int, why: str) -> None:
+    """Cards from the top of a deck to its bottom, face up (8.2 step 6, 7.2 raids, 5.1 telegraph); a deck that
+    runs out has its consequences at once (2.4)."""
+    if n <= 0 or not st.draw[country]:
+        return
+    moved = naval.lose_cards(st.draw[country], st.used[country], n)
+    st.note(f"{st.sc.names[country]} lose {moved} card{'s' * (moved > 1)} from their deck ({why})")
+    if not st.draw[country]:
+        steps.deck_out(st, country)
+
+
+def sink(st: St, key: str) -> None:
+    sea = st.fleet.where(key)
+    st.fleet.remove(sea, key)
+    st.landings = [x for x in st.landings if x[0] != key]
+    owner = st.sc.cards.ships.ships[key.split("#", 1)[0]].owner
+    st.note(f"{ship_name(st, key)} is sunk in sea area {sea}")
+    lose_cards(st, owner, stype(st, key).card_loss, f"{ship_name(st, key)} sunk")
+
+
+def draw_dice(n_dice: int, n_cards: int) -> MixedDice:
+    """`n_dice` six-sided dice, then the random order of `n_cards` cards (as many picks as may be needed)."""
+    picks = min(n_dice, n_cards)
+    return MixedDice((6,) * n_dice + tuple(range(n_cards, n_cards - picks, -1)))
+
+
+def window(name: str, phase: str, actor: Callable[[St], str], offer: Callable[[St], list[Play]],
+           on_play: Callable[[St, Play], None], nxt: Callable[[St], str],
+           skip: Callable[[St], bool] = lambda st: False) -> Step[St]:
+    """A step where one country may play one card (then `on_play`) or pass; `nxt` decides what follows. It is
+    skipped when `skip` says so, which must depend only on what every country can see."""
+    flag = f"window_{name}"
+
+    def apply(st: St, action: Any) -> None:
+        st.flags[flag] = True
+        if isinstance(action, Play):
+            on_play(st, action)
+
+    return Step(name, phase, actor=actor, legal=lambda st: [*offer(st), DONE], apply=apply,
+                on_begin=lambda st: st.flags.__setitem__(flag, skip(st)), end_if=lambda st: bool(st.flags.get(flag)),
+                next=nxt)
+
+
+def cards_for(st: St, country: str, step: str, effect: str) -> list[Play]:
+    """`country`'s cards with a use of `effect` at `step` now."""
+    timings = STEPS[step].timings or ("play", "stop")
+    out = []
+    for key in dict.fromkeys(st.hands[country]):
+        found = manoeuvre.use_at(st, key, step, timings)
+        if found is not None and found[1].effect == effect:
+            out.append(Play(key))
+    return out
+
+
+def play_for(st: St, country: str, key: str, step: str) -> Any:
+    """Spend a card for its use at `step`; returns the use."""
+    timings = STEPS[step].timings or ("play", "stop")
+    found = manoeuvre.use_at(st, key, step, timings)
+    assert found is not None
+    st.spend(country, key)
+    st.note(f"{st.sc.names[country]} play {card_of(st, key).name}: {found[1].text}")
+    return found[1]
+
+
+# ----- 7.0 the opening phase: choosing cards and ships, deployment --------------------------------------------------
+def begin_opening(st: St) -> None:
+    """After the play decks are shuffled: the 9 April decks and the ships are handed out (7.0)."""
+    for c in st.sc.countries:
+        st.april_deck[c] = st.sc.april_deck(c)
+    st.ships_hand[GERMANY] = st.sc.ship_keys(GERMANY)
+    st.ships_hand[NORWAY] = st.sc.ship_keys(NORWAY)
+    st.april = True
+    st.round = 0
+    st.country = GERMANY
+    st.flags["choosing"] = st.sc.countries
+    st.note("--- The 9 April round ---")
+
+
+def choosing(st: St) -> str:
+    order: tuple[str, ...] = st.flags.get("choosing", ())
+    return order[0] if order else ""
+
+
+def apply_choose(st: St, action: Any) -> None:
+    assert isinstance(action, Choose)
+    c = choosing(st)
+    st.april_deck[c].remove(action.card)
+    st.hands[c].append(action.card)
+    if len(st.hands[c]) >= APRIL9_CHOOSE[c] or not st.april_deck[c]:
+        st.flags["choosing"] = st.flags["choosing"][1:]
+        st.note(f"{st.sc.names[c]} have chosen {len(st.hands[c])} 9 April cards")
+
+
+def begin_allied_draw(st: St) -> None:
+    st.flags["chance"] = MixedDice.shuffle(len(st.sc.ship_keys(ALLIES)))
+
+
+def apply_allied_draw(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    order = shuffled(st.sc.ship_keys(ALLIES), roll)
+    n = rules(st)["april_ships"]
+    st.ships_hand[ALLIES], st.reserve = order[:n], order[n:]
+    st.note(f"The Allies draw {n} of their {len(order)} ships; the rest wait for the Home Fleet")
+
+
+def extra_ships(st: St, action: Play) -> None:
+    """Skip til unnsetning: more Allied ships for the 9 April round, from those set aside."""
+    use = play_for(st, ALLIES, action.card, "april_select")
+    n = min(use.count("ships", 1), len(st.reserve))
+    st.ships_hand[ALLIES].extend(st.reserve[:n])
+    del st.reserve[:n]
+
+
+def begin_norway_deploy(st: St) -> None:
+    r = rules(st)
+    for area, n in r["norway_start"].items():
+        st.add(area, NORWAY, int(n))
+        st.note(f"Norway places {n} battalion{'s' * (int(n) > 1)} in {st.name(area)}")
+    tasks = ["oslo"] * int(r["oslo_or_neighbour"]) + ["mob"] * int(r["mobilisation_points"])
+    st.flags["deploy"] = (*tasks, *(["ship"] * len(st.ships_hand[NORWAY])))
+    st.flags["mob_used"] = ()
+
+
+def legal_norway_deploy(st: St) -> list[Any]:
+    task = st.flags["deploy"][0]
+    board = st.sc.board
+    if task == "oslo":
+        return [Place(a) for a in ("oslo", *board.neighbours("oslo"))]
+    if task == "mob":
+        return [Place(a) for a in sorted(board.mobilisation_points) if a not in st.flags["mob_used"]]
+    banned = set(rules(st)["eidsvoll_not_in"])
+    return [Ship(k, s) for k in st.ships_hand[NORWAY] for s in SEAS if s not in banned]
+
+
+def apply_norway_deploy(st: St, action: Any) -> None:
+    task = st.flags["deploy"][0]
+    st.flags["deploy"] = st.flags["deploy"][1:]
+    if isinstance(action, Ship):
+        put_to_sea(st, NORWAY, action)
+        return
+    assert isinstance(action, Place)
+    st.add(action.area, NORWAY, 1)
+    if task == "mob":
+        st.flags["mob_used"] = (*st.flags["mob_used"], action.area)
+    st.note(f"Norway places a battalion in {st.name(action.area)}")
+
+
+def put_to_sea(st: St, country: str, action: Ship) -> None:
+    st.ships_hand[country].remove(action.key)
+    face_up = stype(st, action.key).face_up
+    st.fleet.place(action.sea, ShipCard(action.key, country, face_up))
+    st.note(f"{st.sc.names[country]} put {ship_name(st, action.key) if face_up else 'a ship card'} into sea area "
+            f"{action.sea}")
+
+
+def legal_ship_deploy(country: str, seas: Callable[[St], list[str]]) -> Callable[[St], list[Any]]:
+    def legal(st: St) -> list[Any]:
+        return [Ship(k, s) for k in st.ships_hand[country] for s in seas(st)]
+    return legal
+
+
+def allied_seas(st: St) -> list[str]:
+    return [s for s in SEAS if naval.may_enter(ALLIES, s)]
+
+
+# Rekognoseringsfly: look at German ship cards in one sea area (7.0, Example 4).
+def recon_play(st: St, action: Play) -> None:
+    use = play_for(st, ALLIES, action.card, "april_deploy")
+    st.flags["recon"] = str(use.params["roll"])
+
+
+def begin_recon_roll(st: St) -> None:
+    n = len(st.fleet.ships(st.flags["recon_sea"], GERMANY))
+    st.flags["chance"] = draw_dice(n, n)
+
+
+def apply_recon_roll(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    sea = st.flags.pop("recon_sea")
+    table = st.sc.cards.ships.rolls[st.flags.pop("recon")]
+    cards = [c.key for c in st.fleet.ships(sea, GERMANY)]
+    hits = naval.successes(table, roll.values[:len(cards)])
+    seen = shuffled(cards, Roll(roll.values[len(cards):]))[:hits]
+    st.spotted.update(seen)
+    st.note(f"Reconnaissance over sea area {sea}: {steps.faces(roll.values[:len(cards)])}; the Allies look at "
+            f"{len(seen)} German ship card{'s' * (len(seen) != 1)}")
+
+
+# Villedende manøver: German ship cards slip to neighbouring sea areas after the Allies deploy.
+def feint_play(st: St, action: Play) -> None:
+    use = play_for(st, GERMANY, action.card, "april_deploy")
+    st.flags["feint"] = use.count("ships", 1)
+
+
+def legal_feint(st: St) -> list[Any]:
+    out: list[Any] = []
+    for sea, card in st.fleet.all():
+        if card.owner == GERMANY and sea != RAID and not st.flags.get(f"feinted_{card.key}"):
+            out.extend(Sail(sea, to, card.key) for to in exits(st, sea, GERMANY))
+    return [*out, DONE]
+
+
+def apply_feint(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["feint"] = 0
+        return
+    assert isinstance(action, Sail)
+    card = st.fleet.remove(action.frm, action.key)
+    st.fleet.place(action.to, card)
+    st.flags[f"feinted_{card.key}"] = True
+    st.flags["feint"] -= 1
+    st.note(f"Germany shift a ship card from sea area {action.frm} to {action.to}")
+
+
+# Omdisponering: Norwegian battalions shift to other points after everyone has deployed.
+def redeploy_play(st: St, action: Play) -> None:
+    use = play_for(st, NORWAY, action.card, "april_deploy")
+    st.flags["redeploy"] = use.count("battalions", 1)
+
+
+def legal_redeploy(st: St) -> list[Any]:
+    board = st.sc.board
+    points = sorted(board.mobilisation_points | board.point_cities)
+    out: list[Any] = [Move(a, p) for a in sorted(st.troops) if st.at(a, NORWAY) for p in points
+                      if p != a and not st.at(p, NORWAY) and not st.at(p, GERMANY)]
+    return [*out, DONE]
+
+
+def apply_redeploy(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["redeploy"] = 0
+        return
+    assert isinstance(action, Move)
+    st.add(action.frm, NORWAY, -1)
+    st.add(action.to, NORWAY, 1)
+    st.flags["redeploy"] -= 1
+    st.note(f"Norway shift a battalion from {st.name(action.frm)} to {st.name(action.to)}")
+
+
+# ----- interception (8.1; 7.1 without moving on) ---------------------------------------------------------------------
+def can_intercept(st: St, sea: str, country: str) -> bool:
+    s = side(country)
+    own = [c for c in on_side(st, sea, s) if not stype(st, c.key).false_ship]
+    able = any(stype(st, c.key).intercept or (st.april and stype(st, c.key).intercept_april9) for c in own)
+    return able and any(not c.fighting for c in on_side(st, sea, foe(s)))
+
+
+def icept_seat(st: St) -> str:
+    pending: tuple[str, tuple[str, ...]] | None = st.flags.get("icept")
+    return pending[1][0] if pending and pending[1] else ""
+
+
+def legal_icept(st: St) -> list[Any]:
+    sea = st.flags["icept"][0]
+    return [Intercept(), DONE] if can_intercept(st, sea, icept_seat(st)) else [DONE]
+
+
+def next_seat(st: St) -> None:
+    sea, seats = st.flags["icept"]
+    st.flags["icept"] = (sea, seats[1:])
+
+
+def apply_icept(st: St, action: Any) -> None:
+    """An interception attempt: the side's ships there show themselves and will fight; one die per enemy ship
+    card there (Germany finds Eidsvoll & Norge without a roll).
+
+    assumption: (8.1 open questions) every enemy card not yet found counts for the dice, false ships included;
+    one die finds one card; the interceptor's own false ships are shown up and removed, since a false sighting
+    cannot join a battle."""
+    sea = st.flags["icept"][0]
+    country = icept_seat(st)
+    if isinstance(action, Done):
+        next_seat(st)
+        return
+    s = side(country)
+    tried = st.flags.get("intercepted_by", frozenset())
+    st.flags["intercepted_by"] = tried | {(sea, s)}
+    for card in on_side(st, sea, s):
+        if stype(st, card.key).false_ship:
+            st.fleet.remove(sea, card.key)
+            st.note(f"A German false ship is shown up in sea area {sea} and removed")
+        else:
+            card.face_up = True
+            card.fighting = True
+    targets = [c.key for c in on_side(st, sea, foe(s)) if not c.fighting]
+    found_free = [k for k in targets if s == GERMANY and stype(st, k).chased_is_sunk]
+    for key in found_free:  # Germany always finds Eidsvoll & Norge if it tries (8.1)
+        found(st, sea, key)
+    targets = [k for k in targets if k not in found_free]
+    st.note(f"{st.sc.names[country]} try to intercept in sea area {sea}: {len(targets)} dice")
+    if targets:
+        st.flags["icept_roll"] = (sea, country, tuple(targets))
+    else:
+        next_seat(st)
+
+
+def found(st: St, sea: str, key: str) -> None:
+    if stype(st, key).false_ship:
+        st.fleet.remove(sea, key)
+        st.note(f"A ship card found in sea area {sea} was a false ship: it is removed")
+        return
+    card = st.fleet.card(key)
+    card.face_up = True
+    card.fighting = True
+    st.note(f"{ship_name(st, key)} is intercepted in sea area {sea}")
+
+
+def begin_icept_roll(st: St) -> None:
+    _sea, _country, targets = st.flags["icept_roll"]
+    st.flags["chance"] = draw_dice(len(targets), len(targets))
+
+
+def apply_icept_roll(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    sea, _country, targets = st.flags.pop("icept_roll")
+    n = len(targets)
+    hits = naval.successes(st.sc.cards.ships.rolls["interception"], roll.values[:n])
+    keys = shuffled(list(targets), Roll(roll.values[n:]))[:hits]
+    st.note(f"Interception in sea area {sea}: {steps.faces(roll.values[:n])}, {hits} found")
+    real = []
+    for key in keys:
+        found(st, sea, key)
+        if st.fleet.where(key):
+            real.append(key)
+    german = [k for k in real if st.fleet.card(k).owner == GERMANY]
+    if german and st.april and st.hands[GERMANY]:
+        st.flags["smoke_keys"] = tuple(german)  # Germany may answer with a smoke screen
+    next_seat(st)
+
+
+def smoke_play(st: St, action: Play) -> None:
+    use = play_for(st, GERMANY, action.card, "interception")
+    st.flags["smoke"] = use.count("ships", 1)
+
+
+def legal_smoke(st: St) -> list[Any]:
+    return [*(Withdraw(k) for k in st.flags.get("smoke_keys", ()) if st.fleet.card(k).fighting), DONE]
+
+
+def apply_smoke(st: St, action: Any) -> None:
+    if isinstance(action, Withdraw):
+        card = st.fleet.card(action.key)
+        card.face_up = False
+        card.fighting = False
+        st.flags["smoke"] -= 1
+        st.note("A German ship slips away behind a smoke screen")
+    else:
+        st.flags["smoke"] = 0
+    if not st.flags["smoke"]:
+        st.flags.pop("smoke_keys", None)
+
+
+def after_icept(st: St) -> str:
+    if st.flags.get("icept_roll"):
+        return "icept_roll"
+    if st.flags.get("smoke_keys"):
+        return "smoke"
+    if icept_seat(st):
+        return "icept_ask"
+    st.flags["icept"] = None
+    if st.april:
+        return "april_icept"
+    settle_group(st)
+    return "sea_move"
+
+
+def begin_april_icept(st: St) -> None:
+    """7.1: in every sea area where both sides have ship cards, Germany, then the Allied side, may intercept."""
+    todo: tuple[str, ...] = st.flags.get("icept_seas", ())
+    if st.flags.get("icept_seas") is None:
+        todo = tuple(s for s in SEAS if on_side(st, s, GERMANY) and on_side(st, s, ALLIES))
+    if todo:
+        sea = todo[0]
+        st.flags["icept"] = (sea, (GERMANY, seat(st, sea, ALLIES)))
+        st.flags["icept_seas"] = todo[1:]
+    else:
+        st.flags["icept_seas"] = ()
+
+
+# ----- 8.1 movement at sea ---------------------------------------------------------------------------------------
+def legal_sea_move(st: St) -> list[Any]:
+    c = st.country
+    sailing: tuple[str, tuple[str, ...]] | None = st.flags.get("sailing")
+    if sailing:
+        return [*(Sail(sailing[0], to) for to in exits(st, sailing[0], c)), DONE]
+    out: list[Any] = [Ship(k, s) for k in st.ships_hand[c] for s in rules(st)["home_fleet_seas"]]
+    for sea in sorted(st.fleet.at):
+        free = free_ships(st, sea, c)
+        for to in exits(st, sea, c) if free else []:
+            out.extend(Sail(sea, to, card.key) for card in free)
+            if len(free) > 1:
+                out.append(Sail(sea, to))
+    if c == GERMANY and st.fleet.ships(RAID) and not st.flags.get("recalled") and hand_symbols(st) >= rules(
+            st)["raid_recall_symbols"]:
+        out.append(Recall())
+    if not st.ships_hand[c]:
+        out.append(DONE)
+    return out
+
+
+def free_ships(st: St, sea: str, country: str) -> list[ShipCard]:
+    return [card for card in st.fleet.ships(sea, country) if not card.fighting and card.moved == 0]
+
+
+def hand_symbols(st: St) -> int:
+    return sum(st.sc.symbols_of(k) for k in st.hands[st.country])
+
+
+def apply_sea_move(st: St, action: Any) -> None:
+    c = st.country
+    if isinstance(action, Done):
+        if st.flags.get("sailing"):
+            st.flags["sailing"] = None
+        else:
+            st.flags["sea_moved"] = True
+        return
+    if isinstance(action, Ship):
+        put_to_sea(st, c, action)
+        return
+    if isinstance(action, Recall):
+        st.flags["recalling"] = 0
+        return
+    assert isinstance(action, Sail)
+    sailing = st.flags.get("sailing")
+    if sailing:
+        keys = list(sailing[1])
+    elif action.key:
+        keys = [action.key]
+    else:
+        keys = [card.key for card in free_ships(st, action.frm, c)]
+    for key in keys:
+        card = st.fleet.remove(action.frm, key)
+        card.moved += 1
+        st.fleet.place(action.to, card)
+    st.note(f"{st.sc.names[c]} sail {len(keys)} ship card{'s' * (len(keys) > 1)} from sea area {action.frm} to "
+            f"{action.to}")
+    st.flags["sailing"] = (action.to, tuple(keys))
+    if on_side(st, action.to, foe(side(c))):
+        st.flags["icept"] = (action.to, (c, seat(st, action.to, foe(side(c)))))
+    else:
+        settle_group(st)
+
+
+def settle_group(st: St) -> None:
+    """After a group entered a sea area (and any interception): the cards that may sail on, if any: not found,
+    not intercepting, and with movement left (8.1 step 3)."""
+    sailing = st.flags.get("sailing")
+    if not sailing:
+        return
+    sea, keys = sailing
+    on = tuple(k for k in keys if st.fleet.where(k) == sea and not st.fleet.card(k).fighting
+               and st.fleet.card(k).moved < stype(st, k).move)
+    st.flags["sailing"] = (sea, on) if on else None
+
+
+def after_sea_move(st: St) -> str:
+    if st.flags.get("icept"):
+        return "icept_ask"
+    if st.flags.get("recalling") is not None:
+        return "recall_pay"
+    return "move"
+
+
+def apply_recall_pay(st: St, action: Any) -> None:
+    assert isinstance(action, Exchange)
+    st.spend(st.country, action.card)
+    paid = st.flags["recalling"] + st.sc.symbols_of(action.card)
+    if paid >= rules(st)["raid_recall_symbols"]:
+        st.flags["recalling"] = None
+        st.flags["recalled"] = True
+        st.note("Germany call the raiders home: they may sail from the raid box this round")
+    else:
+        st.flags["recalling"] = paid
+
+
+# ----- 8.2 sea battles ---------------------------------------------------------------------------------------------
+def battle_seas(st: St) -> list[str]:
+    return [s for s in SEAS if any(c.fighting for c in on_side(st, s, GERMANY))
+            and any(c.fighting for c in on_side(st, s, ALLIES))]
+
+
+def attacker_side(st: St) -> str:
+    """The side with the initiative: the country whose round it is; Germany on 9 April."""
+    return side(st.country)
+
+
+def after_sea_combat(st: St) -> str:
+    if st.terminal:
+        return "over"
+    return "sea_pick" if battle_seas(st) else finish_sea_combat(st)
+
+
+def finish_sea_combat(st: St) -> str:
+    """No battle is left: ships that showed themselves but found nobody hide again."""
+    for _sea, card in st.fleet.all():
+        if card.fighting:
+            card.fighting = False
+            card.face_up = stype(st, card.key).face_up
+    st.flags["sea_done"] = True
+    st.flags["intercepted_by"] = frozenset()
+    if st.april:
+        return "raid"
+    return steps.after_movement(st)
+
+
+def start_sea_battle(st: St, action: Any) -> None:
+    assert isinstance(action, Sea)
+    start_battle(st, action.sea, attacker_side(st), landing=False)
+
+
+def start_battle(st: St, sea: str, attacker: str, landing: bool) -> None:
+    st.sea_battle = SeaBattle(sea, attacker, landing=landing)
+    e = eidsvoll(st)
+    if e and st.fleet.where(e) == sea:  # it joins every battle in its area on the Allied side (8.2)
+        st.fleet.card(e).fighting = True
+    st.note(f"Sea battle in sea area {sea}: {fighters(st, GERMANY)} against {fighters(st, ALLIES)}")
+
+
+def fighters(st: St, s: str) -> str:
+    sb = st.sea_battle
+    assert sb is not None
+    return ", ".join(ship_name(st, c.key) for c in on_side(st, sb.sea, s) if c.fighting) or "nobody"
+
+
+def join_seat(st: St) -> str:
+    """The side whose ships were found (and which did not itself intercept) may add its other ships (8.2)."""
+    sb = st.sea_battle
+    if sb is None or sb.landing or st.flags.get("joined"):
+        return ""
+    tried = st.flags.get("intercepted_by", frozenset())
+    for s in (GERMANY, ALLIES):
+        if (sb.sea, s) not in tried and (sb.sea, foe(s)) in tried:
+            country = GERMANY if s == GERMANY else ALLIES
+            if any(not c.fighting for c in st.fleet.ships(sb.sea, country)):
+                return country
+    return ""
+
+
+def legal_join(st: St) -> list[Any]:
+    sb = st.sea_battle
+    assert sb is not None
+    c = join_seat(st)
+    return [*(Join(card.key) for card in st.fleet.ships(sb.sea, c) if not card.fighting
+              and not stype(st, card.key).false_ship), DONE]
+
+
+def apply_join(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["joined"] = True
+        return
+    assert isinstance(action, Join)
+    card = st.fleet.card(action.key)
+    card.fighting = True
+    card.face_up = True
+    st.note(f"{ship_name(st, action.key)} joins the battle")
+
+
+def sea_card_seats(st: St, step: str) -> list[str]:
+    """Asked at a sea battle's card step: the country in its round (steps 1 and 3), the defending side's
+    country (step 2: Germany, or the Allies for the Allied side); only if it holds cards."""
+    sb = st.sea_battle
+    assert sb is not None
+    defender = GERMANY if foe(sb.attacker) == GERMANY else ALLIES
+    seats = [defender] if step == "sea_defend_cards" else [st.country]
+    return [c for c in seats if st.hands[c]]
+
+
+def role_of(sb: SeaBattle, country: str) -> str:
+    return "attacker" if side(country) == sb.attacker else "defender"
+
+
+def sea_playable(st: St, country: str, step: str) -> list[Play]:
+    out: list[Play] = []
+    for key in dict.fromkeys(st.hands[country]):
+        fits = sea_uses(st, country, key, step)
+        out.extend([Play(key)] if len(fits) == 1 else [Play(key, i) for i in fits])
+    return out
+
+
+def sea_uses(st: St, country: str, key: str, step: str) -> list[int]:
+    """The uses of a card in hand that `country` may play at this card step of the sea battle: one card per
+    type and side and step, only with ships in the battle (unless the use works anywhere)."""
+    sb = st.sea_battle
+    assert sb is not None
+    role = role_of(sb, country)
+    card = card_of(st, key)
+    if card.deck != deck_now(st) or not advanced_met(st, card, sea=sb.sea) or any(
+            p.side == role and p.step == step and p.type == card.type for p in sb.played):
+        return []
+    present = any(c.fighting for c in st.fleet.ships(sb.sea, country))
+    timings = timings_now(st, STEPS[step].timings)
+    return [i for i, use in enumerate(card.uses) if use.step == step and use.timing in timings
+            and allowed(st, use) and use.effect in ("strike", "cancel") and (present or use.anywhere)
+            and all(sea_requirement(st, sb.sea, need) for need in use.requires)
+            and (use.effect != "cancel" or has_target(sb.played, role, use))]
+
+
+def sea_requirement(st: St, sea: str, need: str) -> bool:
+    if need == "sea_air_range":
+        return st.sc.board.sea_in_air_range(sea, german_airfields(st))
+    if need == "allied_sea_zone":
+        return naval.may_enter(ALLIES, sea) and sea in COAST
+    return False
+
+
+def begin_sea_cards(step: str) -> Callable[[St], None]:
+    def begin(st: St) -> None:
+        assert st.sea_battle is not None
+        st.sea_battle.seats = sea_card_seats(st, step)
+    return begin
+
+
+def apply_sea_card(step: str) -> Callable[[St, Any], None]:
+    def apply(st: St, action: Any) -> None:
+        sb = st.sea_battle
+        assert sb is not None
+        country = sb.seats[0]
+        if isinstance(action, Done):
+            sb.seats.pop(0)
+            return
+        assert isinstance(action, Play)
+        card = card_of(st, action.card)
+        use = card.uses[action.use if action.use is not None else sea_uses(st, country, action.card, step)[0]]
+        st.spend(country, action.card)
+        sb.played.append(Played(country, action.card, card.type, step, use, role_of(sb, country)))
+        st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
+        if not st.hands[country]:
+            sb.seats.pop(0)
+    return apply
+
+
+def sea_card_step(name: str, nxt: str) -> Step[St]:
+    return Step(name, "combat", actor=lambda st: st.sea_battle.seats[0] if st.sea_battle and st.sea_battle.seats
+                else "", legal=lambda st: [*sea_playable(st, st.sea_battle.seats[0] if st.sea_battle else "", name),
+                                           DONE],
+                apply=apply_sea_card(name), on_begin=begin_sea_cards(name),
+                end_if=lambda st: st.sea_battle is None or not st.sea_battle.seats, next=goto(nxt))
+
+
+def set_aside(sb: SeaBattle) -> set[str]:
+    return {h.target for h in sb.hits}
+
+
+def targets_of(st: St, role: str) -> list[ShipCard]:
+    """The enemy ships a side may still hit: fighting, not yet set aside."""
+    sb = st.sea_battle
+    assert sb is not None
+    enemy = foe(sb.attacker) if role == "attacker" else sb.attacker
+    gone = set_aside(sb)
+    return [c for c in on_side(st, sb.sea, enemy) if c.fighting and c.key not in gone]
+
+
+def begin_strikes(st: St) -> None:
+    """Strike cards in effect roll after the card steps, in the order played (docs/kampen-cards.md)."""
+    sb = st.sea_battle
+    assert sb is not None
+    if not st.flags.get("strikes_listed"):
+        st.flags["strikes_listed"] = True
+        sb.strikes = [i for i, (p, ok) in enumerate(zip(sb.played, in_effect(sb.played), strict=True))
+                      if ok and p.use.effect == "strike"]
+    while sb.strikes and not targets_of(st, sb.played[sb.strikes[0]].side):
+        sb.strikes.pop(0)
+    st.flags["chance"] = draw_dice(1, len(targets_of(st, sb.played[sb.strikes[0]].side))) if sb.strikes else None
+
+
+def apply_strike(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    sb = st.sea_battle
+    assert sb is not None
+    p = sb.played[sb.strikes.pop(0)]
+    outcome = roll_table(st, p.use).outcome(roll.values[0])
+    targets = targets_of(st, p.side)
+    st.note(f"{card_of(st, p.card).name} rolls {steps.faces(roll.values[:1])}: {outcome or 'no effect'}")
+    if outcome in ("sink", "chase"):
+        first = eidsvoll(st) if outcome == "sink" and side(p.country) == GERMANY else ""
+        chosen = next((c for c in targets if c.key == first), None) or targets[roll.values[1] - 1]
+        sb.hits.append(naval.Hit(chosen.key, outcome))
+    begin_strikes(st)
+
+
+def shooters(st: St, role: str) -> list[ShipCard]:
+    sb = st.sea_battle
+    assert sb is not None
+    own = sb.attacker if role == "attacker" else foe(sb.attacker)
+    return [c for c in on_side(st, sb.sea, own) if c.fighting and not stype(st, c.key).false_ship]
+
+
+def begin_fire(st: St) -> None:
+    """Each side's ships fire in turn, best first; ships already hit still fire (8.2 steps 4-5)."""
+    sb = st.sea_battle
+    assert sb is not None
+    while sb.fired < 2:
+        role = "attacker" if sb.fired == 0 else "defender"
+        guns, targets = shooters(st, role), targets_of(st, role)
+        if guns and targets:
+            st.flags["chance"] = draw_dice(len(guns), len(targets))
+            return
+        sb.fired += 1
+    st.flags["chance"] = None
+
+
+def apply_fire(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    sb = st.sea_battle
+    assert sb is not None
+    role = "attacker" if sb.fired == 0 else "defender"
+    guns, targets = shooters(st, role), targets_of(st, role)
+    faces = roll.values[:len(guns)]
+    first = eidsvoll(st) if (sb.attacker if role == "attacker" else foe(sb.attacker)) == GERMANY else ""
+    hits = naval.volley(st.sc.cards.ships, guns, faces, targets, roll.values[len(guns):], first_sunk=first)
+    sb.hits.extend(hits)
+    order = naval.fire_order(st.sc.cards.ships, guns)
+    st.note(f"{'Germany' if side(guns[0].owner) == GERMANY else 'The Allied side'} fire: "
+            + ", ".join(f"{ship_name(st, g.key)} [{f}]" for g, f in zip(order, faces, strict=False))
+            + (": " + ", ".join(f"{ship_name(st, h.target)} {'sunk' if h.outcome == 'sink' else 'chased'}"
+                                for h in hits) if hits else ": no hits"))
+    sb.fired += 1
+    begin_fire(st)
+
+
+def sailors_open(st: St) -> bool:
+    """Evakuerte matroser may answer German ships sunk in a 9 April battle off the coast (asked whatever
+    Germany holds)."""
+    sb = st.sea_battle
+    assert sb is not None
+    lost = any(h.outcome == "sink" and st.fleet.card(h.target).owner == GERMANY for h in sb.hits)
+    return st.april and lost and sb.sea in COAST and bool(st.hands[GERMANY])
+
+
+def sailors_play(st: St, action: Play) -> None:
+    use = play_for(st, GERMANY, action.card, "sea_removal")
+    st.flags["sailors"] = use.count("battalions", 1)
+
+
+def legal_sailors(st: St) -> list[Any]:
+    sb = st.sea_battle
+    assert sb is not None
+    n = st.flags["sailors"]
+    areas = [a for a in sorted(st.sc.board.coastal({sb.sea})) if not st.hostile(a, GERMANY)]
+    return [Place(a, n) for a in areas] or [DONE]
+
+
+def apply_sailors(st: St, action: Any) -> None:
+    st.flags["sailors"] = 0
+    if isinstance(action, Place):
+        st.add(action.area, GERMANY, action.n)
+        st.note(f"Sailors of the sunk ships come ashore in {st.name(action.area)} as a German battalion")
+
+
+def settle_hits(st: St) -> None:
+    """Step 6-7: sunk ships leave (with their card losses); Eidsvoll & Norge chased is sunk; the chased wait for
+    the enemy to send them away."""
+    sb = st.sea_battle
+    assert sb is not None
+    for hit in sb.hits:
+        owner = st.fleet.card(hit.target).owner
+        if hit.outcome == "sink" or stype(st, hit.target).chased_is_sunk or not exits(st, sb.sea, owner):
+            sink(st, hit.target)
+        else:
+            sb.chased.append(hit.target)
+    sb.hits = []
+
+
+def chase_seat(st: St) -> str:
+    sb = st.sea_battle
+    if sb is None or not sb.chased:
+        return ""
+    sea = sb.sea
+    return seat(st, sea, foe(side(st.fleet.card(sb.chased[0]).owner)))
+
+
+def legal_chase(st: St) -> list[Any]:
+    sb = st.sea_battle
+    assert sb is not None
+    key = sb.chased[0]
+    return [Ship(key, s) for s in exits(st, sb.sea, st.fleet.card(key).owner)]
+
+
+def apply_chase(st: St, action: Any) -> None:
+    """assumption: (8.2 open question) a chased ship goes only where its owner could sail, never into the raid
+    box, and a chased German ship lands nothing on 9 April."""
+    assert isinstance(action, Ship)
+    sb = st.sea_battle
+    assert sb is not None
+    sb.chased.pop(0)
+    card = st.fleet.remove(sb.sea, action.key)
+    card.fighting = False
+    card.face_up = stype(st, action.key).face_up
+    st.fleet.place(action.sea, card)
+    st.landings = [x for x in st.landings if x[0] != action.key]
+    st.note(f"{ship_name(st, action.key)} is chased into sea area {action.sea}")
+
+
+def end_sea_battle(st: St) -> None:
+    """Step 8: the survivors hide again."""
+    sb = st.sea_battle
+    assert sb is not None
+    for card in st.fleet.ships(sb.sea):
+        if card.fighting:
+            if stype(st, card.key).chased_is_sunk:
+                st.flags["eidsvoll_fought"] = True
+            card.fighting = False
+            card.face_up = stype(st, card.key).face_up
+    st.sea_battle = None
+    st.flags["joined"] = False
+    st.flags["strikes_listed"] = False
+
+
+def after_sea_battle(st: St) -> str:
+    if st.terminal:
+        return "over"
+    if st.flags.get("landing_battle"):
+        st.flags["landing_battle"] = False
+        return "landing_battles"
+    return "sea_combat"
+
+
+# ----- 7.2 raiding and landing --------------------------------------------------------------------------------------
+def legal_raid(st: St) -> list[Any]:
+    out: list[Any] = [Raid(c.key) for s in rules(st)["raid_from"] for c in st.fleet.ships(s, GERMANY)
+                      if stype(st, c.key).raid_loss > 0]
+    return [*out, DONE]
+
+
+def apply_raid(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["raided"] = True
+        return
+    assert isinstance(action, Raid)
+    card = st.fleet.remove(st.fleet.where(action.key), action.key)
+    card.face_up = True
+    st.fleet.place(RAID, card)
+    st.note(f"{ship_name(st, action.key)} goes raiding")
+    lose_cards(st, ALLIES, stype(st, action.key).raid_loss, f"{ship_name(st, action.key)} raiding")
+
+
+def legal_landing(st: St) -> list[Any]:
+    """assumption: (7.2 open question) a false ship carries no battalion, so it cannot land."""
+    declared = {x[0] for x in st.landings}
+    out: list[Any] = []
+    for sea in COAST:
+        areas = sorted(st.sc.board.coastal({sea}))
+        for card in st.fleet.ships(sea, GERMANY):
+            if card.key not in declared and not stype(st, card.key).false_ship:
+                out.extend(Land(card.key, a) for a in areas)
+    return [*out, DONE]
+
+
+def apply_landing(st: St, action: Any) -> None:
+    if isinstance(action, Done):
+        st.flags["landing_done"] = True
+        return
+    assert isinstance(action, Land)
+    st.landings.append((action.key, st.fleet.where(action.key), action.area))
+
+
+def begin_landing_battles(st: St) -> None:
+    """German ships landing from the sea area of Eidsvoll & Norge fight it first, unless it has fought (7.2)."""
+    e = eidsvoll(st)
+    sea = st.fleet.where(e) if e else ""
+    ships = [k for k, s, _a in st.landings if s == sea]
+    if e and ships and not st.flags.get("eidsvoll_fought"):
+        for key in ships:
+            st.fleet.card(key).fighting = True
+            st.fleet.card(key).face_up = True
+        st.flags["landing_battle"] = True
+        start_battle(st, sea, GERMANY, landing=True)
+
+
+def mines_open(st: St) -> bool:
+    return bool(st.hands[ALLIES]) and any(s in COAST and naval.may_enter(ALLIES, s) for _k, s, _a in st.landings)
+
+
+def mines_play(st: St, action: Play) -> None:
+    use = play_for(st, ALLIES, action.card, "landing")
+    st.flags["mines"] = str(use.params["roll"])
+
+
+def begin_mines_roll(st: St) -> None:
+    n = sum(1 for _k, s, _a in st.landings if s == st.flags["mines_sea"])
+    st.flags["chance"] = Dice(n)
+
+
+def apply_mines_roll(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    sea = st.flags.pop("mines_sea")
+    table = st.sc.cards.ships.rolls[st.flags.pop("mines")]
+    keys = [k for k, s, _a in st.landings if s == sea]
+    st.note(f"Mines in sea area {sea}: {steps.faces(roll.values)}")
+    for key, face in zip(keys, roll.values, strict=True):
+        if table.outcome(face) == "sink":
+            sink(st, key)
+
+
+def fort_open(st: St) -> bool:
+    cities = st.sc.board.point_cities
+    return bool(st.hands[NORWAY]) and any(a in cities for _k, _s, a in st.landings)
+
+
+def fort_play(st: St, action: Play) -> None:
+    use = play_for(st, NORWAY, action.card, "landing")
+    st.flags["fort"] = str(use.params["roll"])
+
+
+def begin_fort_roll(st: St) -> None:
+    n = sum(1 for _k, _s, a in st.landings if a == st.flags["fort_city"])
+    st.flags["chance"] = MixedDice((6, n))
+
+
+def apply_fort_roll(st: St, roll: Any) -> None:
+    """Kystfort (6.1): a sink result sinks one landing ship drawn at random and the rest land elsewhere; a bar
+    result sends them all elsewhere on the same sea area."""
+    assert isinstance(roll, Roll)
+    city = st.flags.pop("fort_city")
+    outcome = st.sc.cards.ships.rolls[st.flags.pop("fort")].outcome(roll.values[0])
+    st.note(f"Kystfort at {st.name(city)}: {steps.faces(roll.values[:1])}, {outcome or 'no effect'}")
+    here = [k for k, _s, a in st.landings if a == city]
+    if outcome == "sink":
+        sink(st, here[roll.values[1] - 1])
+    if outcome in ("sink", "bar"):
+        barred = st.flags.get("barred", frozenset())
+        st.flags["barred"] = barred | {city}
+        st.flags["diverting"] = tuple(k for k, _s, a in st.landings if a == city)
+
+
+def legal_divert(st: St) -> list[Any]:
+    barred = st.flags.get("barred", frozenset())
+    out: list[Any] = []
+    for key, sea, area in st.landings:
+        if key in st.flags["diverting"]:
+            out.extend(Land(key, a) for a in sorted(st.sc.board.coastal({sea})) if a not in barred and a != area)
+    return out
+
+
+def apply_divert(st: St, action: Any) -> None:
+    assert isinstance(action, Land)
+    st.landings = [(k, s, action.area if k == action.key else a) for k, s, a in st.landings]
+    st.flags["diverting"] = tuple(k for k in st.flags["diverting"] if k != action.key)
+
+
+def resistance_cities(st: St) -> list[str]:
+    """Point cities where German battalions land and that Germany does not already hold (paratroops there
+    already: no Norwegian can gather; assumption, so that enemies never share an area)."""
+    cities = st.sc.board.point_cities
+    return sorted({a for _k, _s, a in st.landings if a in cities and not st.at(a, GERMANY)})
+
+
+def apply_resistance(st: St, roll: Any) -> None:
+    assert isinstance(roll, Roll)
+    table = st.sc.cards.ships.rolls["resistance"]
+    for city, face in zip(resistance_cities(st), roll.values, strict=True):
+        if table.outcome(face) == "success":
+            st.add(city, NORWAY, 1)
+            st.flags["mobilised"] = (*st.flags.get("mobilised", ()), city)
+            st.note(f"Resistance at {st.name(city)} [{face}]: Norway mobilises a battalion in time")
+        else:
+            st.note(f"Resistance at {st.name(city)} [{face}]: too late")
+    st.flags["resisted"] = True
+
+
+def land_battalions(st: St) -> None:
+    """The surviving landings come ashore, one battalion per ship; into Norwegian-held areas they attack."""
+    for key, _sea, area in st.landings:
+        st.fleet.card(key).face_up = True  # the landing shows the ship (Example 4)
+        manoeuvre.arrive(st, "", area, 1, by_sea_or_air=True)
+    st.landings = []
+
+
+# ----- 7.3 mobilisation and reinforcement, 7.4 new cards --------------------------------------------------------
+def begin_mobilise(st: St) -> None:
+    board = st.sc.board
+    if st.holder(board.telegraph) == GERMANY:
+        lose_cards(st, ALLIES, int(rules(st)["telegraph_cards"]),
+                   f"Germany cut the telegraph at {st.name(board.telegraph)}")
+    done = set(st.flags.get("mobilised", ()))
+    for city in sorted(board.point_cities):
+        if city not in done and not st.at(city, GERMANY):
+            st.add(city, NORWAY, 1)
+            st.note(f"Norway mobilises a battalion in {st.name(city)}")
+    free = [p for p in board.mobilisation_points if not st.at(p, GERMANY)]
+    st.flags["mobilising"] = len(free) // 2
+    st.placed = set()
+
+
+def legal_mobilise(st: St) -> list[Any]:
+    return [Place(p) for p in sorted(st.sc.board.mobilisation_points) if not st.at(p, GERMANY)
+            and p not in st.placed]
+
+
+def apply_mobilise(st: St, action: Any) -> None:
+    assert isinstance(action, Place)
+    st.add(action.area, NORWAY, 1)
+    st.placed.add(action.area)
+    st.flags["mobilising"] -= 1
+    st.note(f"Norway mobilises a battalion at {st.name(action.area)}")
+
+
+def begin_april_reinforce(st: St) -> None:
+    st.country = st.flags.get("reinforcing", GERMANY)
+    st.placed = set()
+    st.flags.pop("airfield_places", None)
+    st.flags.pop("sea_places", None)
+
+
+def after_april_place(st: St) -> str:
+    order = st.sc.countries
+    i = order.index(st.country) + 1
+    if i < len(order):
+        st.flags["reinforcing"] = order[i]
+        return "april_reinforce"
+    return "april_end"
+
+
+def end_april(st: St) -> None:
+    """7.4: the 9 April cards leave, false ships go, everyone draws a hand, the Home Fleet waits to sail."""
+    for c in st.sc.countries:
+        st.hands[c] = [k for k in st.hands[c] if not st.sc.is_april(k)]
+        st.april_deck[c] = []
+    for sea, card in st.fleet.all():
+        if stype(st, card.key).false_ship:
+            st.fleet.remove(sea, card.key)
+        elif sea != RAID:
+            card.face_up = stype(st, card.key).face_up
+    st.april = False
+    st.spotted = set()  # assumption: a look at dawn tells nothing once the fleets have sailed
+    st.ships_hand[ALLIES].extend(st.reserve)
+    st.reserve = []
+    st.allies_landed = True
+    for c in st.sc.countries:
+        steps.fill_hand(st, c)
+    st.round = 1
+    st.country = GERMANY
+    st.note("The 9 April round is over: the false ships vanish and the Home Fleet is coming")
+
+
+# ----- 5.2 the Allies' ships when their deck runs out -----------------------------------------------------------
+def allied_ships(st: St) -> list[str]:
+    return [c.key for _s, c in st.fleet.all() if c.owner == ALLIES] + list(st.ships_hand[ALLIES])
+
+
+def legal_withdraw(st: St) -> list[Any]:
+    """At most one smaller ship and one heavy cruiser; the rest battleships or carriers, while there are any."""
+    ships = allied_ships(st)
+    taken = st.flags.get("withdrawn", ())
+    big = [k for k in ships if stype(st, k).id in ("battleship", "carrier")]
+    small = [k for k in ships if stype(st, k).id in ("smaller", "heavy_cruiser") and stype(st, k).id not in taken]
+    keys = big + small or ships
+    return [Withdraw(k) for k in keys]
+
+
+def apply_withdraw(st: St, action: Any) -> None:
+    assert isinstance(action, Withdraw)
+    if action.key in st.ships_hand[ALLIES]:
+        st.ships_hand[ALLIES].remove(action.key)
+    else:
+        st.fleet.remove(st.fleet.where(action.key), action.key)
+    st.flags["withdrawn"] = (*st.flags.get("withdrawn", ()), stype(st, action.key).id)
+    st.flags["ships_out"] -= 1
+    st.note(f"{ship_name(st, action.key)} leaves Norwegian waters")
+    if not allied_ships(st):
+        st.flags["ships_out"] = 0
+
+
+# ----- 8.3 advanced placement -----------------------------------------------------------------------------------------
+def german_sea_ok(st: St, sea: str) -> tuple[bool, bool]:
+    """(may Germany place on this sea's coast, without limit?) (8.3): I and II always; a sea with no Allied ships
+    and none further south (VIII does not count); a sea its ships control, then one battalion per German ship
+    while Allied ships are further south.
+
+    assumption: Eidsvoll & Norge is not an 'Allied ship' here; false ships count for control."""
+    if sea in ("I", "II"):
+        return True, True
+    south = SEAS[:SEAS.index(sea) + 1]
+    clear = not any(st.fleet.ships(s, ALLIES) for s in south if s != "VIII")
+    if clear:
+        return True, True
+    if naval.control(st.fleet, sea) == GERMANY:
+        return True, not any(st.fleet.ships(s, ALLIES) for s in south if s not in (sea, "VIII"))
+    return False, False
+
+
+def german_places(st: St, area: str) -> bool:
+    used: dict[str, int] = dict(st.flags.get("sea_places", ()))
+    for sea in sorted(st.sc.board.coast(area)):
+        ok, free = german_sea_ok(st, sea)
+        if ok and (free or used.get(sea, 0) < len(st.fleet.ships(sea, GERMANY))):
+            return True
+    return False
+
+
+def count_german_place(st: St, area: str) -> None:
+    used: dict[str, int] = dict(st.flags.get("sea_places", ()))
+    seas = sorted(st.sc.board.coast(area))
+    if any(german_sea_ok(st, s) == (True, True) for s in seas):
+        return
+    for sea in seas:
+        if german_sea_ok(st, sea)[0] and used.get(sea, 0) < len(st.fleet.ships(sea, GERMANY)):
+            used[sea] = used.get(sea, 0) + 1
+            st.flags["sea_places"] = tuple(sorted(used.items()))
+            return
+
+
+def allied_places(st: St, area: str) -> bool:
+    seas = st.sc.board.coast(area)
+    return bool(seas & set(COAST[2:])) and not seas & {"I", "II"} and not any(
+        naval.control(st.fleet, s) == GERMANY for s in seas)
+
+
+# ----- the flow -----------------------------------------------------------------------------------------------------
+def flow_steps() -> list[Step[St]]:
+    def flag(name: str) -> Callable[[St], bool]:
+        return lambda st: bool(st.flags.get(name))
+
+    def no_flag(name: str) -> Callable[[St], bool]:
+        return lambda st: not st.flags.get(name)
+
+    return [
+        # 7.0 opening
+        Step("april_open", "9 April: opening", on_begin=begin_opening, next=goto("april_choose")),
+        Step("april_choose", "9 April: opening", actor=choosing,
+             legal=lambda st: [Choose(k) for k in st.april_deck[choosing(st)]], apply=apply_choose,
+             end_if=lambda st: not choosing(st), next=goto("allied_draw")),
+        Step("allied_draw", "9 April: opening", actor=lambda st: CHANCE, apply=apply_allied_draw,
+             on_begin=begin_allied_draw, end_if=lambda st: bool(st.ships_hand[ALLIES]), next=goto("april_select")),
+        window("april_select", "9 April: opening", lambda st: ALLIES,
+               lambda st: cards_for(st, ALLIES, "april_select", "extra_ships"), extra_ships,
+               goto("deploy_norway")),
+        Step("deploy_norway", "9 April: deployment", actor=lambda st: NORWAY, legal=legal_norway_deploy,
+             apply=apply_norway_deploy, on_begin=begin_norway_deploy, end_if=lambda st: not st.flags["deploy"],
+             next=goto("deploy_germany")),
+        Step("deploy_germany", "9 April: deployment", actor=lambda st: GERMANY,
+             legal=legal_ship_deploy(GERMANY, lambda st: list(SEAS)),
+             apply=lambda st, a: put_to_sea(st, GERMANY, a), end_if=lambda st: not st.ships_hand[GERMANY],
+             next=goto("april_recon")),
+        window("april_recon", "9 April: deployment", lambda st: ALLIES,
+               lambda st: cards_for(st, ALLIES, "april_deploy", "reconnaissance"), recon_play,
+               lambda st: "recon_target" if st.flags.get("recon") else "deploy_allies",
+               skip=lambda st: not any(st.fleet.ships(s, GERMANY) for s in SEAS)),
+        Step("recon_target", "9 April: deployment", actor=lambda st: ALLIES,
+             legal=lambda st: [Sea(s) for s in SEAS if st.fleet.ships(s, GERMANY)],
+             apply=lambda st, a: st.flags.__setitem__("recon_sea", a.sea), end_if=flag("recon_sea"),
+             next=goto("recon_roll")),
+        Step("recon_roll", "9 April: deployment", actor=lambda st: CHANCE, apply=apply_recon_roll,
+             on_begin=begin_recon_roll, end_if=no_flag("recon_sea"), next=goto("deploy_allies")),
+        Step("deploy_allies", "9 April: deployment", actor=lambda st: ALLIES,
+             legal=legal_ship_deploy(ALLIES, allied_seas), apply=lambda st, a: put_to_sea(st, ALLIES, a),
+             end_if=lambda st: not st.ships_hand[ALLIES], next=goto("april_feint")),
+        window("april_feint", "9 April: deployment", lambda st: GERMANY,
+               lambda st: cards_for(st, GERMANY, "april_deploy", "redeploy_ships"), feint_play,
+               lambda st: "feint_moves" if st.flags.get("feint") else "april_redeploy"),
+        Step("feint_moves", "9 April: deployment", actor=lambda st: GERMANY, legal=legal_feint, apply=apply_feint,
+             end_if=no_flag("feint"), next=goto("april_redeploy")),
+        window("april_redeploy", "9 April: deployment", lambda st: NORWAY,
+               lambda st: cards_for(st, NORWAY, "april_deploy", "redeploy"), redeploy_play,
+               lambda st: "redeploy_moves" if st.flags.get("redeploy") else "april_icept"),
+        Step("redeploy_moves", "9 April: deployment", actor=lambda st: NORWAY, legal=legal_redeploy,
+             apply=apply_redeploy, end_if=no_flag("redeploy"), next=goto("april_icept")),
+        # 7.1 and 8.1 interception
+        Step("april_icept", "9 April: interception", on_begin=begin_april_icept,
+             next=lambda st: "icept_ask" if st.flags.get("icept") else "move"),
+        Step("icept_ask", "movement", actor=icept_seat, legal=legal_icept, apply=apply_icept,
+             end_if=lambda st: bool(st.flags.get("icept_roll")) or not icept_seat(st) or bool(
+                 st.flags.get("smoke_keys")), next=after_icept),
+        Step("icept_roll", "movement", actor=lambda st: CHANCE, apply=apply_icept_roll, on_begin=begin_icept_roll,
+             end_if=no_flag("icept_roll"), next=after_icept),
+        window("smoke", "movement", lambda st: GERMANY,
+               lambda st: cards_for(st, GERMANY, "interception", "smoke_screen"), smoke_play,
+               lambda st: "smoke_target" if st.flags.get("smoke") else clear_smoke(st)),
+        Step("smoke_target", "movement", actor=lambda st: GERMANY, legal=legal_smoke, apply=apply_smoke,
+             end_if=no_flag("smoke"), next=after_icept),
+        # 8.1 movement at sea
+        Step("sea_move", "movement", actor=lambda st: st.country, legal=legal_sea_move, apply=apply_sea_move,
+             end_if=lambda st: bool(st.flags.get("sea_moved") or st.flags.get("icept")
+                                    or st.flags.get("recalling") is not None), next=after_sea_move),
+        Step("recall_pay", "movement", actor=lambda st: st.country,
+             legal=lambda st: [Exchange(k) for k in dict.fromkeys(st.hands[st.country])], apply=apply_recall_pay,
+             end_if=lambda st: st.flags.get("recalling") is None, next=goto("sea_move")),
+        # 8.2 sea battles
+        Step("sea_combat", "combat", next=after_sea_combat),
+        Step("sea_pick", "combat", actor=lambda st: st.country,
+             legal=lambda st: [Sea(s) for s in battle_seas(st)], apply=start_sea_battle,
+             on_begin=lambda st: start_battle(st, battle_seas(st)[0], attacker_side(st), False) if len(
+                 battle_seas(st)) == 1 else None, end_if=lambda st: st.sea_battle is not None, next=goto("sea_join")),
+        Step("sea_join", "combat", actor=join_seat, legal=legal_join, apply=apply_join,
+             end_if=lambda st: not join_seat(st), next=goto("sea_attack_cards")),
+        sea_card_step("sea_attack_cards", "sea_defend_cards"),
+        sea_card_step("sea_defend_cards", "sea_react_cards"),
+        sea_card_step("sea_react_cards", "sea_strike"),
+        Step("sea_strike", "combat", actor=lambda st: CHANCE, apply=apply_strike, on_begin=begin_strikes,
+             end_if=lambda st: st.sea_battle is not None and not st.sea_battle.strikes, next=goto("sea_fire")),
+        Step("sea_fire", "combat", actor=lambda st: CHANCE, apply=apply_fire, on_begin=begin_fire,
+             end_if=lambda st: st.sea_battle is not None and st.sea_battle.fired >= 2,
+             next=lambda st: "sailors" if sailors_open(st) else "sea_settle"),
+        window("sailors", "combat", lambda st: GERMANY,
+               lambda st: cards_for(st, GERMANY, "sea_removal", "sailors_ashore"), sailors_play,
+               lambda st: "sailors_target" if st.flags.get("sailors") else "sea_settle"),
+        Step("sailors_target", "combat", actor=lambda st: GERMANY, legal=legal_sailors, apply=apply_sailors,
+             end_if=no_flag("sailors"), next=goto("sea_settle")),
+        Step("sea_settle", "combat", on_begin=settle_hits,
+             next=lambda st: "over" if st.terminal else "sea_chase"),
+        Step("sea_chase", "combat", actor=chase_seat, legal=legal_chase, apply=apply_chase,
+             end_if=lambda st: not chase_seat(st), next=goto("sea_end")),
+        Step("sea_end", "combat", on_begin=end_sea_battle, next=after_sea_battle),
+        # 7.2 raiding and landings
+        Step("raid", "9 April: combat", actor=lambda st: GERMANY, legal=legal_raid, apply=apply_raid,
+             on_begin=lambda st: st.flags.__setitem__("raided", not any(
+                 st.fleet.ships(s, GERMANY) for s in rules(st)["raid_from"])),
+             end_if=flag("raided"), next=goto("landing")),
+        Step("landing", "9 April: landing", actor=lambda st: GERMANY, legal=legal_landing, apply=apply_landing,
+             end_if=flag("landing_done"), next=goto("landing_battles")),
+        Step("landing_battles", "9 April: landing", on_begin=begin_landing_battles,
+             next=lambda st: "sea_join" if st.sea_battle is not None else "mines"),
+        window("mines", "9 April: landing", lambda st: ALLIES,
+               lambda st: cards_for(st, ALLIES, "landing", "mines"), mines_play,
+               lambda st: "mines_target" if st.flags.get("mines") else "kystfort", skip=lambda st: not mines_open(st)),
+        Step("mines_target", "9 April: landing", actor=lambda st: ALLIES,
+             legal=lambda st: [Sea(s) for s in sorted({s for _k, s, _a in st.landings}, key=SEAS.index)
+                               if naval.may_enter(ALLIES, s)],
+             apply=lambda st, a: st.flags.__setitem__("mines_sea", a.sea), end_if=flag("mines_sea"),
+             next=goto("mines_roll")),
+        Step("mines_roll", "9 April: landing", actor=lambda st: CHANCE, apply=apply_mines_roll,
+             on_begin=begin_mines_roll, end_if=no_flag("mines_sea"),
+             next=lambda st: "over" if st.terminal else "kystfort"),
+        window("kystfort", "9 April: landing", lambda st: NORWAY,
+               lambda st: cards_for(st, NORWAY, "landing", "coastal_fort"), fort_play,
+               lambda st: "kystfort_target" if st.flags.get("fort") else close_forts(st),
+               skip=lambda st: not fort_open(st)),
+        Step("kystfort_target", "9 April: landing", actor=lambda st: NORWAY,
+             legal=lambda st: [Place(a) for a in sorted({a for _k, _s, a in st.landings})
+                               if a in st.sc.board.point_cities and a not in st.flags.get("barred", frozenset())],
+             apply=lambda st, a: st.flags.__setitem__("fort_city", a.area), end_if=flag("fort_city"),
+             next=goto("kystfort_roll")),
+        Step("kystfort_roll", "9 April: landing", actor=lambda st: CHANCE, apply=apply_fort_roll,
+             on_begin=begin_fort_roll, end_if=no_flag("fort_city"),
+             next=lambda st: "over" if st.terminal else ("divert" if st.flags.get("diverting") else "kystfort")),
+        Step("divert", "9 April: landing", actor=lambda st: GERMANY, legal=legal_divert, apply=apply_divert,
+             on_begin=lambda st: st.flags.setdefault("diverting", ()),
+             end_if=lambda st: not st.flags.get("diverting") or not legal_divert(st),
+             next=lambda st: "resistance" if st.flags.get("fort_closed") else "kystfort"),
+        Step("resistance", "9 April: landing", actor=lambda st: CHANCE, apply=apply_resistance,
+             on_begin=lambda st: st.flags.__setitem__("chance", Dice(max(1, len(resistance_cities(st))))),
+             end_if=lambda st: not resistance_cities(st) or bool(st.flags.get("resisted")), next=goto("ashore")),
+        Step("ashore", "9 April: landing", on_begin=land_battalions,
+             next=lambda st: "combat" if st.attacks else "april_mobilise"),
+        # 7.3 and 7.4
+        Step("april_mobilise", "9 April: reinforcement", on_begin=begin_mobilise, next=goto("mobilise")),
+        Step("mobilise", "9 April: reinforcement", actor=lambda st: NORWAY, legal=legal_mobilise,
+             apply=apply_mobilise, end_if=lambda st: not st.flags.get("mobilising") or not legal_mobilise(st),
+             next=goto("april_reinforce")),
+        Step("april_reinforce", "9 April: reinforcement", on_begin=begin_april_reinforce, next=goto("reinforce")),
+        Step("april_end", "9 April: new cards", on_begin=end_april, next=goto("round_start")),
+        # 5.2
+        Step("ship_withdrawal", "new cards", actor=lambda st: ALLIES, legal=legal_withdraw, apply=apply_withdraw,
+             end_if=lambda st: not st.flags.get("ships_out"), next=goto("round_end")),
+    ]
+
+
+def close_forts(st: St) -> str:
+    st.flags["fort_closed"] = True
+    return "divert"
+
+
+def clear_smoke(st: St) -> str:
+    st.flags.pop("smoke_keys", None)
+    return after_icept(st)
