@@ -1,16 +1,23 @@
 """Seeded Kampen om Norge games with random play, invariants checked after every action, exact replay, and
-views that never leak another country's hand or the deck order (issue 5)."""
+views that never leak another country's hand, face-down ship cards or the deck order (issue 5).
+
+Each version (basic and advanced) is played 300 times for each player count. With two players one person
+holds Norway and the Allies, so one bot (one stream of choices) plays both; with three each has its own."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+
+import pytest
 
 from warroom.ai import make_bot
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, new_game
-from warroom.rulesets.kampen.state import GERMANY
+from warroom.rulesets.kampen.naval import ship_type
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
 GAMES = 300
 REPLAY_EVERY = 10
@@ -20,10 +27,13 @@ VIEW_EVERY = 25  # actions between view-leak checks within a game
 def check_invariants(st: KampenState) -> None:
     sc = st.sc
     for c in sc.countries:
-        if st.round:  # from the deal on, every card is in one place only
-            cards = st.hands[c] + st.draw[c] + st.used[c]
+        if st.round:  # from the deal on, every play card is in one place only
+            cards = [k for k in st.hands[c] if not sc.is_april(k)] + st.draw[c] + st.used[c]
             assert sorted(cards) == sorted(sc.deck(c)), f"{c}: a card lost or doubled"
-        assert len(st.hands[c]) <= sc.hand[c] + 1, f"{c} holds {len(st.hands[c])} cards"
+        limit = sc.hand[c] + 1 if not st.april else 5
+        assert len(st.hands[c]) <= limit, f"{c} holds {len(st.hands[c])} cards"
+        if st.advanced:
+            check_ships(st, c)
     for area, here in st.troops.items():
         assert area in sc.board.land
         assert all(n > 0 for n in here.values()), f"an empty count is kept in {area}"
@@ -35,19 +45,53 @@ def check_invariants(st: KampenState) -> None:
         assert st.result[0] in ("germany", "norway_allies") and st.result[1] in ("clear", "narrow")
 
 
+def check_ships(st: KampenState, country: str) -> None:
+    """Every ship card is in one place at most; Allied cards never in I or II; the raid box holds German
+    raiders only; false ships are gone after 9 April; no ship is left fighting once the sea battles are over."""
+    sc = st.sc
+    data = sc.cards.ships
+    at_sea = [card.key for _sea, card in st.fleet.all() if card.owner == country]
+    places = Counter(at_sea + st.ships_hand[country] + (st.reserve if country == ALLIES else []))
+    assert all(n == 1 for n in places.values()), f"{country}: a ship card in two places"
+    assert set(places) <= set(sc.ship_keys(country)), f"{country}: an unknown ship card"
+    for sea, card in st.fleet.all():
+        kind = ship_type(data, card.key)
+        assert not (card.owner == ALLIES and sea in ("I", "II")), "an Allied ship in the mined seas"
+        assert sea != "raid" or (card.owner == GERMANY and kind.raid_loss > 0), "only German raiders raid"
+        assert st.april or not kind.false_ship, "a false ship after the 9 April round"
+        assert not (card.fighting and st.flags.get("sea_done") and st.sea_battle is None), \
+            f"a ship still fighting in step {st.step}"
+    if not st.april and st.round:
+        april = [k for k in st.hands[country] if sc.is_april(k)]
+        assert not april, f"{country} keeps 9 April cards after the 9 April round"
+
+
+def hidden_ships(st: KampenState, side: str | None) -> list[str]:
+    """The ship cards `side` may not identify: others' face-down cards at sea (bar what the Allies spotted),
+    others' ships not yet at sea, and the Allied ships set aside."""
+    out = [card.key for _sea, card in st.fleet.all() if card.owner != side and not card.face_up
+           and not (side == ALLIES and card.key in st.spotted)]
+    out += [k for c in st.sc.countries if c != side for k in st.ships_hand[c]]
+    return out + st.reserve
+
+
 def check_views(st: KampenState) -> None:
-    """No view shows a hand but the viewer's own, nor any card still face down."""
+    """No view shows a hand but the viewer's own, nor any card or ship card it may not see."""
     for side in (*st.sc.countries, None):
         text = repr(st.view(side))
         for c in st.sc.countries:
-            hidden = ([] if c == side else st.hands[c]) + st.draw[c]
-            assert not any(card in text for card in hidden), f"{side}'s view shows a hidden card of {c}"
+            hidden = ([] if c == side else st.hands[c] + st.april_deck[c]) + st.draw[c]
+            assert not any(f"'{card}'" in text for card in hidden), f"{side}'s view shows a hidden card of {c}"
+        if st.advanced:
+            assert not any(f"'{k}'" in text for k in hidden_ships(st, side)), f"{side}'s view shows a hidden ship"
 
 
-def play(seed: int, check: bool) -> KampenState:
-    st = new_game()
+def play(seed: int, check: bool, advanced: bool = False, players: int = 3) -> KampenState:
+    st = new_game(None, {"advanced": True, "seats": players} if advanced else {"seats": players})
     dice = random.Random(seed)
     bots = {c: make_bot("random", random.Random(seed * 31 + i)) for i, c in enumerate(st.sc.countries)}
+    if players == 2:
+        bots[ALLIES] = bots[NORWAY]  # one person holds Norway and the Allies (1.2)
     n = 0
     while not st.is_terminal():
         who = st.current_player()
@@ -68,10 +112,12 @@ def play(seed: int, check: bool) -> KampenState:
     return st
 
 
-def test_seeded_games_keep_every_invariant_and_replay() -> None:
+@pytest.mark.parametrize(("advanced", "players"), [(False, 2), (False, 3), (True, 2), (True, 3)],
+                         ids=["basic-2", "basic-3", "advanced-2", "advanced-3"])
+def test_seeded_games_keep_every_invariant_and_replay(advanced: bool, players: int) -> None:
     outcomes: dict[tuple[str, str], int] = {}
     for seed in range(GAMES):
-        st = play(seed, check=seed % 3 == 0)
+        st = play(seed, check=seed % 3 == 0, advanced=advanced, players=players)
         outcomes[st.result] = outcomes.get(st.result, 0) + 1
         if seed % REPLAY_EVERY == 0:
             record = GameRecord.from_json(st.record(seed).to_json())
@@ -79,4 +125,5 @@ def test_seeded_games_keep_every_invariant_and_replay() -> None:
             again = replay(record, lambda: new_game(None, dict(params)))  # noqa: B023 (used at once)
             assert isinstance(again, KampenState)
             assert (again.troops, again.hands, again.draw, again.events) == (st.troops, st.hands, st.draw, st.events)
+            assert again.fleet == st.fleet
     assert sum(outcomes.values()) == GAMES

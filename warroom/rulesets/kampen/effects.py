@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.kampen.actions import Play
-from warroom.rulesets.kampen.cards import STEPS, Card, CardUse, Roll
+from warroom.rulesets.kampen.cards import APRIL_TIMINGS, STEPS, Card, CardUse, Roll
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import Battle, KampenState
@@ -43,11 +43,14 @@ def german_airfields(st: KampenState) -> list[str]:
 
 
 def timings_now(st: KampenState, base: tuple[str, ...]) -> tuple[str, ...]:
-    """The timing symbols a step accepts now: in the 9 April round the orange ones (6.2), the triangle for a
-    play and the square for an answer (a red square or a green circle)."""
+    """The timing symbols a step accepts now: in the 9 April round the orange ones (6.2).
+
+    assumption: everyone acts within the one 9 April round, so the orange triangle and square both fit any
+    step a 9 April card's use names; the step alone says when (Example 4 plays the triangle Stupbombefly in
+    the defender's card step)."""
     if not st.april:
         return base
-    return tuple(dict.fromkeys("april" if t == "play" else "april_stop" for t in base))
+    return APRIL_TIMINGS
 
 
 def deck_now(st: KampenState) -> str:

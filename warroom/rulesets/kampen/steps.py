@@ -299,7 +299,22 @@ def apply_card(step: str) -> Any:
 def card_step(name: str, nxt: str) -> Step[St]:
     return Step(name, "combat", actor=lambda st: st.battle.seats[0] if st.battle and st.battle.seats else "",
                 legal=legal_cards(name), apply=apply_card(name), on_begin=begin_cards(name),
-                end_if=lambda st: st.battle is None or not st.battle.seats, next=goto(nxt))
+                end_if=lambda st: st.battle is None or not st.battle.seats or bool(st.flags.get("bluff")),
+                next=lambda st: "bluff_roll" if st.flags.get("bluff") else nxt)
+
+
+def apply_bluff(st: St, roll: Any) -> None:
+    """Bloff/trusler (9 April): on a success the Norwegian defenders withdraw as beaten defenders and the
+    attackers take the area without a battle; with no retreat open, or on a failure, nothing happens and the
+    attacker may play on (docs/kampen-cards.md, `bluff`)."""
+    assert isinstance(roll, Roll) and st.battle is not None
+    table = st.sc.cards.ships.rolls[st.flags.pop("bluff")]
+    success = table.outcome(roll.values[0]) == "success"
+    if success and retreat_areas(st):
+        st.battle.winner = "attacker"
+        st.flags["bluffed"] = True
+    st.note(f"Bluff at {st.name(st.battle.area)}: {faces(roll.values)}, "
+            + ("the Norwegians withdraw" if st.flags.get("bluffed") else "no effect"))
 
 
 def begin_attack_roll(st: St) -> None:
@@ -880,6 +895,9 @@ def build_flow() -> Flow[St]:
              on_begin=lambda st: apply_fight(st, Fight(next(iter(st.attacks)))) if len(st.attacks) == 1 else None,
              end_if=lambda st: st.battle is not None, next=goto("attack_cards")),
         card_step("attack_cards", "defend_cards"),
+        Step("bluff_roll", "combat", actor=lambda st: CHANCE, apply=apply_bluff,
+             on_begin=lambda st: st.flags.__setitem__("chance", Dice(1)), end_if=lambda st: not st.flags.get("bluff"),
+             next=lambda st: "retreat" if st.flags.pop("bluffed", False) else "attack_cards"),
         card_step("defend_cards", "react_cards"),
         card_step("react_cards", "attack_roll"),
         Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll, on_begin=begin_attack_roll,
