@@ -5,7 +5,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
-from warroom.rulesets.kampen.actions import Discard, Exchange, Move, Place, Play
+from warroom.rulesets.kampen.actions import (
+    Choose,
+    Discard,
+    Exchange,
+    Intercept,
+    Join,
+    Land,
+    Move,
+    Place,
+    Play,
+    Raid,
+    Recall,
+    Sail,
+    Sea,
+    Ship,
+    Withdraw,
+)
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
@@ -21,6 +37,22 @@ EXPECTED = {
     "react_cards": "play CARD or done", "rescue": "play CARD or done", "rescue_target": "place AREA N",
     "evacuation": "play CARD or done", "evacuation_target": "place AREA", "landed_retreat": "retreat AREA",
     "submarine": "play CARD or done", "attacker_losses": "remove AREA (where the lost battalion came from)",
+    "bluff_roll": "roll", "april_choose": "choose CARD (a card of your 9 April deck)",
+    "april_select": "play CARD or done", "deploy_norway": "place AREA or ship SHIP SEA",
+    "deploy_germany": "ship SHIP SEA (any sea area I-VIII)", "april_recon": "play CARD or done",
+    "recon_target": "sea SEA", "deploy_allies": "ship SHIP SEA (III-VIII)", "april_feint": "play CARD or done",
+    "feint_moves": "sail FROM TO SHIP or done", "april_redeploy": "play CARD or done",
+    "redeploy_moves": "move FROM TO or done", "icept_ask": "intercept or done", "smoke": "play CARD or done",
+    "smoke_target": "withdraw SHIP or done",
+    "sea_move": "sail FROM TO [SHIP], ship SHIP SEA (Home Fleet), recall or done",
+    "recall_pay": "exchange CARD", "sea_pick": "sea SEA", "sea_join": "join SHIP or done",
+    "sea_attack_cards": "play CARD or done", "sea_defend_cards": "play CARD or done",
+    "sea_react_cards": "play CARD or done", "sailors": "play CARD or done", "sailors_target": "place AREA",
+    "sea_chase": "ship SHIP SEA (where the chased ship goes)", "raid": "raid SHIP or done",
+    "landing": "land SHIP AREA or done", "mines": "play CARD or done", "mines_target": "sea SEA",
+    "kystfort": "play CARD or done", "kystfort_target": "place AREA (a point city where Germany lands)",
+    "divert": "land SHIP AREA (another area on the same sea)", "mobilise": "place AREA (a mobilisation point)",
+    "ship_withdrawal": "withdraw SHIP",
 }
 
 
@@ -45,4 +77,33 @@ def explain(st: KampenState, action: Action) -> str:
         return f"{head}: that card has no use that fits this moment (see its timing and requirements)"
     if isinstance(action, Place):
         return f"{head}: {st.sc.names[st.country]} may not place battalions in {action.area} now (4.3)"
+    if isinstance(action, Ship | Sail | Join | Raid | Land | Withdraw | Intercept | Recall | Sea | Choose):
+        return f"{head}: {sea_reason(st, action)}"
     return f"{head}: not one of the legal actions"
+
+
+def sea_reason(st: KampenState, action: Action) -> str:
+    """Why an advanced-game action is refused, as far as a common mistake can be named."""
+    from warroom.rulesets.kampen import naval
+
+    if not st.advanced:
+        return "ships and the 9 April round belong to the advanced game (play with --advanced)"
+    actor = st.current_player()
+    key = getattr(action, "key", "")
+    if key and key.split("#", 1)[0] not in st.sc.cards.ships.ships:
+        return f"there is no ship card {key!r}"
+    if isinstance(action, Ship) and key not in st.ships_hand.get(actor, []) and st.step != "sea_chase":
+        return f"{key} is not among your ships waiting to be put to sea"
+    if isinstance(action, Ship | Sail) and actor == "allies" and not naval.may_enter("allies", getattr(
+            action, "sea", getattr(action, "to", ""))):
+        return "Allied ships never enter sea areas I and II (5.1)"
+    if isinstance(action, Sail):
+        if action.frm != "raid" and action.to not in st.sc.board.seas[action.frm].adjacent:
+            return f"sea area {action.to} does not border {action.frm}; ships sail one area at a time (8.1)"
+        if key and st.fleet.where(key) != action.frm:
+            return f"{key} is not one of your ship cards in sea area {action.frm}"
+        return "that group cannot sail there now (a ship sails 2 areas a round, Eidsvoll & Norge 1; found or " \
+               "intercepting ships stop)"
+    if isinstance(action, Choose) and action.card not in st.april_deck.get(actor, []):
+        return f"{action.card} is not in your 9 April deck"
+    return "not one of the legal actions"

@@ -1,9 +1,9 @@
-"""The Kampen om Norge flow table (basic game): the opening shuffle and hands, then rounds of Germany,
-Norway and the Allies, each in four phases: movement, combat, reinforcement, new cards (digest 4).
+"""The Kampen om Norge flow table: the opening shuffle and hands (basic game) or the 9 April round (advanced
+game, `sea.py`), then rounds of Germany, Norway and the Allies, each in four phases: movement, combat,
+reinforcement, new cards (digest 4; the advanced game adds sea movement and sea battles, 8).
 
-The land battle's card steps (1-3) run the combat handlers of `effects.py` (extra dice, ignoring water,
-cancels). The other card windows (movement, phase 1c, removal, retreat, reinforcement) are not offered
-yet: there cards serve only as reinforcement symbols. See docs/kampen-plan.md for what comes next.
+The land battle's card steps (1-3) run the combat handlers of `effects.py`; the movement, phase-1c,
+removal, retreat and reinforcement cards are in `manoeuvre.py`.
 """
 
 from __future__ import annotations
