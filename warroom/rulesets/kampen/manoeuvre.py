@@ -515,7 +515,7 @@ def submarine_seat(st: KampenState) -> str:
 
 def against_in_deck(st: KampenState, enemy: str) -> bool:
     """Whether `enemy`'s play deck holds a card that cuts the reinforcements of the country in its round."""
-    return any(card.owner == enemy and card.deck == "play" and any(
+    return any(card.owner == enemy and card.deck == deck_now(st) and any(
         u.effect == "cut_reinforcements" and st.country in u.names("against") for u in card.uses)
         for card in st.sc.cards.cards.values())
 

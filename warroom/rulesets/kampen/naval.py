@@ -68,9 +68,14 @@ def control(fleet: Fleet, sea: str) -> str:
     """The only country with ship cards in the sea area controls it (8.2); '' when none or several.
 
     assumption: (8.2 open questions) face-down false ships count, as nobody can tell them apart; Eidsvoll &
-    Norge counts for Norway alone, so it neither gives the Allies control nor shares it with them."""
+    Norge fights on the Allied side, so beside Allied ships it leaves the Allies in control, and alone it gives
+    Norway control (which no card asks for)."""
     owners = {s.owner for s in fleet.ships(sea)}
-    return owners.pop() if len(owners) == 1 else ""
+    if GERMANY in owners:
+        return GERMANY if len(owners) == 1 else ""
+    if ALLIES in owners:
+        return ALLIES
+    return owners.pop() if owners else ""
 
 
 def may_enter(owner: str, sea: str) -> bool:

@@ -490,6 +490,11 @@ def begin_april_icept(st: St) -> None:
 
 # ----- 8.1 movement at sea ---------------------------------------------------------------------------------------
 def legal_sea_move(st: St) -> list[Any]:
+    """Phase 1a (8.1): sail one ship card or a sea area's whole free stack one area, then on; place the Home
+    Fleet; recall the raiders; done once no Home Fleet ship waits.
+
+    assumption: a Home Fleet ship put into a sea area has made its move for the round, and enemy ships there
+    may be intercepted as on entering it (it enters Norwegian waters)."""
     c = st.country
     sailing: tuple[str, tuple[str, ...]] | None = st.flags.get("sailing")
     if sailing:
@@ -509,6 +514,11 @@ def legal_sea_move(st: St) -> list[Any]:
     return out
 
 
+def has_ships(st: St, country: str) -> bool:
+    """Whether a country has ship cards at sea, in the raid box or waiting to be put to sea (known to all)."""
+    return bool(st.ships_hand[country]) or any(card.owner == country for _sea, card in st.fleet.all())
+
+
 def free_ships(st: St, sea: str, country: str) -> list[ShipCard]:
     return [card for card in st.fleet.ships(sea, country) if not card.fighting and card.moved == 0]
 
@@ -525,8 +535,12 @@ def apply_sea_move(st: St, action: Any) -> None:
         else:
             st.flags["sea_moved"] = True
         return
-    if isinstance(action, Ship):
+    if isinstance(action, Ship):  # the Home Fleet arrives (7.4)
         put_to_sea(st, c, action)
+        arrived = st.fleet.card(action.key)
+        arrived.moved = stype(st, action.key).move
+        if on_side(st, action.sea, foe(side(c))):
+            st.flags["icept"] = (action.sea, (c, seat(st, action.sea, foe(side(c)))))
         return
     if isinstance(action, Recall):
         st.flags["recalling"] = 0
@@ -1281,6 +1295,7 @@ def flow_steps() -> list[Step[St]]:
              end_if=no_flag("smoke"), next=after_icept),
         # 8.1 movement at sea
         Step("sea_move", "movement", actor=lambda st: st.country, legal=legal_sea_move, apply=apply_sea_move,
+             on_begin=lambda st: None if has_ships(st, st.country) else st.flags.__setitem__("sea_moved", True),
              end_if=lambda st: bool(st.flags.get("sea_moved") or st.flags.get("icept")
                                     or st.flags.get("recalling") is not None), next=after_sea_move),
         Step("recall_pay", "movement", actor=lambda st: st.country,
