@@ -1063,6 +1063,16 @@ def apply_divert(st: St, action: Any) -> None:
     st.flags["diverting"] = tuple(k for k in st.flags["diverting"] if k != action.key)
 
 
+def end_divert(st: St) -> str:
+    """Landings with nowhere else to go on their sea area are given up (the ship stays at sea)."""
+    stuck = set(st.flags.get("diverting", ()))
+    if stuck:
+        st.landings = [x for x in st.landings if x[0] not in stuck]
+        st.note(f"{len(stuck)} landing{'s' * (len(stuck) > 1)} find no other beach and are given up")
+    st.flags["diverting"] = ()
+    return "resistance" if st.flags.get("fort_closed") else "kystfort"
+
+
 def resistance_cities(st: St) -> list[str]:
     """Point cities where German battalions land and that Germany does not already hold (paratroops there
     already: no Norwegian can gather; assumption, so that enemies never share an area)."""
@@ -1362,7 +1372,7 @@ def flow_steps() -> list[Step[St]]:
         Step("divert", "9 April: landing", actor=lambda st: GERMANY, legal=legal_divert, apply=apply_divert,
              on_begin=lambda st: st.flags.setdefault("diverting", ()),
              end_if=lambda st: not st.flags.get("diverting") or not legal_divert(st),
-             next=lambda st: "resistance" if st.flags.get("fort_closed") else "kystfort"),
+             next=end_divert),
         Step("resistance", "9 April: landing", actor=lambda st: CHANCE, apply=apply_resistance,
              on_begin=lambda st: st.flags.__setitem__("chance", Dice(max(1, len(resistance_cities(st))))),
              end_if=lambda st: not resistance_cities(st) or bool(st.flags.get("resisted")), next=goto("ashore")),
