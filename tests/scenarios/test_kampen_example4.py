@@ -48,7 +48,8 @@ def opening(st: KampenState) -> None:
         roll_ones(st)
     assert st.april and st.round == 0 and st.step == "april_choose"
     act(st, "choose germany_april_fallskjermtropp#0", "choose germany_april_fallskjermtropp#1",
-        "choose germany_april_bombefly#0", "choose germany_april_bloff_trusler#0", "choose germany_april_gebirgsjager#0")
+        "choose germany_april_bombefly#0", "choose germany_april_bloff_trusler#0",
+        "choose germany_april_gebirgsjager#0")
     act(st, "choose norway_april_kystfort#0", "choose norway_april_jagerfly#0", "choose norway_april_ubat#0")
     act(st, "choose allies_april_rekognoseringsfly#0", "choose allies_april_stupbombefly#0",
         "choose allies_april_forsterkninger#0")
