@@ -3,8 +3,7 @@ docs/kampen-cards.md sections 3-6, each driven through the flow with forced dice
 
 The helpers drive a game to any point of the 9 April round (as tests/scenarios/test_kampen_example4.py
 does): `shuffle_with` orders the play decks, `april` chooses the 9 April cards, draws the Allied ships and
-deploys everyone, `pass_until` passes every decision on the way to a step. Tests marked xfail assert the
-rulebook's (or the card design's) behaviour where the engine differs; the reason names the cause.
+deploys everyone, `pass_until` passes every decision on the way to a step.
 """
 
 from __future__ import annotations
@@ -656,9 +655,6 @@ def test_recalling_the_raiders_costs_6_symbols_from_the_hand_then_the_raid_box_b
     assert st.fleet.where(SCHARNHORST) == "V" and st.fleet.where(BLUCHER) == "raid"
 
 
-@pytest.mark.xfail(strict=True, reason="sea.py apply_raid turns a raider face up and nothing turns it face down "
-                   "when it sails home: a recalled raider is shown to the enemy at sea (6.1: ship cards lie face "
-                   "down in their sea area)")
 def test_a_recalled_raider_sails_face_down() -> None:
     st = raiders_home()
     act(st, "recall", "exchange germany_forsterkninger#0", "exchange germany_forsterkninger#1")
@@ -813,14 +809,13 @@ def test_allied_ubat_in_7_3_cuts_one_german_reinforcement() -> None:
     april(st, allies=(A_UBAT, A_RECON, A_FORST0))
     pass_until(st, "reinforce", GERMANY)
     act(st, "done")
+    assert st.step == "submarine" and st.current_player() == NORWAY, "each enemy is asked in turn, Norway first"
+    act(st, "done")
     assert st.step == "submarine" and st.current_player() == ALLIES and st.to_place == 1
     act(st, f"play {A_UBAT}")
     assert st.to_place == 0 and st.step != "place"
 
 
-@pytest.mark.xfail(strict=True, reason="manoeuvre.submarine_seat / against_in_deck look for a cut_reinforcements "
-                   "card in the enemy's PLAY deck only (Norway has none) and ask a single seat: on 9 April Norway's "
-                   "Ubåt (P3o■, docs/kampen-cards.md) is never offered; the Allies are asked instead")
 def test_norwegian_ubat_in_7_3_cuts_one_german_reinforcement() -> None:
     st = game()
     april(st, norway=(N_UBAT, N_FORT0, N_JAGERFLY))
@@ -828,7 +823,7 @@ def test_norwegian_ubat_in_7_3_cuts_one_german_reinforcement() -> None:
     act(st, "done")
     assert st.step == "submarine" and st.current_player() == NORWAY
     act(st, f"play {N_UBAT}")
-    assert st.to_place == 0
+    assert st.to_place == 0 and st.step != "submarine", "nothing left to sink: the Allies are not asked"
 
 
 # ----- 12. advanced card requirements (5.2, docs/kampen-cards.md section 3) -------------------------------------------
@@ -925,9 +920,6 @@ def test_jagerfly_needs_allied_battalions_in_the_drop_area_or_a_carrier_off_its_
     assert legal(st) == ["play allies_jagerfly#0", "done"], "the carrier Furious lies in III, off Egersund"
 
 
-@pytest.mark.xfail(strict=True, reason="effects.advanced_met tests allied_sea_control with naval.control(...) == "
-                   "'allies', which fails when Eidsvoll & Norge shares the sea (two owners); docs/kampen-cards.md "
-                   "section 3: 'holds Allied ship cards and no German ship cards'")
 def test_eidsvoll_beside_allied_ships_does_not_take_away_allied_sea_control() -> None:
     st = game()
     april(st, allied={WARSPITE: "IV"}, eidsvoll="IV",

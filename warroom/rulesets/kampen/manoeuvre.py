@@ -504,13 +504,11 @@ def reinforce_cards(st: KampenState) -> list[Play]:
     return out
 
 
-def submarine_seat(st: KampenState) -> str:
-    """The enemy asked whether it sinks a reinforcement: one whose deck has such a card against the country
-    in its round and who holds cards ('' if none). Known to all, whatever the hands hold."""
-    for enemy in st.enemies(st.country):
-        if st.hands[enemy] and against_in_deck(st, enemy):
-            return enemy
-    return ""
+def submarine_seats(st: KampenState) -> tuple[str, ...]:
+    """The enemies asked, in turn, whether they sink a reinforcement: each whose cards in use (play deck, or
+    on 9 April its 9 April deck) include one that cuts the reinforcements of the country in its round, and
+    who holds cards. Known to all, whatever the hands hold."""
+    return tuple(enemy for enemy in st.enemies(st.country) if st.hands[enemy] and against_in_deck(st, enemy))
 
 
 def against_in_deck(st: KampenState, enemy: str) -> bool:

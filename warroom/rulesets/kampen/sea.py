@@ -556,6 +556,7 @@ def apply_sea_move(st: St, action: Any) -> None:
     for key in keys:
         card = st.fleet.remove(action.frm, key)
         card.moved += 1
+        card.face_up = stype(st, key).face_up  # a raider called home sails face down again
         st.fleet.place(action.to, card)
     st.note(f"{st.sc.names[c]} sail {len(keys)} ship card{'s' * (len(keys) > 1)} from sea area {action.frm} to "
             f"{action.to}")
@@ -903,7 +904,8 @@ def legal_chase(st: St) -> list[Any]:
 
 def apply_chase(st: St, action: Any) -> None:
     """assumption: (8.2 open question) a chased ship goes only where its owner could sail, never into the raid
-    box, and a chased German ship lands nothing on 9 April."""
+    box; a German ship chased in Eidsvoll & Norge's fight before landing (7.2) lands nothing. A ship chased in
+    the 9 April sea battles may still land from a coastal sea area it is chased into (not from VIII)."""
     assert isinstance(action, Ship)
     sb = st.sea_battle
     assert sb is not None

@@ -662,20 +662,26 @@ def exchange_card(st: St, action: Any) -> None:
     st.symbols += st.sc.symbols_of(card)
 
 
+def submarine_seat(st: St) -> str:
+    seats: tuple[str, ...] = st.flags.get("submarine", ())
+    return seats[0] if seats else ""
+
+
 def legal_submarine(st: St) -> list[Any]:
-    seat = manoeuvre.submarine_seat(st)
+    seat = submarine_seat(st)
     return [*(p for c, p in manoeuvre.submarines(st) if c == seat), DONE]
 
 
 def apply_submarine(st: St, action: Any) -> None:
     """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
-    st.flags["submarine"] = False
+    enemy = submarine_seat(st)
+    st.flags["submarine"] = st.flags["submarine"][1:] if st.to_place else ()
     if isinstance(action, Play):
-        enemy = manoeuvre.submarine_seat(st)
         use = manoeuvre.play_card(st, enemy, action.card, "opponent_reinforce")
         cut = min(st.to_place, use.count("battalions", 1))
         st.to_place -= cut
         st.note(f"{cut} new {st.sc.names[st.country]} battalion{'s' * (cut > 1)} lost at sea")
+        st.flags["submarine"] = st.flags["submarine"] if st.to_place else ()
 
 
 def placement_areas(st: St) -> list[str]:
@@ -932,9 +938,9 @@ def build_flow() -> Flow[St]:
         Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
              on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("submarine")),
-        Step("submarine", "reinforcement", actor=lambda st: manoeuvre.submarine_seat(st), legal=legal_submarine,
-             apply=apply_submarine,
-             on_begin=lambda st: st.flags.__setitem__("submarine", bool(st.to_place and manoeuvre.submarine_seat(st))),
+        Step("submarine", "reinforcement", actor=submarine_seat, legal=legal_submarine, apply=apply_submarine,
+             on_begin=lambda st: st.flags.__setitem__("submarine", manoeuvre.submarine_seats(st) if st.to_place
+                                                      else ()),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
              end_if=placing_done, next=lambda st: sea.after_april_place(st) if st.april else (
