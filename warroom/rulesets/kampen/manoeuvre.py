@@ -119,6 +119,8 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
     elif effect == "evacuate":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
+            # assumption: (5.2) Kystevakuering's printed requirement, an Allied ship off the coast, is checked
+            # where the battalions embark; the ship carries them wherever it may land them.
             if k_max <= 0 or not allied_coast(st, frm) or not advanced_met(st, card_with(st, "evacuate"), frm):
                 continue
             yield from (Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)

@@ -350,6 +350,10 @@ def apply_redeploy(st: St, action: Any) -> None:
 
 # ----- interception (8.1; 7.1 without moving on) ---------------------------------------------------------------------
 def can_intercept(st: St, sea: str, country: str) -> bool:
+    """Whether the side has a ship there able to intercept and the enemy has cards there not yet found.
+
+    assumption: (6.1) Eidsvoll & Norge's "except at the invasion in the 9 April round" covers the whole 9 April
+    round, whose interception (7.1) is where the invasion fleets are met."""
     s = side(country)
     own = [c for c in on_side(st, sea, s) if not stype(st, c.key).false_ship]
     able = any(stype(st, c.key).intercept or (st.april and stype(st, c.key).intercept_april9) for c in own)
