@@ -785,10 +785,15 @@ def after_new_cards(st: St) -> str:
         return "over"
     if st.flags.get("reshuffle") and st.used[NORWAY]:
         return "reshuffle"
+    st.removing = min(st.removing, st.total(ALLIES))  # the deck may have run out before the last losses
     if st.removing:
         return "deck_removal"
     if st.flags.get("ships_out"):
-        return "ship_withdrawal"
+        from warroom.rulesets.kampen import sea
+
+        if sea.allied_ships(st):
+            return "ship_withdrawal"
+        st.flags["ships_out"] = 0
     return "round_end"
 
 
