@@ -1,7 +1,9 @@
 """End-to-end tests of the `warroom` command line with Kampen om Norge, run as real subprocesses: the game is
 listed and validates; autoplay is the same for the same seed; simulate gives the same aggregates with one or
 two processes; a 3-player game of bots and a 2-player game with a person holding Norway and the Allies play to
-the end through `play` and replay from their saves; bad options and bad input are refused with a reason."""
+the end through `play` and replay from their saves; bad options and bad input are refused with a reason.
+The advanced game (--advanced: ships and the 9 April round) is played, autoplayed, simulated and resumed the
+same way, and refused for a Firestorm campaign."""
 
 from __future__ import annotations
 
@@ -69,7 +71,6 @@ def test_a_person_holding_norway_and_the_allies_plays_a_whole_game(tmp_path: Pat
 
 def test_bad_options_and_input_are_refused_with_a_reason(tmp_path: Path) -> None:
     assert "same value" in run("play", "kampen", "--norway", "human", "--kampen-allies", "bot").err
-    assert "not built yet" in run("play", "kampen", "--advanced").err
     assert "Kampen om Norge options" in run("play", "caen", "--germany", "bot").err
     save = tmp_path / "bad.json"
     r = run("play", "kampen", "--seed", "2", "--save", save, stdin="move oslo tromso 9\nfly away\n")
@@ -78,3 +79,80 @@ def test_bad_options_and_input_are_refused_with_a_reason(tmp_path: Path) -> None
     before = save.read_bytes()
     again = run("resume", save, stdin="move oslo tromso 9\n")
     assert again.code == 0 and save.read_bytes() == before, "a refused action changes nothing"
+
+
+# ----- the advanced game ---------------------------------------------------------------------------------------------
+def test_an_advanced_three_player_game_of_bots_plays_to_the_end_and_replays(tmp_path: Path) -> None:
+    save = tmp_path / "three.json"
+    r = run("play", "kampen", "--advanced", "--players", "3", "--germany", "bot", "--norway", "bot",
+            "--kampen-allies", "bot", "--bot", "random", "--seed", "4", "--save", save)
+    assert r.code == 0, r.err
+    out = " ".join(r.out.split())
+    assert "--- The 9 April round ---" in out and "victory after" in out
+    st = replays(save)
+    assert st.is_terminal() and st.advanced and not st.april
+    assert st.params["advanced"] is True and st.params["seats"] == 3
+    verbs = {e["action"].split()[0] for e in log_of(save)}
+    assert {"choose", "ship", "sail"} <= verbs, "the 9 April round and the ordinary rounds at sea were played"
+
+
+def test_a_person_holding_norway_and_the_allies_plays_the_9_april_round_and_resumes_the_advanced_game(
+        tmp_path: Path) -> None:
+    save = tmp_path / "two.json"
+    r = run("play", "kampen", "--advanced", "--players", "2", "--germany", "bot", "--norway", "human",
+            "--seed", "8", "--save", save, stdin="1\n" * 80)
+    assert r.code == 0, r.err
+    out = " ".join(r.out.split())
+    assert "Kampen om Norge (advanced game) - the 9 April round" in out and "Ship cards at sea" in out
+    assert "German card" in out, "Germany's face-down ship cards show only as cards of Germany"
+    assert "Input closed." in out and f"Game saved to {save}" in out
+    st = replays(save)
+    assert st.advanced and not st.april and st.round >= 1, "the person played through the 9 April round"
+    assert {e["side"] for e in log_of(save)} >= {"germany", "norway", "allies", "chance"}
+    before = save.read_bytes()
+    refused = run("resume", save, stdin="sail I IX\n")
+    assert refused.code == 0 and "unknown sea area 'IX'" in " ".join(refused.out.split())
+    assert save.read_bytes() == before, "a refused action changes nothing"
+    again = run("resume", save, stdin="help\n" + "1\n" * 30)
+    assert again.code == 0, again.err
+    text = " ".join(again.out.split())
+    assert "Resumed Kampen om Norge (advanced game)" in text and "intercept" in text and "withdraw SHIP" in text
+    assert "Kampen om Norge (advanced game) - round" in text
+    resumed = replays(save)
+    assert len(resumed.log) > len(st.log) and resumed.params == st.params
+
+
+def test_advanced_autoplay_is_the_same_for_the_same_seed_ends_with_the_outcome_and_saves(tmp_path: Path) -> None:
+    save = tmp_path / "auto.json"
+    first = run("autoplay", "kampen", "--advanced", "--seed", "5", "--save", save)
+    second = run("autoplay", "kampen", "--advanced", "--seed", "5")
+    assert first.code == 0 and second.code == 0, first.err + second.err
+    assert first.out == second.out and first.out != run("autoplay", "kampen", "--seed", "5").out
+    lines = first.out.splitlines()
+    assert lines[0].startswith("Kampen om Norge (advanced game): autoplay, seed 5")
+    assert "R0 --- The 9 April round ---" in lines
+    assert lines[-1].startswith("Outcome: ") and "victory after" in lines[-1]
+    st = replays(save)
+    assert st.is_terminal() and st.advanced
+    resumed = run("resume", save)
+    assert resumed.code == 0 and "Resumed Kampen om Norge (advanced game)" in resumed.out, resumed.err
+
+
+def test_advanced_simulate_reports_and_passes_the_game_to_every_worker() -> None:
+    shown = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2")
+    assert shown.code == 0, shown.err
+    assert "Kampen om Norge (advanced game): 4 games" in shown.out and "Point cities held at the end" in shown.out
+    one = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--json")
+    two = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
+    basic = run("simulate", "kampen", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
+    assert one.code == 0 and two.code == 0 and basic.code == 0, one.err + two.err + basic.err
+    a, b, c = json.loads(one.out), json.loads(two.out), json.loads(basic.out)
+    assert a == b and a["games"] == 4 and a["advanced"] is True and c["advanced"] is False
+    assert a["held_at_end"] != c["held_at_end"], "the workers played the advanced game, not the basic one"
+
+
+def test_advanced_is_refused_for_a_firestorm_campaign() -> None:
+    for args in (("play", "caen", "--advanced"), ("autoplay", "caen", "--advanced"),
+                 ("simulate", "lorraine", "--advanced", "--games", "2")):
+        r = run(*args)
+        assert r.code == 2 and "Kampen om Norge option" in r.err, (args, r.err)

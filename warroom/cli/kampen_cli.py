@@ -20,6 +20,20 @@ def bots_for(axis_bot: str, allies_bot: str) -> dict[str, str]:
     return {"germany": axis_bot, "norway": allies_bot, "allies": allies_bot}
 
 
+def game_params(advanced: bool) -> dict[str, Any]:
+    """The parameters that choose the game: the advanced game is asked for by name, the basic game by nothing
+    (so basic saves stay as they were)."""
+    return {"advanced": True} if advanced else {}
+
+
+def game_title(sc: KampenScenario, advanced: bool) -> str:
+    """The scenario's title naming the game played: 'Kampen om Norge (advanced game)' for the advanced game."""
+    if not advanced:
+        return sc.title
+    return sc.title.replace("(basic game)", "(advanced game)") if "(basic game)" in sc.title \
+        else f"{sc.title} (advanced game)"
+
+
 def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[str, str]:
     """Who plays each country. With two players one person holds Norway and the Allies together (1.2), so
     those two seats must be alike; with three any mix is allowed."""
@@ -35,19 +49,17 @@ def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[s
 
 def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, norway: Any, allies: Any,
                 players: int | None, advanced: bool, fail: Callable[[str], Exception], bot: str = "heuristic") -> None:
-    """`warroom play kampen`: a new basic game with humans and bots in the chosen seats."""
+    """`warroom play kampen`: a new game (basic, or with `advanced` the advanced game: ships and the 9 April
+    round) with humans and bots in the chosen seats."""
     from warroom.cli.main import _session
 
-    if advanced:
-        raise fail("the advanced game of Kampen om Norge (ships, the 9 April round) is not built yet; "
-                   "play the basic game without --advanced")
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' or choose another file")
     try:
         who = seats(germany, norway, allies, players)
     except ValueError as exc:
         raise fail(str(exc)) from exc
-    st = new_game(sc, {"players": who, "bot": bot, "seats": players or 2})
+    st = new_game(sc, game_params(advanced) | {"players": who, "bot": bot, "seats": players or 2})
     if save is not None:
         try:
             st.record(seed).save(save)
@@ -59,7 +71,8 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
     from warroom.cli.main import outcome_table
 
-    console.print(outcome_table(f"{sc.title}: {report['games']} games", report["outcomes"]))
+    title = game_title(sc, bool(report.get("advanced")))
+    console.print(outcome_table(f"{title}: {report['games']} games", report["outcomes"]))
     cities = report["vp_difference"]
     pct = ", ".join(f"p{q} {v}" for q, v in cities["percentiles"].items())
     console.print(f"Point cities German at the end: mean {cities['mean']:.2f}; {pct}")

@@ -64,6 +64,13 @@ def scenario_or_exit(name: str) -> Any:
     return sc
 
 
+def refuse_advanced(sc: Any, advanced: bool) -> None:
+    """--advanced chooses the advanced game of Kampen om Norge; a Firestorm campaign has none."""
+    if advanced and not isinstance(sc, KampenScenario):
+        raise fail(f"--advanced is a Kampen om Norge option (the advanced game: ships and the 9 April round); "
+                   f"{sc.title} has no advanced game")
+
+
 @app.command()
 def scenarios() -> None:
     """List the bundled campaigns with their turns and sides."""
@@ -193,7 +200,12 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
         if entry.side == CHANCE:
             for _ in Roll.parse(entry.action.split()[1:]).values:
                 dice.random()
-    out.print(f"Resumed {st.sc.title} at turn {st.turn} ({len(record.log)} actions replayed)", markup=False)
+    title = st.sc.title
+    if isinstance(st.sc, KampenScenario):
+        from warroom.cli.kampen_cli import game_title
+
+        title = game_title(st.sc, bool(record.params.get("advanced")))
+    out.print(f"Resumed {title} at turn {st.turn} ({len(record.log)} actions replayed)", markup=False)
     _session(st, record.seed, players, str(bot), file, dice)
 
 
@@ -204,20 +216,22 @@ def autoplay(
     allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
     axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
     save: Annotated[Path | None, typer.Option(help="also write the game as a save file")] = None,
+    advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
 ) -> None:
     """Play a whole campaign bot against bot and print a turn-by-turn report."""
     from warroom.sim.runner import play_one
 
     sc = scenario_or_exit(scenario)
+    refuse_advanced(sc, advanced)
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; not overwritten")
     if isinstance(sc, KampenScenario):
-        from warroom.cli.kampen_cli import bots_for
+        from warroom.cli.kampen_cli import bots_for, game_params, game_title
 
         kbots = bots_for(axis_bot.value, allies_bot.value)
-        kst = play_one(scenario, seed, kbots, {}, record_events=True)
-        lines = [f"{sc.title}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the Allies "
-                 f"{kbots['norway']}"]
+        kst = play_one(scenario, seed, kbots, game_params(advanced), record_events=True)
+        lines = [f"{game_title(sc, advanced)}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the "
+                 f"Allies {kbots['norway']}"]
         lines.extend(f"R{r} {text}" for r, text in kst.events)
         lines.append(f"Outcome: {kst.outcome_text()}")
         typer.echo("\n".join(lines))
@@ -253,25 +267,30 @@ def simulate(
     allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
     axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
     ray: Annotated[bool, typer.Option("--ray", help="run on a Ray cluster")] = False,
+    advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
 ) -> None:
     """Play many campaigns bot against bot and report outcome rates, VP and area control."""
     from warroom.sim.runner import simulate as run
 
     sc = scenario_or_exit(scenario)
+    refuse_advanced(sc, advanced)
     kampen = isinstance(sc, KampenScenario)
+    params: dict[str, Any] | None = None
     if kampen:
-        from warroom.cli.kampen_cli import bots_for
+        from warroom.cli.kampen_cli import bots_for, game_params
 
         bots = bots_for(axis_bot.value, allies_bot.value)
+        params = game_params(advanced)
     else:
         bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:
-        task = progress.add_task(f"simulating {sc.id}", total=games)
+        task = progress.add_task(f"simulating {sc.id}{' (advanced game)' if advanced else ''}", total=games)
         summary = run(scenario, games, seed, bots, jobs=jobs, backend="ray" if ray else "local",
-                      progress=lambda n: progress.advance(task, n))
+                      progress=lambda n: progress.advance(task, n), params=params)
     if isinstance(sc, KampenScenario):
         report = summary.report(("germany", "norway_allies"), "point cities German at the end")
+        report["advanced"] = advanced
     else:
         report = summary.report((sc.sides[0], sc.sides[1]))
     report.update({"scenario": sc.id, "seed": seed, "bots": bots})

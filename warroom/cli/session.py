@@ -59,6 +59,19 @@ KAMPEN_HELP = """Type the number of a choice, or the action itself:
   discard CARD             (no card used this round) one card goes under the deck
   remove AREA              (Allied deck used up) an Allied battalion leaves the board
   done                     nothing more in this step
+Advanced game (ships; sea areas I-VIII, 'raid' is the raid box; SHIP as shown, e.g. blucher#0,
+a ship's name alone means its card #0):
+  choose CARD              (9 April round) take a 9 April card into your hand
+  ship SHIP SEA            put a ship card into a sea area: from your hand, or where a chase or
+                           a card sends it                                  e.g. ship blucher I
+  sail FROM TO [SHIP]      sail one ship card a sea area on; without SHIP all your free ones there
+  intercept                try to find the enemy ship cards in this sea area
+  join SHIP                add a ship card the enemy did not find to the sea battle
+  sea SEA                  choose a sea area: the next sea battle, or where a card acts
+  raid SHIP                (Germany) send a battleship or heavy cruiser from VI-VIII into the raid box
+  land SHIP AREA           (Germany, 9 April) the ship lands a battalion on the coast it faces
+  recall                   (Germany) call the raiders home: then pay 6 symbols with 'exchange CARD'
+  withdraw SHIP            (Allied deck used up) an Allied ship leaves the board
 Other commands: log (this round's full log), options (every legal action), help,
 quit (the save keeps the game)."""
 

@@ -129,10 +129,12 @@ class Summary:
         }
 
 
-def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, str]) -> Summary:
+def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, str],
+              params: dict[str, Any] | None = None) -> Summary:
+    """Games `start` to `stop` of a run; every game is made with the same `params` (None: the default)."""
     out = Summary()
     for i in range(start, stop):
-        out.add(summarise(play_one(scenario, game_seed(seed, i), bots)))
+        out.add(summarise(play_one(scenario, game_seed(seed, i), bots, dict(params) if params is not None else None)))
     return out
 
 
@@ -143,21 +145,23 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
 
 def simulate(scenario: str, games: int, seed: int, bots: dict[str, str], jobs: int = 1,
              backend: str = "local", progress: Callable[[int], None] | None = None,
-             chunk: int = 25) -> Summary:
-    """Play `games` campaigns; results depend only on (scenario, games, seed, bots), not on `jobs`."""
+             chunk: int = 25, params: dict[str, Any] | None = None) -> Summary:
+    """Play `games` campaigns; results depend only on (scenario, games, seed, bots, params), not on `jobs`.
+    `params` are the game parameters of every game (e.g. Kampen om Norge's {"advanced": True}); None plays each
+    rule system's default."""
     total = Summary()
     parts = list(_chunks(games, chunk))
     if backend == "ray":
         from warroom.sim.ray_backend import run_ray
 
-        for part in run_ray(scenario, seed, parts, bots, run_chunk):
+        for part in run_ray(scenario, seed, parts, bots, run_chunk, params):
             total.merge(part)
             if progress:
                 progress(part.games)
         return total
     if jobs <= 1:
         for start, stop in parts:
-            part = run_chunk(scenario, seed, start, stop, bots)
+            part = run_chunk(scenario, seed, start, stop, bots, params)
             total.merge(part)
             if progress:
                 progress(part.games)
@@ -167,7 +171,7 @@ def simulate(scenario: str, games: int, seed: int, bots: dict[str, str], jobs: i
         todo = iter(parts)
         inflight: deque[Future[Summary]] = deque()
         for start, stop in todo:
-            inflight.append(pool.submit(run_chunk, scenario, seed, start, stop, bots))
+            inflight.append(pool.submit(run_chunk, scenario, seed, start, stop, bots, params))
             if len(inflight) >= window:
                 break
         while inflight:
@@ -177,5 +181,5 @@ def simulate(scenario: str, games: int, seed: int, bots: dict[str, str], jobs: i
                 progress(part.games)
             nxt = next(todo, None)
             if nxt is not None:
-                inflight.append(pool.submit(run_chunk, scenario, seed, nxt[0], nxt[1], bots))
+                inflight.append(pool.submit(run_chunk, scenario, seed, nxt[0], nxt[1], bots, params))
     return total
