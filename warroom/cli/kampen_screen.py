@@ -58,7 +58,7 @@ def screen(st: KampenState, legal: Sequence[Action], seen: int | None = None, vi
     decks = ", ".join(f"{sc.names[c]} {len(st.draw[c])} face down" for c in sc.countries)
     parts.append(Text(f"Decks: {decks}"))
     if viewer in sc.countries:
-        hand = ", ".join(f"{k} ({sc.card_name(k)}, {sc.symbols_of(k)} symbols)" for k in st.hands[viewer])
+        hand = ", ".join(f"{k} ({sc.card_name(k)}, {plural(sc.symbols_of(k), 'symbol')})" for k in st.hands[viewer])
         parts.append(Text(f"{possessive(sc.names[viewer])} hand: {hand or 'empty'}"))
     if legal:
         shown = [f"{i}. {a.to_str()}" for i, a in enumerate(legal[:30], start=1)]
@@ -170,3 +170,7 @@ def at_sea(st: KampenState, view: dict[str, Any], viewer: str | None) -> list[Re
                    f"{sc.board.land[x['area']].name}" for x in view["landings"]]
         parts.append(Text("Landings: " + "; ".join(landing)))
     return parts
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
