@@ -1,19 +1,21 @@
 """The Kampen om Norge bot plays from what its country may know: determinised positions keep every size and
-the bot's own hand, and two positions that look the same to the bot's country get the same decision."""
+the bot's own hand, and two positions that look the same to the bot's country get the same decision; in the
+advanced game the same holds for the ship cards it cannot see and the 9 April cards the others chose."""
 
 from __future__ import annotations
 
 import random
 
 from warroom.ai import make_bot
-from warroom.ai.kampen_heuristic import KampenHeuristic, determinise
+from warroom.ai.kampen_heuristic import KampenHeuristic, determinise, ship_seen
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import KampenState, new_game
+from warroom.rulesets.kampen import KampenState, naval, new_game
+from warroom.rulesets.kampen.state import ALLIES, GERMANY
 
 
-def positions(seed: int, every: int = 37, limit: int = 12) -> list[KampenState]:
+def positions(seed: int, every: int = 37, limit: int = 12, advanced: bool = False) -> list[KampenState]:
     """Decision points along a seeded game between heuristic bots."""
-    st = new_game()
+    st = new_game(None, {"advanced": True} if advanced else None)
     dice = random.Random(seed)
     bots = {c: make_bot("heuristic", random.Random(seed + i)) for i, c in enumerate(st.sc.countries)}
     out: list[KampenState] = []
@@ -31,15 +33,72 @@ def positions(seed: int, every: int = 37, limit: int = 12) -> list[KampenState]:
 
 
 def twin(st: KampenState, me: str, rng: random.Random) -> KampenState:
-    """The same position as `me` sees it, with every card `me` cannot see dealt differently."""
+    """The same position as `me` sees it, with every card `me` cannot see dealt differently: the play decks,
+    the others' hands (their 9 April cards among the 9 April cards they did not choose) and, in the advanced
+    game, which ships the others' face-down cards, ships in hand and set-aside ships are."""
     other = st.clone()
+    april = st.sc.is_april
     for c in st.sc.countries:
-        hidden = other.draw[c] + ([] if c == me else other.hands[c])
+        hidden = other.draw[c] + ([] if c == me else [k for k in other.hands[c] if not april(k)])
         rng.shuffle(hidden)
         if c != me:
-            other.hands[c], hidden = hidden[:len(st.hands[c])], hidden[len(st.hands[c]):]
+            spare = other.april_deck[c] + [k for k in other.hands[c] if april(k)]
+            rng.shuffle(spare)
+            other.hands[c] = [spare.pop() if april(k) else hidden.pop() for k in st.hands[c]]
+            other.april_deck[c] = spare
         other.draw[c] = hidden
+    if st.advanced:
+        swap_ships(other, me, rng)
     return other
+
+
+def swap_ships(st: KampenState, me: str, rng: random.Random) -> None:
+    """Swap, in place, the identities of pairs of ship cards `me` cannot tell apart (a card declared for a
+    landing stays a real ship), and every reference to them."""
+    data = st.sc.cards.ships
+    landing = {k for k, _s, _a in st.landings}
+    rename: dict[str, str] = {}
+    for owner in st.sc.countries:
+        if owner == me:
+            continue
+        cards = [c for _s, c in st.fleet.all() if c.owner == owner and not ship_seen(st, c, me)]
+        hidden = [c.key for c in cards] + st.ships_hand[owner] + (st.reserve if owner == ALLIES else [])
+        order = list(hidden)
+        for _ in range(3 * len(order)):
+            i, j = rng.randrange(len(order)), rng.randrange(len(order))
+            a, b = order[i], order[j]
+            false = naval.ship_type(data, a).false_ship, naval.ship_type(data, b).false_ship
+            if (hidden[i] in landing and false[1]) or (hidden[j] in landing and false[0]):
+                continue
+            order[i], order[j] = b, a
+        rename.update(zip(hidden, order, strict=True))
+        for card in cards:
+            card.key = rename[card.key]
+        st.ships_hand[owner] = [rename[k] for k in st.ships_hand[owner]]
+        if owner == ALLIES:
+            st.reserve = [rename[k] for k in st.reserve]
+    if me == ALLIES:
+        rng.shuffle(st.reserve)
+    st.landings = [(rename.get(k, k), s, a) for k, s, a in st.landings]
+    st.spotted = {rename.get(k, k) for k in st.spotted}
+    if st.flags.get("sailing"):
+        sea, keys = st.flags["sailing"]
+        st.flags["sailing"] = (sea, tuple(rename.get(k, k) for k in keys))
+    for name in ("smoke_keys", "diverting"):
+        if st.flags.get(name):
+            st.flags[name] = tuple(rename.get(k, k) for k in st.flags[name])
+    for name in [n for n in st.flags if n.startswith("feinted_")]:
+        st.flags[f"feinted_{rename.get(name[8:], name[8:])}"] = st.flags.pop(name)
+
+
+def ship_keys(st: KampenState) -> list[str]:
+    """Every ship card in the position: at sea, in the raid box, in hand and set aside."""
+    return [c.key for _s, c in st.fleet.all()] + [k for h in st.ships_hand.values() for k in h] + st.reserve
+
+
+def hidden_differs(st: KampenState, other: KampenState) -> bool:
+    return (other.hands, other.draw, other.april_deck, ship_keys(other), other.reserve) != (
+        st.hands, st.draw, st.april_deck, ship_keys(st), st.reserve)
 
 
 def test_determinised_positions_keep_sizes_the_own_hand_and_the_unseen_cards() -> None:
@@ -75,19 +134,93 @@ def test_the_bot_decides_the_same_whatever_the_hidden_cards() -> None:
 def test_who_is_asked_next_never_depends_on_cards_the_actor_cannot_see() -> None:
     """The flow must not tell a country what the others hold: after the same action, the next step and the
     next country to act are the same whatever cards are hidden from the actor (a skipped question would say
-    'nothing playable')."""
-    compared = 0
+    'nothing playable'); in the advanced game also whatever the ships `me` cannot see are."""
+    compared = {False: 0, True: 0}
+    for advanced in (False, True):
+        for seed in range(4):
+            for st in positions(seed, every=11, limit=40, advanced=advanced):
+                me = st.current_player()
+                other = twin(st, me, random.Random(seed + 100))
+                action = st.legal_actions()[0]
+                if action not in other.legal_actions():
+                    continue
+                st.apply_action(action)
+                other.apply_action(action)
+                assert (st.step, st.current_player()) == (other.step, other.current_player()), \
+                    f"after {me}'s {action.to_str()}: {st.step}/{st.current_player()} against {other.step}/" \
+                    f"{other.current_player()}"
+                compared[advanced] += 1
+    assert compared[False] >= 50 and compared[True] >= 50
+
+
+def advanced_positions() -> list[KampenState]:
+    """Decision points of seeded advanced games: through the 9 April round, and in the rounds after it."""
+    out: list[KampenState] = []
+    for seed in range(3):
+        out += positions(seed, every=5, limit=30, advanced=True)
+        out += positions(seed, every=41, limit=10, advanced=True)[3:]
+    return out
+
+
+def test_determinised_advanced_positions_keep_every_ship_card_once_and_what_the_decider_sees() -> None:
+    april_seen = ships_dealt = 0
+    for st in advanced_positions():
+        me = st.current_player()
+        world = determinise(st, me, random.Random(3))
+        keys = ship_keys(world)
+        assert len(keys) == len(set(keys)), "a ship card twice"
+        assert sorted(keys) == sorted(ship_keys(st)), "the same ship cards, sunk ones absent"
+        assert world.view(me) == st.view(me), "the copy looks the same to the decider"
+        assert world.ships_hand[me] == st.ships_hand[me]
+        for c in st.sc.countries:
+            assert len(world.ships_hand[c]) == len(st.ships_hand[c]) and len(world.hands[c]) == len(st.hands[c])
+            assert sorted(world.hands[c] + world.draw[c] + world.april_deck[c]) == sorted(
+                st.hands[c] + st.draw[c] + st.april_deck[c])
+            assert not (set(world.draw[c]) & set(st.sc.april_deck(c))), "9 April cards stay out of the play deck"
+        assert len(world.reserve) == len(st.reserve)
+        for (sea, card), (sea2, card2) in zip(st.fleet.all(), world.fleet.all(), strict=True):
+            assert (sea, card.owner, card.face_up, card.fighting, card.moved) == (
+                sea2, card2.owner, card2.face_up, card2.fighting, card2.moved)
+            if ship_seen(st, card, me):
+                assert card2.key == card.key
+            assert naval.ship_type(st.sc.cards.ships, card2.key).id != "false" or card2.owner == GERMANY
+        for key, sea, _area in world.landings:
+            assert world.fleet.where(key) == sea and not naval.ship_type(st.sc.cards.ships, key).false_ship
+        april_seen += st.april and any(world.hands[c] != st.hands[c] for c in st.sc.countries if c != me)
+        ships_dealt += ship_keys(world) != ship_keys(st)
+    assert april_seen >= 5 and ships_dealt >= 20
+
+
+def test_the_bot_decides_the_same_whatever_the_hidden_ships_and_9_april_cards() -> None:
+    checked = april = 0
+    for i, st in enumerate(advanced_positions()):
+        me = st.current_player()
+        other = twin(st, me, random.Random(i))
+        assert other.view(me) == st.view(me), "the twin looks the same to the bot's country"
+        if not hidden_differs(st, other):
+            continue
+        legal, legal2 = st.legal_actions(), other.legal_actions()
+        assert legal == legal2
+        a = KampenHeuristic(random.Random(99)).choose(st, legal)
+        b = KampenHeuristic(random.Random(99)).choose(other, legal2)
+        assert a == b, f"{me} at {st.step}: {a.to_str()} on the real position but {b.to_str()} on the twin"
+        checked += 1
+        april += st.april
+    assert checked >= 40 and april >= 15
+
+
+def test_heuristic_bots_finish_advanced_games() -> None:
     for seed in range(4):
-        for st in positions(seed, every=11, limit=40):
-            me = st.current_player()
-            other = twin(st, me, random.Random(seed + 100))
-            action = st.legal_actions()[0]
-            if action not in other.legal_actions():
+        st = new_game(None, {"advanced": True})
+        dice = random.Random(seed)
+        bots = {c: make_bot("heuristic", random.Random(seed * 7 + i)) for i, c in enumerate(st.sc.countries)}
+        decisions = 0
+        while not st.is_terminal() and decisions < 20000:
+            who = st.current_player()
+            if who == CHANCE:
+                st.apply_action(st.chance_dice().sample(dice))
                 continue
-            st.apply_action(action)
-            other.apply_action(action)
-            assert (st.step, st.current_player()) == (other.step, other.current_player()), \
-                f"after {me}'s {action.to_str()}: {st.step}/{st.current_player()} against {other.step}/" \
-                f"{other.current_player()}"
-            compared += 1
-    assert compared >= 50
+            decisions += 1
+            st.apply_action(bots[who].choose(st, st.legal_actions()))
+        assert st.is_terminal(), f"seed {seed}: unfinished after {decisions} decisions at {st.step}"
+        assert st.result[0] in ("germany", "norway_allies") and st.result[1] in ("clear", "narrow")
