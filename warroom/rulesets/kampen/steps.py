@@ -859,7 +859,7 @@ def finish(st: St, why: str) -> None:
 
 
 def build_flow() -> Flow[St]:
-    from warroom.rulesets.kampen import sea
+    from warroom.rulesets.kampen import april, sea
 
     steps: list[Step[St]] = [
         Step("shuffle", "setup", actor=lambda st: CHANCE, apply=apply_shuffle, on_begin=begin_shuffle,
@@ -948,7 +948,7 @@ def build_flow() -> Flow[St]:
                                                       else ()),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
-             end_if=placing_done, next=lambda st: sea.after_april_place(st) if st.april else (
+             end_if=placing_done, next=lambda st: april.after_april_place(st) if st.april else (
                  "discard" if must_discard(st) else "new_cards")),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
              end_if=lambda st: st.cards_used > 0 or st.terminal, next=goto("new_cards")),
@@ -960,5 +960,6 @@ def build_flow() -> Flow[St]:
         Step("round_end", "new cards", on_begin=end_round, next=goto("round_start")),
         Step("over", "over", end_if=lambda st: False),
         *sea.flow_steps(),
+        *april.flow_steps(),
     ]
     return Flow(steps)
