@@ -31,6 +31,7 @@ class KampenScenario:
     allies_first: dict[str, Any]
     decks: dict[str, tuple[str, ...]]  # country -> its play deck as card keys, in file order
     symbol_count: dict[str, int]  # card key -> reinforcement symbols
+    april_keys: frozenset[str] = frozenset()  # every 9 April card's key (advanced game)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -51,7 +52,7 @@ class KampenScenario:
         return self.symbol_count[card]
 
     def is_april(self, card: str) -> bool:
-        return self.cards.cards[card.split("#", 1)[0]].deck == "april9"
+        return card in self.april_keys
 
     def april_deck(self, country: str) -> list[str]:
         return [copy.key for copy in self.cards.deck(country, "april9")]
@@ -112,5 +113,6 @@ def load_folder(folder: Path) -> KampenScenario:
     head = load_setup(folder / "scenario.toml").get("scenario", {}) if (folder / "scenario.toml").is_file() else {}
     return KampenScenario(str(head.get("id", "kampen")), str(head.get("title", "Kampen om Norge")),
                           str(head.get("version", "1")), str(head.get("status", "ready")), board, cards, countries,
-                          dict(rules["hand"]), rules, setup, dict(data["setup"]["allies_first"]), decks, symbols)
+                          dict(rules["hand"]), rules, setup, dict(data["setup"]["allies_first"]), decks, symbols,
+                          frozenset(copy.key for c in countries for copy in cards.deck(c, "april9")))
 
