@@ -577,23 +577,18 @@ def begin_sea_cards(step: str) -> Callable[[St], None]:
     return begin
 
 
+def play_sea_card(st: St, country: str, action: Play, step: str) -> None:
+    sb = st.sea_battle
+    assert sb is not None
+    card = card_of(st, action.card)
+    use = card.uses[action.use if action.use is not None else sea_uses(st, country, action.card, step)[0]]
+    st.spend(country, action.card)
+    sb.played.append(Played(country, action.card, card.type, step, use, role_of(sb, country)))
+    st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
+
+
 def apply_sea_card(step: str) -> Callable[[St, Any], None]:
-    def apply(st: St, action: Any) -> None:
-        sb = st.sea_battle
-        assert sb is not None
-        country = sb.seats[0]
-        if isinstance(action, Done):
-            sb.seats.pop(0)
-            return
-        assert isinstance(action, Play)
-        card = card_of(st, action.card)
-        use = card.uses[action.use if action.use is not None else sea_uses(st, country, action.card, step)[0]]
-        st.spend(country, action.card)
-        sb.played.append(Played(country, action.card, card.type, step, use, role_of(sb, country)))
-        st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
-        if not st.hands[country]:
-            sb.seats.pop(0)
-    return apply
+    return steps.card_window(lambda st: st.sea_battle, lambda st, seat, action: play_sea_card(st, seat, action, step))
 
 
 def sea_card_step(name: str, nxt: str) -> Step[St]:

@@ -8,8 +8,8 @@ removal, retreat and reinforcement cards are in `manoeuvre.py`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
 from warroom.core.flow import Flow, Step, goto
@@ -281,19 +281,30 @@ def legal_cards(step: str) -> Any:
     return legal
 
 
-def apply_card(step: str) -> Any:
+class Seated(Protocol):
+    seats: list[str]
+
+
+def card_window(battle: Callable[[St], Seated | None], play: Callable[[St, str, Play], None]
+                ) -> Callable[[St, Any], None]:
+    """The apply of a battle's card step (land or sea): the seat to act passes, or plays a card and stays
+    seated while it holds cards."""
     def apply(st: St, action: Any) -> None:
-        b = st.battle
+        b = battle(st)
         assert b is not None
         seat = b.seats[0]
         if isinstance(action, Done):
             b.seats.pop(0)
-        else:
-            assert isinstance(action, Play)
-            effects.play(st, seat, action, step)
-            if not st.hands[seat]:
-                b.seats.pop(0)
+            return
+        assert isinstance(action, Play)
+        play(st, seat, action)
+        if not st.hands[seat]:
+            b.seats.pop(0)
     return apply
+
+
+def apply_card(step: str) -> Callable[[St, Any], None]:
+    return card_window(lambda st: st.battle, lambda st, seat, action: effects.play(st, seat, action, step))
 
 
 def card_step(name: str, nxt: str) -> Step[St]:
