@@ -22,6 +22,7 @@ from typing import Any
 from warroom.rulesets.kampen import naval
 from warroom.rulesets.kampen.actions import Choose, Intercept, Join, Land, Raid, Recall, Sail, Sea, Ship, Withdraw
 from warroom.rulesets.kampen.naval import ShipCard
+from warroom.rulesets.kampen.sea import foe, sail_group, side
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
 
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
@@ -35,14 +36,6 @@ CHOICE = {"paradrop": 5.0, "extra_dice": 3.0, "bluff": 2.5, "smoke_screen": 2.0,
           "airfield_reinforce": 1.5, "redeploy_ships": 1.5, "coastal_fort": 5.0, "redeploy": 2.0,
           "divert_airdrop": 3.0, "cut_reinforcements": 2.5, "extra_ships": 4.0, "strike": 3.0, "mines": 3.5,
           "reconnaissance": 1.0}
-
-
-def side(country: str) -> str:
-    return GERMANY if country == GERMANY else ALLIES
-
-
-def foe(s: str) -> str:
-    return ALLIES if s == GERMANY else GERMANY
 
 
 class Naval:
@@ -246,13 +239,7 @@ class Naval:
     def sail_score(self, a: Sail) -> float:
         st = self.st
         s = side(self.me)
-        sailing = st.flags.get("sailing")
-        if sailing:
-            keys = list(sailing[1])
-        elif a.key:
-            keys = [a.key]
-        else:
-            keys = [c.key for c in st.fleet.ships(a.frm, self.me) if not c.fighting and c.moved == 0]
+        keys = sail_group(st, a)
         p = sum(self.power(k) for k in keys)
         n = len(keys)
         gain = self.change(a.frm, s, -p, -n) + self.change(a.to, s, p, n)

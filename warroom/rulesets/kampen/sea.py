@@ -387,13 +387,7 @@ def apply_sea_move(st: St, action: Any) -> None:
         st.flags["recalling"] = 0
         return
     assert isinstance(action, Sail)
-    sailing = st.flags.get("sailing")
-    if sailing:
-        keys = list(sailing[1])
-    elif action.key:
-        keys = [action.key]
-    else:
-        keys = [card.key for card in free_ships(st, action.frm, c)]
+    keys = sail_group(st, action)
     for key in keys:
         card = st.fleet.remove(action.frm, key)
         card.moved += 1
@@ -406,6 +400,16 @@ def apply_sea_move(st: St, action: Any) -> None:
         st.flags["icept"] = (action.to, (c, seat(st, action.to, foe(side(c)))))
     else:
         settle_group(st)
+
+
+def sail_group(st: St, action: Sail) -> list[str]:
+    """The ship cards a `Sail` moves: the group sailing on, the one card named, or the area's free stack."""
+    sailing = st.flags.get("sailing")
+    if sailing:
+        return list(sailing[1])
+    if action.key:
+        return [action.key]
+    return [card.key for card in free_ships(st, action.frm, st.country)]
 
 
 def settle_group(st: St) -> None:
