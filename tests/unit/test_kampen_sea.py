@@ -158,7 +158,11 @@ def test_eidsvoll_alone_is_found_with_no_chance_node() -> None:
     act(st, "intercept")
     assert st.step == "icept_ask" and st.current_player() == NORWAY, "no dice were rolled"
     assert st.fleet.card(EIDSVOLL).fighting
-    assert legal(st) == ["done"], "every German card there already fights: nothing left for Norway to find"
+    assert sorted(legal(st)) == ["done", "intercept"], \
+        "Karlsruhe showed itself by trying, but was not found: Norway may still try to find it"
+    act(st, "intercept")
+    roll(st, 5, 1)
+    assert st.fleet.card(KARLSRUHE).found and st.fleet.card(KARLSRUHE).fighting
 
 
 def test_a_found_false_ship_is_removed_and_there_is_no_battle() -> None:
@@ -564,7 +568,7 @@ def test_a_group_that_intercepts_stops_there() -> None:
     act(st, "sail III IV", "intercept")
     roll(st, 1)  # Warspite is not found
     assert st.current_player() == ALLIES, "then the other side may try"
-    assert legal(st) == ["done"], "every German card there already fights"
+    assert sorted(legal(st)) == ["done", "intercept"], "ships that tried and found nothing may still be found"
     act(st, "done")
     assert st.step == "sea_move" and not any(a.startswith("sail IV") for a in legal(st)), \
         "its movement ends there, even after one area"
@@ -931,4 +935,26 @@ def test_eidsvoll_beside_allied_ships_does_not_take_away_allied_sea_control() ->
     assert "play allies_invasjon#0" in legal(st)
     act(st, "play allies_invasjon#0", "exchange allies_forsterkninger#0", "done")
     assert places(st) == set(st.sc.board.coastal({"IV"}))
+
+
+# ----- review findings -------------------------------------------------------------------------------------------
+def test_germany_beaten_on_9_april_is_not_eliminated_before_its_reinforcements() -> None:
+    st = game()
+    april(st, german_rest="VIII", allied_rest="VI")
+    pass_until(st, "move", GERMANY)
+    act(st, f"play {G_PARA0}", "place oslo 1")
+    pass_until(st, "attack_roll")
+    roll(st, 1)
+    roll(st, 6)  # Norway's 6 eliminates the only German battalion on the board
+    assert not st.terminal, "Germany's 9 April reinforcements are still to come"
+    assert st.total(GERMANY) == 0
+    pass_until(st, "place", GERMANY)
+    assert st.to_place >= 1, "the free battalion arrives in 7.3"
+
+
+def test_a_false_ship_carries_no_reinforcement_under_8_3() -> None:
+    st = game()
+    april(st, german={FALSE0: "IV"}, german_rest="I", allied={WARSPITE: "III"}, allied_rest="VIII")
+    pass_until(st, "place", GERMANY)
+    assert not {"alesund", "forde", "sogndal"} & places(st), "IV is German-controlled by a false ship only"
 

@@ -66,11 +66,10 @@ def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
     """Deal again, in place, the identities of the ship cards `me` cannot see: the other countries' cards
     lying face down at sea (for the Allies, not those they looked at), their ships in hand, and for any
     country but the Allies which Allied ships are in hand and which are set aside. Every card keeps its sea
-    area and flags; a card declared for a landing stays a real ship (false ships land nothing). Nobody knows
-    the order of the set-aside Allied ships, so it is always dealt again. Keys the position holds elsewhere
+    area and flags. Which card a landing was declared with is Germany's secret (the others see only the sea
+    and the area), so a card declared for a landing is dealt like any other, even a false identity. Nobody
+    knows the order of the set-aside Allied ships, so it is always dealt again. Keys the position holds elsewhere
     (landings, looked-at cards, the group sailing, the cards an interception found) follow their cards."""
-    data = st.sc.cards.ships
-    landing = {k for k, _sea, _area in st.landings}
     rename: dict[str, str] = {}
     for owner in st.sc.countries:
         if owner == me:
@@ -78,13 +77,8 @@ def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
         cards = [card for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me)]
         reserve = st.reserve if owner == ALLIES else []
         old = [card.key for card in cards] + st.ships_hand[owner] + reserve
-        pool = sorted(old)
-        rng.shuffle(pool)
-        real_slots = [i for i, card in enumerate(cards) if card.key in landing]
-        picks = [k for k in pool if not naval.ship_type(data, k).false_ship][:len(real_slots)]
-        rest = iter([k for k in pool if k not in picks])
-        given = dict(zip(real_slots, picks, strict=True))
-        new = [given[i] if i in given else next(rest) for i in range(len(old))]
+        new = sorted(old)  # forget which card was where before the random deal
+        rng.shuffle(new)
         rename.update(zip(old, new, strict=True))
         for card, key in zip(cards, new, strict=False):
             card.key = key

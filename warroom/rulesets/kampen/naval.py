@@ -23,6 +23,7 @@ class ShipCard:
     face_up: bool = False
     fighting: bool = False  # intercepted, intercepting or joined: it fights this round's sea battle (8.2)
     moved: int = 0  # sea areas sailed this round (8.1)
+    found: bool = False  # intercepted by the enemy this round (an interceptor that found nothing is not)
 
 
 @dataclass(slots=True)
@@ -46,7 +47,7 @@ class Fleet:
         return card
 
     def clone(self) -> Fleet:
-        return Fleet({sea: [ShipCard(s.key, s.owner, s.face_up, s.fighting, s.moved) for s in ships]
+        return Fleet({sea: [ShipCard(s.key, s.owner, s.face_up, s.fighting, s.moved, s.found) for s in ships]
                       for sea, ships in self.at.items()})
 
     def where(self, key: str) -> str:

@@ -194,7 +194,7 @@ def can_intercept(st: St, sea: str, country: str) -> bool:
     s = side(country)
     own = [c for c in on_side(st, sea, s) if not stype(st, c.key).false_ship]
     able = any(stype(st, c.key).intercept or (st.april and stype(st, c.key).intercept_april9) for c in own)
-    return able and any(not c.fighting for c in on_side(st, sea, foe(s)))
+    return able and any(not c.found for c in on_side(st, sea, foe(s)))
 
 
 def icept_seat(st: St) -> str:
@@ -216,9 +216,10 @@ def apply_icept(st: St, action: Any) -> None:
     """An interception attempt: the side's ships there show themselves and will fight; one die per enemy ship
     card there (Germany finds Eidsvoll & Norge without a roll).
 
-    assumption: (8.1 open questions) every enemy card not yet found counts for the dice, false ships included;
-    one die finds one card; the interceptor's own false ships are shown up and removed, since a false sighting
-    cannot join a battle."""
+    assumption: (8.1 open questions) every enemy card not yet found counts for the dice, false ships included,
+    and so do enemy ships that tried to intercept here and found nothing (they showed themselves, and the
+    second side uses the same procedure); one die finds one card; the interceptor's own false ships are shown
+    up and removed, since a false sighting cannot join a battle."""
     sea = st.flags["icept"][0]
     country = icept_seat(st)
     if isinstance(action, Done):
@@ -234,7 +235,7 @@ def apply_icept(st: St, action: Any) -> None:
         else:
             card.face_up = True
             card.fighting = True
-    targets = [c.key for c in on_side(st, sea, foe(s)) if not c.fighting]
+    targets = [c.key for c in on_side(st, sea, foe(s)) if not c.found]
     found_free = [k for k in targets if s == GERMANY and stype(st, k).chased_is_sunk]
     for key in found_free:  # Germany always finds Eidsvoll & Norge if it tries (8.1)
         found(st, sea, key)
@@ -254,6 +255,7 @@ def found(st: St, sea: str, key: str) -> None:
     card = st.fleet.card(key)
     card.face_up = True
     card.fighting = True
+    card.found = True
     st.note(f"{ship_name(st, key)} is intercepted in sea area {sea}")
 
 
@@ -294,6 +296,7 @@ def apply_smoke(st: St, action: Any) -> None:
         card = st.fleet.card(action.key)
         card.face_up = False
         card.fighting = False
+        card.found = False
         st.flags["smoke"] -= 1
         st.note("A German ship slips away behind a smoke screen")
     else:
@@ -464,8 +467,8 @@ def after_sea_combat(st: St) -> str:
 def finish_sea_combat(st: St) -> str:
     """No battle is left: ships that showed themselves but found nobody hide again."""
     for _sea, card in st.fleet.all():
-        if card.fighting:
-            card.fighting = False
+        if card.fighting or card.found:
+            card.fighting = card.found = False
             card.face_up = stype(st, card.key).face_up
     st.flags["sea_done"] = True
     st.flags["intercepted_by"] = frozenset()
@@ -751,7 +754,7 @@ def apply_chase(st: St, action: Any) -> None:
     assert sb is not None
     sb.chased.pop(0)
     card = st.fleet.remove(sb.sea, action.key)
-    card.fighting = False
+    card.fighting = card.found = False
     card.face_up = stype(st, action.key).face_up
     st.fleet.place(action.sea, card)
     st.landings = [x for x in st.landings if x[0] != action.key]
@@ -766,7 +769,7 @@ def end_sea_battle(st: St) -> None:
         if card.fighting:
             if stype(st, card.key).chased_is_sunk:
                 st.flags["eidsvoll_fought"] = True
-            card.fighting = False
+            card.fighting = card.found = False
             card.face_up = stype(st, card.key).face_up
     st.sea_battle = None
     st.flags["joined"] = False
@@ -832,9 +835,14 @@ def german_places(st: St, area: str) -> bool:
     used: dict[str, int] = dict(st.flags.get("sea_places", ()))
     for sea in sorted(st.sc.board.coast(area)):
         ok, free = german_sea_ok(st, sea)
-        if ok and (free or used.get(sea, 0) < len(st.fleet.ships(sea, GERMANY))):
+        if ok and (free or used.get(sea, 0) < real_ships(st, sea)):
             return True
     return False
+
+
+def real_ships(st: St, sea: str) -> int:
+    """German ships there that can carry a battalion (false ships carry none, as on 9 April)."""
+    return sum(1 for c in st.fleet.ships(sea, GERMANY) if not stype(st, c.key).false_ship)
 
 
 def count_german_place(st: St, area: str) -> None:
@@ -843,7 +851,7 @@ def count_german_place(st: St, area: str) -> None:
     if any(german_sea_ok(st, s) == (True, True) for s in seas):
         return
     for sea in seas:
-        if german_sea_ok(st, sea)[0] and used.get(sea, 0) < len(st.fleet.ships(sea, GERMANY)):
+        if german_sea_ok(st, sea)[0] and used.get(sea, 0) < real_ships(st, sea):
             used[sea] = used.get(sea, 0) + 1
             st.flags["sea_places"] = tuple(sorted(used.items()))
             return

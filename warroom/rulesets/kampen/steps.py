@@ -833,10 +833,13 @@ def check_elimination(st: St) -> None:
     to attack and those still in the battle being fought.
 
     assumption: (J18) Norway and the Allies count as eliminated only once the Allies' first six have landed:
-    before that the Allies are still at sea, so losing the Norwegian army alone does not end the game."""
+    before that the Allies are still at sea, so losing the Norwegian army alone does not end the game. In the
+    same spirit Germany is not eliminated during the 9 April round: its reinforcements (7.3) are still to come
+    when the first landings are beaten."""
     if st.terminal:
         return
-    if not strength(st, GERMANY) or (not strength(st, NORWAY) and not strength(st, ALLIES) and st.allies_landed):
+    german_out = not strength(st, GERMANY) and not st.april
+    if german_out or (not strength(st, NORWAY) and not strength(st, ALLIES) and st.allies_landed):
         finish(st, "eliminated")
 
 
