@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from warroom.core.dice import Dice, MixedDice, Roll
+from warroom.core.errors import IllegalActionError
 from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
@@ -958,3 +959,22 @@ def test_a_false_ship_carries_no_reinforcement_under_8_3() -> None:
     pass_until(st, "place", GERMANY)
     assert not {"alesund", "forde", "sogndal"} & places(st), "IV is German-controlled by a false ship only"
 
+
+
+def test_refusals_name_the_rule() -> None:
+    st = game()
+    april(st, until="april_select")
+    act(st, "done", "place oslo", "place hamar", "place gjovik")
+    with pytest.raises(IllegalActionError, match="any sea area but VIII"):
+        act(st, f"ship {EIDSVOLL} VIII")
+    act(st, "ship Eidsvoll_Norge VII")  # ship names are not case-sensitive
+    with pytest.raises(IllegalActionError, match="no ship card 'bismarck#0'"):
+        act(st, "ship bismarck I")
+    for key in list(st.ships_hand[GERMANY]):
+        act(st, f"ship {key} I")
+    act(st, "done")
+    with pytest.raises(IllegalActionError, match="never enter sea areas I and II"):
+        act(st, f"ship {WARSPITE} II")
+    with pytest.raises(IllegalActionError, match="unknown sea area 'IX'"):
+        act(st, f"ship {WARSPITE} IX")
+    assert WARSPITE in st.ships_hand[ALLIES], "a refused action changes nothing"

@@ -236,6 +236,7 @@ def sea_id(text: str) -> str:
 
 def ship_key(text: str) -> str:
     """A ship card's key; a ship with one card may be named without its copy number."""
+    text = text.lower()
     return text if "#" in text else f"{text}#0"
 
 

@@ -94,11 +94,20 @@ def sea_reason(st: KampenState, action: Action) -> str:
         return f"there is no ship card {key!r}"
     if isinstance(action, Ship) and key not in st.ships_hand.get(actor, []) and st.step != "sea_chase":
         return f"{key} is not among your ships waiting to be put to sea"
-    if isinstance(action, Ship | Sail) and actor == "allies" and not naval.may_enter("allies", getattr(
-            action, "sea", getattr(action, "to", ""))):
+    owner = st.sc.cards.ships.ships[key.split("#", 1)[0]].owner if key else actor
+    to = action.sea if isinstance(action, Ship) else action.to if isinstance(action, Sail) else ""
+    if to and not naval.may_enter(owner, to):
         return "Allied ships never enter sea areas I and II (5.1)"
+    if isinstance(action, Ship) and st.step == "deploy_norway" and to in st.sc.rules["advanced"]["eidsvoll_not_in"]:
+        return f"Eidsvoll & Norge is deployed in any sea area but {to} (7.0)"
+    if isinstance(action, Ship) and st.step == "sea_chase" and st.sea_battle is not None and to != "raid" \
+            and to not in st.sc.board.seas[st.sea_battle.sea].adjacent:
+        return f"a chased ship goes to a sea area next to {st.sea_battle.sea}, and {to} is not (8.2 step 7)"
     if isinstance(action, Sail):
-        if action.frm != "raid" and action.to not in st.sc.board.seas[action.frm].adjacent:
+        if action.frm == "raid":
+            return "raiders leave the raid box only after Germany pays 6 symbols to recall them (recall; 7.2)" \
+                if not st.flags.get("recalled") else "recalled raiders sail from the raid box to VI, VII or VIII"
+        if action.to not in st.sc.board.seas[action.frm].adjacent:
             return f"sea area {action.to} does not border {action.frm}; ships sail one area at a time (8.1)"
         if key and st.fleet.where(key) != action.frm:
             return f"{key} is not one of your ship cards in sea area {action.frm}"
