@@ -40,18 +40,18 @@ def determinise(st: KampenState, me: str, rng: random.Random) -> KampenState:
     copy = st.clone(history=False)
     april = st.sc.is_april
     for c in st.sc.countries:
-        play, spare = list(st.draw[c]), list(st.april_deck[c])
         if c != me:
-            play += [k for k in st.hands[c] if not april(k)]
-            spare += [k for k in st.hands[c] if april(k)]
-        play.sort()  # forget the real order before the random deal
-        rng.shuffle(play)
-        if c != me:
-            spare.sort()
-            rng.shuffle(spare)
-            copy.hands[c] = [spare.pop() if april(k) else play.pop() for k in st.hands[c]]
-            copy.april_deck[c] = spare
-        copy.draw[c] = play
+            hand = st.hands[c]
+            play_cards = sum(1 for k in hand if not april(k))
+            play = sorted(st.draw[c] + [k for k in hand if not april(k)])  # every unseen card, in no telling order
+            spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
+            dealt = rng.sample(play, play_cards)
+            fresh = rng.sample(spare, len(hand) - play_cards)
+            copy.hands[c] = dealt + fresh
+            copy.draw[c] = sorted(set(play) - set(dealt))
+            copy.april_deck[c] = sorted(set(spare) - set(fresh))
+        else:
+            copy.draw[c] = sorted(st.draw[c])  # the real order is forgotten; the scores never read a deck's order
     if st.advanced:
         deal_ships(copy, me, rng)
     return copy

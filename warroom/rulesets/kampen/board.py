@@ -12,7 +12,7 @@ import math
 import tomllib
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -133,6 +133,13 @@ class Board:
     raid_box: tuple[int, int]
     adjacency: Mapping[str, tuple[str, ...]]
     kinds: Mapping[frozenset[str], BorderKind]
+    _points: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        lands = self.land.values()
+        object.__setattr__(self, "_points", (frozenset(a.id for a in lands if a.point_city),
+                                             frozenset(a.id for a in lands if a.mobilisation),
+                                             frozenset(a.id for a in lands if a.airfield)))
 
     def _area(self, area: str) -> LandArea:
         try:
@@ -148,15 +155,15 @@ class Board:
 
     @property
     def point_cities(self) -> frozenset[str]:
-        return frozenset(a.id for a in self.land.values() if a.point_city)
+        return self._points[0]
 
     @property
     def mobilisation_points(self) -> frozenset[str]:
-        return frozenset(a.id for a in self.land.values() if a.mobilisation)
+        return self._points[1]
 
     @property
     def airfields(self) -> frozenset[str]:
-        return frozenset(a.id for a in self.land.values() if a.airfield)
+        return self._points[2]
 
     def neighbours(self, area: str) -> tuple[str, ...]:
         """The land areas bordering `area`, over land, fjord or lake."""
