@@ -85,10 +85,15 @@ def bundled() -> KampenScenario:
 
 
 def assumptions(sc: KampenScenario) -> int:
-    """How many decisions the data records as `assumption` (board, cards)."""
+    """How many decisions the data records as `assumption` (board, cards, ships and dice tables, the rules of
+    setup.toml)."""
     cards = sum(1 for c in sc.cards.cards.values() if c.assumption) + sum(
         1 for c in sc.cards.cards.values() for u in c.uses if u.assumption)
-    return len(sc.board.assumptions()) + cards
+    data = sc.cards.ships
+    ships = sum(1 for t in data.types.values() if t.assumption) + sum(
+        1 for r in data.rolls.values() if r.assumption) + sum(1 for x in data.ships.values() if x.assumption)
+    rules = sum(1 for v in (*sc.rules.values(), sc.allies_first) if isinstance(v, dict) and v.get("assumption"))
+    return len(sc.board.assumptions()) + cards + ships + rules
 
 
 def load_folder(folder: Path) -> KampenScenario:
