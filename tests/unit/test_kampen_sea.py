@@ -978,3 +978,17 @@ def test_refusals_name_the_rule() -> None:
     with pytest.raises(IllegalActionError, match="unknown sea area 'IX'"):
         act(st, f"ship {WARSPITE} IX")
     assert WARSPITE in st.ships_hand[ALLIES], "a refused action changes nothing"
+
+
+def test_a_home_fleet_ship_arriving_among_german_ships_may_intercept_and_sails_no_further() -> None:
+    st = game()
+    april(st, german={KARLSRUHE: "IV"})
+    pass_until(st, "sea_move", ALLIES)
+    key = st.ships_hand[ALLIES][0]
+    act(st, f"ship {key} IV")
+    assert st.step == "icept_ask" and st.current_player() == ALLIES, "arriving is entering: the Allies may try"
+    act(st, "done")
+    assert st.current_player() == GERMANY, "then Germany may try"
+    act(st, "done")
+    assert st.step == "sea_move" and not any(a.startswith("sail IV ") and a.endswith(key) for a in legal(st)), \
+        "the arrival was its move for the round"
