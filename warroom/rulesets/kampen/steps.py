@@ -1,5 +1,5 @@
 """The Kampen om Norge flow table: the opening shuffle and hands (basic game) or the 9 April round (advanced
-game, `sea.py`), then rounds of Germany, Norway and the Allies, each in four phases: movement, combat,
+game, `april.py`), then rounds of Germany, Norway and the Allies, each in four phases: movement, combat,
 reinforcement, new cards (digest 4; the advanced game adds sea movement and sea battles, 8).
 
 The land battle's card steps (1-3) run the combat handlers of `effects.py`; the movement, phase-1c,
