@@ -148,8 +148,11 @@ class TerminalHuman:
                 self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}", highlight=False)
 
 
+SAVE_EVERY = 100  # automatic actions (bots, dice) between two saves
+
+
 class Session:
-    """Runs a campaign to the end or until the human quits; saves after every action."""
+    """Runs a campaign to the end or until the human quits; saves as it goes (see `run`)."""
 
     def __init__(self, st: Any, seed: int, players: dict[str, str], bot: str,
                  save: Path | None, console: Console, ask: Callable[[str], str],
@@ -161,6 +164,7 @@ class Session:
         self.dice = dice if dice is not None else random.Random(seed)
         n = len(st.log)
         human = TerminalHuman(console, ask, self.clear_for_human, render, help_text)
+        self.human = human
         self.players: dict[str, Player] = {REPORT: human}
         for i, side in enumerate(st.sc.sides):
             self.players[side] = (make_bot(bot, random.Random(seed * 7919 + i * 104729 + n))
@@ -189,10 +193,19 @@ class Session:
         self.shown = len(self.st.events)
 
     def run(self) -> bool:
-        """Play on; True when the campaign ended, False when the human quit or input ran out."""
+        """Play on; True when the campaign ended, False when the human quit or input ran out.
+
+        The save is written after every human action and before every human decision, so no input a person
+        typed is ever lost; between them, bots and dice save every `SAVE_EVERY` actions and at the end (a
+        save after each of them made a long all-bot game quadratic)."""
         st = self.st
+        unsaved = 0
         while not st.is_terminal():
             who = st.current_player()
+            human = who != CHANCE and self.players[who] is self.human
+            if human and unsaved:
+                self.autosave()
+                unsaved = 0
             if who == CHANCE:
                 st.apply_action(st.chance_dice().sample(self.dice))
             else:
@@ -202,7 +215,11 @@ class Session:
                     self.flush_events()
                     return False
                 st.apply_action(action)
-            self.autosave()
+            unsaved += 1
+            if human or unsaved >= SAVE_EVERY:
+                self.autosave()
+                unsaved = 0
+        self.autosave()
         self.flush_events()
         self.console.print(f"[bold]{escape(st.outcome_text())}[/bold]")
         return True

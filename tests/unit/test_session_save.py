@@ -1,0 +1,49 @@
+"""The terminal session's save: every human input is kept, and bots and dice do not rewrite the save after
+each of their actions (which made a long all-bot game quadratic)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from warroom.cli.kampen_screen import screen
+from warroom.cli.session import KAMPEN_HELP, SAVE_EVERY, Session
+from warroom.core.log import GameRecord
+from warroom.rulesets.kampen import new_game
+
+
+def session(tmp_path: Path, players: dict[str, str], answers: list[str]) -> tuple[Session, Path]:
+    save = tmp_path / "game.json"
+    st = new_game(None, {"advanced": True})
+    console = Console(file=io.StringIO(), width=120)
+    feed = iter(answers)
+    s = Session(st, 3, players, "random", save, console, lambda _prompt: next(feed, "quit"), render=screen,
+                help_text=KAMPEN_HELP)
+    return s, save
+
+
+def test_the_save_holds_everything_before_a_human_decision_and_every_human_action(tmp_path: Path) -> None:
+    s, save = session(tmp_path, {"germany": "bot", "norway": "human", "allies": "bot"}, ["1", "quit"])
+    assert s.run() is False
+    saved = GameRecord.load(save)
+    assert [e.action for e in saved.log] == [e.action for e in s.st.log], "nothing played is missing"
+    assert any(e.side == "norway" for e in saved.log), "the human's choice is in the save"
+
+
+def test_an_all_bot_game_saves_at_the_end_and_every_hundred_actions(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    s, save = session(tmp_path, {"germany": "bot", "norway": "bot", "allies": "bot"}, [])
+    writes = []
+    real = GameRecord.save
+
+    def counting(record: GameRecord, path: Path) -> None:
+        writes.append(len(record.log))
+        real(record, path)
+
+    monkeypatch.setattr(GameRecord, "save", counting)
+    assert s.run() is True
+    assert GameRecord.load(save).log == s.st.log
+    assert len(writes) <= len(s.st.log) // SAVE_EVERY + 2
