@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
 from warroom.core.dice import Dice, MixedDice, Roll
+from warroom.core.flow import Flow
+from warroom.core.log import GameRecord, LogEntry
 
 CHANCE = "chance"
 """`current_player()` at a chance node: sample `chance_dice()` and apply the `Roll`."""
@@ -66,3 +68,32 @@ class GameState(Protocol):
     def view(self, side: str | None) -> dict[str, Any]:
         """What `side` may see (None: a spectator)."""
         ...
+
+
+class _Recorded(Protocol):
+    sc: Any
+    flow: Flow[Any]
+    step: str
+    params: dict[str, Any]
+    log: list[LogEntry]
+    events: list[tuple[int, str]]
+    record_events: bool
+
+    @property
+    def turn(self) -> int: ...
+
+
+class FlowRecording:
+    """What every state driven by a flow table shares: its phase, its event notes (stamped with the game's
+    clock, `turn`) and the record that replays it."""
+
+    def phase(self: _Recorded) -> str:
+        return self.flow.steps[self.step].phase if self.step else ""
+
+    def note(self: _Recorded, text: str) -> None:
+        if self.record_events:
+            self.events.append((self.turn, text))
+
+    def record(self: _Recorded, seed: int) -> GameRecord:
+        return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))
+

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.flow import Flow
-from warroom.core.log import GameRecord, LogEntry
-from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.core.log import LogEntry
+from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
 from warroom.rulesets.firestorm import parallel
 from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
@@ -77,7 +77,7 @@ class Locations(dict[str, str]):
         return new
 
 
-class FirestormState:
+class FirestormState(FlowRecording):
     """A Firestorm campaign position. Drive it only through the state API verbs."""
 
     def __init__(self, scenario: FirestormScenario, flow: Flow[FirestormState], params: dict[str, Any]) -> None:
@@ -249,17 +249,7 @@ class FirestormState:
 
         return build_view(self, side)
 
-    def record(self, seed: int) -> GameRecord:
-        return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))
-
     # ----- helpers used by the rules, bots and views -----------------------------------------
-    def phase(self) -> str:
-        return self.flow.steps[self.step].phase if self.step else ""
-
-    def note(self, text: str) -> None:
-        if self.record_events:
-            self.events.append((self.turn, text))
-
     def area_or_raise(self, text: str) -> str:
         aid = self.sc.area_id(text)
         if aid is None:

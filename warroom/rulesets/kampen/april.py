@@ -29,7 +29,6 @@ from warroom.rulesets.kampen.sea import (
     flag,
     lose_cards,
     no_flag,
-    play_for,
     put_to_sea,
     rules,
     ship_name,
@@ -83,7 +82,7 @@ def apply_allied_draw(st: St, roll: Any) -> None:
 
 def extra_ships(st: St, action: Play) -> None:
     """Skip til unnsetning: more Allied ships for the 9 April round, from those set aside."""
-    use = play_for(st, ALLIES, action.card, "april_select")
+    use = manoeuvre.play_card(st, ALLIES, action.card, "april_select")
     n = min(use.count("ships", 1), len(st.reserve))
     st.ships_hand[ALLIES].extend(st.reserve[:n])
     del st.reserve[:n]
@@ -134,7 +133,7 @@ def allied_seas(st: St) -> list[str]:
 
 
 def recon_play(st: St, action: Play) -> None:
-    use = play_for(st, ALLIES, action.card, "april_deploy")
+    use = manoeuvre.play_card(st, ALLIES, action.card, "april_deploy")
     st.flags["recon"] = str(use.params["roll"])
 
 
@@ -156,7 +155,7 @@ def apply_recon_roll(st: St, roll: Any) -> None:
 
 
 def feint_play(st: St, action: Play) -> None:
-    use = play_for(st, GERMANY, action.card, "april_deploy")
+    use = manoeuvre.play_card(st, GERMANY, action.card, "april_deploy")
     st.flags["feint"] = use.count("ships", 1)
 
 
@@ -181,7 +180,7 @@ def apply_feint(st: St, action: Any) -> None:
 
 
 def redeploy_play(st: St, action: Play) -> None:
-    use = play_for(st, NORWAY, action.card, "april_deploy")
+    use = manoeuvre.play_card(st, NORWAY, action.card, "april_deploy")
     st.flags["redeploy"] = use.count("battalions", 1)
 
 
@@ -260,7 +259,7 @@ def mines_open(st: St) -> bool:
 
 
 def mines_play(st: St, action: Play) -> None:
-    use = play_for(st, ALLIES, action.card, "landing")
+    use = manoeuvre.play_card(st, ALLIES, action.card, "landing")
     st.flags["mines"] = str(use.params["roll"])
 
 
@@ -286,7 +285,7 @@ def fort_open(st: St) -> bool:
 
 
 def fort_play(st: St, action: Play) -> None:
-    use = play_for(st, NORWAY, action.card, "landing")
+    use = manoeuvre.play_card(st, NORWAY, action.card, "landing")
     st.flags["fort"] = str(use.params["roll"])
 
 

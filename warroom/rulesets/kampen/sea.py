@@ -157,24 +157,13 @@ def window(name: str, phase: str, actor: Callable[[St], str], offer: Callable[[S
 
 
 def cards_for(st: St, country: str, step: str, effect: str) -> list[Play]:
-    """`country`'s cards with a use of `effect` at `step` now."""
-    timings = STEPS[step].timings or ("play", "stop")
+    """`country`'s cards with a use of `effect` at `step` now (the 9 April steps take the orange timings)."""
     out = []
     for key in dict.fromkeys(st.hands[country]):
-        found = manoeuvre.use_at(st, key, step, timings)
+        found = manoeuvre.use_at(st, key, step, STEPS[step].timings)
         if found is not None and found[1].effect == effect:
             out.append(Play(key))
     return out
-
-
-def play_for(st: St, country: str, key: str, step: str) -> Any:
-    """Spend a card for its use at `step`; returns the use."""
-    timings = STEPS[step].timings or ("play", "stop")
-    found = manoeuvre.use_at(st, key, step, timings)
-    assert found is not None
-    st.spend(country, key)
-    st.note(f"{st.sc.names[country]} play {card_of(st, key).name}: {found[1].text}")
-    return found[1]
 
 
 def put_to_sea(st: St, country: str, action: Ship) -> None:
@@ -283,7 +272,7 @@ def apply_icept_roll(st: St, roll: Any) -> None:
 
 
 def smoke_play(st: St, action: Play) -> None:
-    use = play_for(st, GERMANY, action.card, "interception")
+    use = manoeuvre.play_card(st, GERMANY, action.card, "interception")
     st.flags["smoke"] = use.count("ships", 1)
 
 
@@ -697,7 +686,7 @@ def sailors_open(st: St) -> bool:
 
 
 def sailors_play(st: St, action: Play) -> None:
-    use = play_for(st, GERMANY, action.card, "sea_removal")
+    use = manoeuvre.play_card(st, GERMANY, action.card, "sea_removal")
     st.flags["sailors"] = use.count("battalions", 1)
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.dice import Dice, MixedDice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.flow import Flow
-from warroom.core.log import GameRecord, LogEntry
-from warroom.core.state import CHANCE, TERMINAL, Action
+from warroom.core.log import LogEntry
+from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
 from warroom.rulesets.kampen.naval import Fleet, Hit
 
@@ -88,7 +88,7 @@ class SeaBattle:
                        hits=list(self.hits), chased=list(self.chased))
 
 
-class KampenState:
+class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
     def __init__(self, scenario: KampenScenario, flow: Flow[KampenState], params: dict[str, Any]) -> None:
@@ -225,17 +225,7 @@ class KampenState:
 
         return build_view(self, side)
 
-    def record(self, seed: int) -> GameRecord:
-        return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))
-
     # ----- helpers for the rules, views and bots ------------------------------------------------------------
-    def phase(self) -> str:
-        return self.flow.steps[self.step].phase if self.step else ""
-
-    def note(self, text: str) -> None:
-        if self.record_events:
-            self.events.append((self.round, text))
-
     @property
     def turn(self) -> int:
         """The round number, under the name the shared tools use for a game's clock."""
