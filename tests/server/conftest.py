@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ProgrammingError
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -28,6 +30,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     try:
         yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop(admin, name)
+
+
+def drop(admin: Engine, name: str, tries: int = 40) -> None:
+    """Drop a test database. FORCE ends the test's own connections; a backend of another role (an autovacuum
+    worker) cannot be ended by the test role, so wait for it to finish and try again."""
+    for attempt in range(tries):
+        try:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except ProgrammingError as exc:
+            if "InsufficientPrivilege" not in type(exc.orig).__name__ or attempt == tries - 1:
+                raise
+            time.sleep(0.25)
         admin.dispose()
