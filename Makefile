@@ -1,35 +1,43 @@
-# warroom: `make run` sets up and plays; `make test` sets up and runs the whole suite.
+# warroom: `make run` sets up and serves; `make test` sets up and runs the whole suite.
+# `make run` installs only what serving needs; the test tools (Playwright, Hypothesis, ...) come with `make test`.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run play test lint typecheck unit bench clean
 
-$(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(DEV_STAMP): $(RUN_STAMP)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV_STAMP)
 
-run: $(STAMP)
-	$(BIN)/warroom serve
+run: $(RUN_STAMP)
+	$(BIN)/warroom serve --host $(HOST) --port $(PORT)
 
-play: $(STAMP)
+play: $(RUN_STAMP)
 	$(BIN)/warroom play $(or $(SCENARIO),caen) --allies human --axis bot
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check warroom tests bench
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 
-unit: $(STAMP)
+unit: $(DEV_STAMP)
 	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" $(BIN)/pytest
 
 test: lint typecheck unit
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/campaigns.py
 	$(BIN)/python bench/strategic.py
 	$(BIN)/python bench/kampen.py

@@ -224,3 +224,60 @@ def test_a_reported_result_reaches_the_other_commanders_page_by_itself(browser: 
     with confirmer.expect_navigation():
         confirmer.click(f"{box} .confirm")
     assert confirmer.locator(f"{box} .confirm").count() == 0
+
+
+def test_the_organiser_decides_undoes_and_manages_links_in_the_browser(browser: Browser, base_url: str) -> None:
+    """Issue 11: the Decide form asks for the result and a confirmation; the undo preview lists the waiting
+    result it would discard; the links page revokes and reissues a link."""
+    status, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine", "mode": "tabletop"})
+    assert status == 201
+    cid = body["id"]
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    names = {"allies": "Allies", "axis": "Germans"}
+    first = play_to_a_table(base_url, cid, links)
+    status, _ = call(base_url, "POST", f"/api/campaigns/{cid}/report", links[names[first["attacker"]] + " commanders"],
+                     {"battle": first["battle"], "attacker_vp": 6, "defender_vp": 1})
+    assert status == 200
+    boss = open_link(browser, f"{base_url}/join/{links['organiser']}")
+    # the undo preview names the waiting 6-1 that an undo back past its battle's trip to the table discards
+    for count in range(1, 30):
+        boss.fill("#undo input[name=count]", str(count))
+        boss.click("#undo button[type=submit]")
+        boss.wait_for_selector("#undo-preview:not([hidden])")
+        if boss.locator("#undo-discarded:not([hidden])").count():
+            break
+    discarded = boss.locator("#undo-discarded li").all_inner_texts()
+    assert len(discarded) == 1 and "attacker 6, defender 1 VP" in discarded[0] and f"Battle {first['battle']}" in \
+        discarded[0]
+    boss.reload()
+    # deciding: nothing is settled by one click
+    box = f'.result[data-battle="{first["battle"]}"]'
+    boss.fill(f"{box} form.decide input[name=attacker]", "2")
+    boss.fill(f"{box} form.decide input[name=defender]", "5")
+    boss.click(f"{box} form.decide button[type=submit]")
+    question = boss.locator(f"{box} .decide-text").inner_text()
+    assert "attacker 2, defender 5 VP" in question
+    _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    assert any(r["battle"] == first["battle"] for r in view["results"])  # not yet
+    with boss.expect_navigation():
+        boss.click(f"{box} .decide-yes")
+    _, log = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])
+    assert f"report {first['battle']} 2 5" in [e["action"] for e in log["log"]]
+    # the links page: revoke the Germans commanders' link, then issue them a new one
+    boss.click("#manage-links")
+    boss.wait_for_selector("#links")
+    assert links["Germans commanders"] not in boss.content()
+    boss.on("dialog", lambda dialog: dialog.accept())
+    with boss.expect_navigation():
+        boss.click('tr:has-text("Germans commanders") button.revoke')
+    assert call(base_url, "GET", f"/api/campaigns/{cid}/view", links["Germans commanders"])[0] == 404
+    boss.select_option("#reissue select[name=seat]", "commander|axis")
+    boss.click("#reissue button[type=submit]")
+    boss.wait_for_selector("#new-link:not([hidden])")
+    new_link = boss.locator("#new-link-url").inner_text()
+    assert new_link.startswith(f"{base_url}/join/")
+    status, mine = call(base_url, "GET", f"/api/campaigns/{cid}/view", new_link.rsplit("/", 1)[1])
+    assert status == 200 and mine["you"] == {"role": "commander", "side": "axis"}
+    boss.click('tr:has-text("organiser") button.revoke')  # the last organiser link stays
+    boss.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert "only organiser link" in boss.locator("#message").inner_text()

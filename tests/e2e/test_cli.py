@@ -265,6 +265,25 @@ def test_resumed_hot_seat_game_continues_the_same_dice(tmp_path: Path) -> None:
     assert log_of(split) == log_of(whole)
 
 
+def test_a_game_without_a_seed_gets_fresh_dice_that_its_save_records(tmp_path: Path) -> None:
+    """Issue 11: `play` without --seed no longer rolls seed 1's dice every time. Each game draws a fresh seed,
+    the save records it, and --seed with that number plays the same game again."""
+    args = ("play", "lorraine", "--allies", "human", "--axis", "human", "--save")
+    saves = [tmp_path / f"fresh{i}.json" for i in range(3)]
+    for path in saves:
+        assert warroom(*args, path, stdin="1\n" * 30).code == 0
+    seeds = [load_save(path)["seed"] for path in saves]
+    assert len(set(seeds)) == 3 and all(isinstance(s, int) and s >= 0 for s in seeds)
+    rolls = [[e["action"] for e in log_of(path) if e["side"] == "chance"] for path in saves]
+    assert len({tuple(r) for r in rolls}) > 1  # three games, not one game three times
+    again = tmp_path / "again.json"
+    assert warroom(*args[:-1], "--seed", str(seeds[0]), "--save", again, stdin="1\n" * 30).code == 0
+    assert log_of(again) == log_of(saves[0])
+    before = log_of(saves[1])
+    assert warroom("resume", saves[1], stdin="1\n" * 5).code == 0  # resume continues with the recorded seed
+    assert log_of(saves[1])[:len(before)] == before and load_save(saves[1])["seed"] == seeds[1]
+
+
 # ---------------------------------------------------------------- 6. bad input
 
 

@@ -39,7 +39,7 @@ def test_writers_waiting_for_the_sqlite_write_lock_do_not_starve_its_holder(sqli
     (a conflicting append reads the campaign). With a bounded pool that was a deadlock, broken only by
     "database is locked" errors or the pool's timeout."""
     store = EventStore(engine_for(sqlite_url))
-    cid = store.create_campaign("t", "caen", {}, 7)
+    cid = store.create_campaign("t", "caen", {})
     outcomes: list[str] = []
 
     def late_writer() -> None:  # it looked at position 0, which the lock's holder is about to change

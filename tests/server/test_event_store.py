@@ -9,7 +9,8 @@ import pytest
 from warroom.core.errors import IllegalActionError
 from warroom.core.log import LogEntry
 from warroom.server.db import engine_for, migrate
-from warroom.server.service import BadRequestError, Campaigns, ForbiddenError, Invitation
+from warroom.server.errors import BadRequestError, ForbiddenError
+from warroom.server.service import Campaigns, Invitation
 from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError, hash_secret
 
 
@@ -61,7 +62,7 @@ def test_a_waiting_result_survives_the_move_to_one_result_per_battle(database_ur
 
 def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
     store = EventStore(engine_for(url))
-    cid = store.create_campaign("t", "caen", {"mode": "gw"}, 7)
+    cid = store.create_campaign("t", "caen", {"mode": "gw"})
     entry = LogEntry("pass", "allies", 1, "planning")
     assert store.append(cid, 0, [entry], None) == 1
     with pytest.raises(ConflictError):
@@ -73,10 +74,10 @@ def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
 
 def test_a_request_key_is_applied_once(url: str) -> None:
     store = EventStore(engine_for(url))
-    cid = store.create_campaign("t", "caen", {}, 7)
+    cid = store.create_campaign("t", "caen", {})
     entry = LogEntry("pass", "allies", 1, "planning")
     store.append(cid, 0, [entry], None, key="k1", response={"seq": 1})
-    assert store.remembered(cid, "k1") == {"seq": 1}
+    assert store.remembered(cid, "", "k1") == {"seq": 1}
     with pytest.raises(ConflictError):
         store.append(cid, 1, [entry], None, key="k1")
     assert len(store.log(cid)) == 1
@@ -84,7 +85,7 @@ def test_a_request_key_is_applied_once(url: str) -> None:
 
 def test_tokens_are_stored_as_hashes_and_can_be_revoked(url: str) -> None:
     store = EventStore(engine_for(url))
-    cid = store.create_campaign("t", "caen", {}, 7)
+    cid = store.create_campaign("t", "caen", {})
     tid, secret = store.issue_token(cid, "general", "allies")
     assert store.grant(secret) == Grant(tid, cid, "general", "allies")
     with store.engine.connect() as conn:
@@ -99,7 +100,7 @@ def test_tokens_are_stored_as_hashes_and_can_be_revoked(url: str) -> None:
 
 def test_a_campaign_plays_through_the_service_and_survives_a_restart(url: str) -> None:
     campaigns = service(url)
-    cid, invitations = campaigns.create("caen", seed=3)
+    cid, invitations = campaigns.create("caen")
     assert [i.label for i in invitations] == ["organiser", "Allies general", "Allies commanders",
                                               "Germans general", "Germans commanders"]
     store = campaigns.store
@@ -119,7 +120,7 @@ def test_a_campaign_plays_through_the_service_and_survives_a_restart(url: str) -
 
 def test_the_server_rolls_every_die_and_never_shows_the_seed(url: str) -> None:
     campaigns = service(url)
-    cid, invitations = campaigns.create("caen", seed=424242)
+    cid, invitations = campaigns.create("caen")
     grant = campaigns.store.grant(link(invitations, "Allies general"))
     view = campaigns.view(grant)
     assert "424242" not in json.dumps(view)
@@ -128,7 +129,7 @@ def test_the_server_rolls_every_die_and_never_shows_the_seed(url: str) -> None:
 
 def test_roles_and_sides_are_checked_before_anything_changes(url: str) -> None:
     campaigns = service(url)
-    cid, invitations = campaigns.create("caen", seed=5)
+    cid, invitations = campaigns.create("caen")
     st = campaigns.state(cid)
     who = st.current_player()
     other = "axis" if who == "allies" else "allies"
@@ -154,7 +155,7 @@ def test_roles_and_sides_are_checked_before_anything_changes(url: str) -> None:
 
 def test_a_repeated_request_is_answered_without_acting_twice(url: str) -> None:
     campaigns = service(url)
-    cid, invitations = campaigns.create("caen", seed=9)
+    cid, invitations = campaigns.create("caen")
     st = campaigns.state(cid)
     names = {"allies": "Allies", "axis": "Germans"}
     grant = campaigns.store.grant(link(invitations, f"{names[st.current_player()]} general"))
@@ -171,7 +172,7 @@ def test_a_result_older_than_its_battles_trip_to_the_table_is_not_offered(url: s
     from warroom.server.store import PendingReport
 
     campaigns = service(url)
-    cid, invitations = campaigns.create("caen", params={"mode": "tabletop", "parallel": True}, seed=3)
+    cid, invitations = campaigns.create("caen", params={"mode": "tabletop", "parallel": True})
     grants = {i.label: campaigns.store.grant(i.secret) for i in invitations}
     organiser = grants["organiser"]
     for _ in range(400):

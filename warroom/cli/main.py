@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
+import secrets
+import socket
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -23,6 +27,7 @@ from warroom.core.state import CHANCE
 from warroom.rulesets import new_game
 from warroom.rulesets.kampen.scenario import KampenScenario
 from warroom.scenarios import bundled_ids, load_game, load_game_path
+from warroom.server.config import ACT_LIMIT, CAMPAIGN_LIMIT, CREATE_LIMIT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway) and the board "
@@ -94,6 +99,12 @@ def scenarios() -> None:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
 
 
+def fresh_seed() -> int:
+    """Dice for a new game that no earlier game shares: 62 random bits (the save records them, so `resume`
+    and replay stay exact, and `--seed` plays the same game again)."""
+    return secrets.randbits(62)
+
+
 def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
              dice: random.Random | None = None) -> None:
     from warroom.cli.session import KAMPEN_HELP, Session
@@ -116,7 +127,8 @@ def play(
     scenario: Annotated[str, typer.Argument(help="bundled id (caen, lorraine, norway) or a scenario path")],
     allies: Annotated[Who, typer.Option(help="who plays the Allies")] = Who.human,
     axis: Annotated[Who, typer.Option(help="who plays the Axis")] = Who.bot,
-    seed: Annotated[int, typer.Option(help="dice seed")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        help="dice seed, to play a game again exactly (default: fresh dice each game; the save records them)")] = None,
     save: Annotated[Path | None, typer.Option(help="save file, written after every action")] = None,
     bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
@@ -135,6 +147,8 @@ def play(
     """Play a campaign at the terminal: against the bot, or both sides hot-seat. For Kampen om Norge use
     --germany/--norway/--allies and --players instead of --allies/--axis."""
     sc = scenario_or_exit(scenario)
+    if seed is None:
+        seed = fresh_seed()
     if isinstance(sc, KampenScenario):
         from warroom.cli.kampen_cli import play_kampen
 
@@ -360,24 +374,93 @@ def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or 
               markup=False)
 
 
-@app.command()
+SERVE_HELP = (
+    "Start the club server: the campaign pages and the JSON API (docs at /api/docs). Data is kept in "
+    "WARROOM_DATA_DIR, or in PostgreSQL at WARROOM_DATABASE_URL; the database is migrated first.\n\n"
+    "On 127.0.0.1 (the default) anyone on this machine may create campaigns. On any other address, creating and "
+    "importing campaigns needs the server key: WARROOM_SERVER_KEY, else a new one printed at the start (--open "
+    "lets anyone create). With WARROOM_SERVER_KEY set, the key is needed on every address."
+)
+
+
+@app.command(help=SERVE_HELP)
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every network of this machine)")] =
+    "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
+    open_to_all: Annotated[bool, typer.Option(
+        "--open", help="let anyone who reaches the server create and import campaigns, without the server key, "
+                       "even when it listens beyond this machine")] = False,
+    create_limit: Annotated[str, typer.Option(
+        envvar="WARROOM_CREATE_LIMIT", help="rate limit on creating and importing campaigns, per client address")] =
+    CREATE_LIMIT,
+    act_limit: Annotated[str, typer.Option(
+        envvar="WARROOM_ACT_LIMIT", help="rate limit on actions, results and undo, per invitation link")] =
+    ACT_LIMIT,
+    campaign_limit: Annotated[str, typer.Option(
+        envvar="WARROOM_CAMPAIGN_LIMIT", help="rate limit on the same, per campaign")] = CAMPAIGN_LIMIT,
 ) -> None:
-    """Start the club server (JSON API; pages come next): data in WARROOM_DATA_DIR, or PostgreSQL at
-    WARROOM_DATABASE_URL. The database is migrated first."""
+    """Start the club server (`SERVE_HELP`)."""
     import uvicorn
+    from limits import parse_many
     from sqlalchemy.engine import make_url
 
     from warroom.server.app import create_app
     from warroom.server.config import database_url
+    from warroom.server.guards import ServerSettings, key_problem, needs_key
 
+    for name, text in (("--create-limit", create_limit), ("--act-limit", act_limit),
+                       ("--campaign-limit", campaign_limit)):
+        try:
+            parse_many(text)
+        except ValueError as exc:
+            raise fail(f"{name}: {text!r} is not a rate limit (write it like '20/minute;200/day')") from exc
+    key = os.environ.get("WARROOM_SERVER_KEY") or None
+    if key is not None and (problem := key_problem(key)):
+        raise fail(f"WARROOM_SERVER_KEY must be {problem}")
+    listening = bind(host, port)  # before anything is printed: a busy port is said plainly, and only that
+    generated = key is None and needs_key(host) and not open_to_all
+    if generated:
+        key = secrets.token_urlsafe(18)
+    settings = ServerSettings(server_key=key, create_limit=create_limit, act_limit=act_limit,
+                              campaign_limit=campaign_limit)
     url = database_url()
-    application = create_app(url)
+    application = create_app(url, settings=settings)
     where = make_url(url).render_as_string(hide_password=True)
-    out.print(f"warroom server at http://{host}:{port}/  (API docs: /api/docs; data: {where})", markup=False)
-    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    shown_host = f"[{host}]" if ":" in host else host
+    out.print(f"warroom server at http://{shown_host}:{port}/  (API docs: /api/docs; data: {where})", markup=False)
+    if generated:
+        out.print(f"Creating and importing campaigns needs the server key: {key}\n"
+                  "  (enter it on the start page, or send it as the X-Warroom-Key header; set WARROOM_SERVER_KEY to "
+                  "keep one key across restarts, or pass --open to let anyone create)", markup=False)
+    elif key is not None:
+        out.print("Creating and importing campaigns needs the server key in WARROOM_SERVER_KEY.", markup=False)
+    elif needs_key(host):
+        out.print("Open (--open): anyone who reaches this server may create and import campaigns.", markup=False)
+    config = uvicorn.Config(application, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port`, or a clear error when the port is taken or the address unknown."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise fail(f"cannot listen on {host!r}: {exc.strerror}") from exc
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise fail(f"port {port} on {host} is already in use (is another warroom server running?): stop it, or "
+                       f"choose another port with --port (make run PORT=8001)") from exc
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ as a `Roll` action, which the log records like any other action.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import itertools
 import random
 from dataclasses import dataclass
@@ -122,6 +124,23 @@ def shuffled(items: list[T], roll: Roll) -> list[T]:
     rest = list(items)
     out = [rest.pop(v - 1) for v in roll.values]
     return out + rest
+
+
+def keyed_rng(key: bytes, *context: object) -> random.Random:
+    """A random stream that nobody can foretell without `key`: seeded with HMAC-SHA256(key, context).
+
+    Each context (say a campaign's undo epoch and a log position) gets a stream of its own, so however many
+    rolls of other contexts are published, they tell nothing about this one unless the key is known; and the
+    same key and context always give the same stream (replay, restarts).
+
+    >>> a, b = keyed_rng(b"k" * 32, "dice", 0, 7), keyed_rng(b"k" * 32, "dice", 0, 7)
+    >>> a.random() == b.random()
+    True
+    >>> keyed_rng(b"k" * 32, "dice", 1, 7).random() == keyed_rng(b"k" * 32, "dice", 0, 7).random()
+    False
+    """
+    message = "/".join(str(part) for part in context).encode()
+    return random.Random(int.from_bytes(hmac.new(key, message, hashlib.sha256).digest(), "big"))
 
 
 def d3(face: int) -> int:

@@ -23,3 +23,16 @@ class SaveError(WarroomError, ValueError):
 
 class UnknownNameError(WarroomError, ValueError):
     """An unknown scenario, area, unit or side named on input."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as an error message may quote it: its repr, cut to `limit` characters, so that a message never
+    echoes a large input back.
+
+    >>> shown("nuke")
+    "'nuke'"
+    >>> shown("x" * 100, 10)
+    "'xxxxxx..."
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

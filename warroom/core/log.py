@@ -92,10 +92,11 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"not a warroom save: invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+        return cls.from_data(parse_json(text))
+
+    @classmethod
+    def from_data(cls, data: Any) -> GameRecord:
+        """A save from its parsed JSON; `SaveError` naming the field that is missing or wrong."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a warroom save: the 'format' field is missing or wrong")
         if data.get("format_version") != SAVE_VERSION:
@@ -120,6 +121,17 @@ class GameRecord:
         except (OSError, UnicodeDecodeError) as exc:
             raise SaveError(f"cannot read save file {path}: {exc}") from exc
         return cls.from_json(text)
+
+
+def parse_json(text: str) -> Any:
+    """JSON text as Python data; anything unreadable, however pathological (nesting deeper than the stack,
+    a number of thousands of digits), is a `SaveError`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"not a warroom save: invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+    except (RecursionError, ValueError) as exc:
+        raise SaveError(f"not a warroom save: unreadable JSON ({type(exc).__name__})") from exc
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -1,127 +1,122 @@
-"""The club server's web app (docs/server-plan.md 6): a JSON API over `service.Campaigns`.
+"""The club server's web app (docs/server-plan.md 6): a JSON API over `service.Campaigns`, and the pages.
 
 A request proves who it is with its invitation secret (`Authorization: Bearer <secret>`). Every error a
-client can cause is a 4xx with a message: 403 forbidden (role or side), 404 unknown campaign or link,
-409 illegal action or a conflict with someone who acted first, 413 upload too large, 422 unreadable. When the
-database is too busy to answer in time (SQLite's write lock or a free connection waited for too long) the
-answer is 503 with `Retry-After`, and the request may be sent again (an action with its key is applied once).
+client can cause is a 4xx with a short message naming the field or rule at fault, never a 500: 401 no link
+(or no server key where creating needs one), 403 forbidden (role or side), 404 unknown campaign or link, 409
+illegal action or a conflict with someone who acted first, 413 body too large (refused while it streams),
+422 unreadable, 429 over the rate limit (with `Retry-After`). The JSON API answers JSON; pages answer a page.
+When the database is too busy to answer in time (SQLite's write lock or a free connection waited for too
+long) the answer is 503 with `Retry-After`, and the request may be sent again (an action with its key is
+applied once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
-from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi_offline import FastAPIOffline
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy import exc as sa_exc
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope
 
-from warroom.core.errors import IllegalActionError, SaveError
-from warroom.core.log import GameRecord
+from warroom.core.errors import IllegalActionError, SaveError, shown
 from warroom.server.db import engine_for, migrate
-from warroom.server.service import BadRequestError, Campaigns, ForbiddenError, Invitation
-from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
+from warroom.server.errors import BadRequestError, ForbiddenError, KeyRequiredError, TooLargeError, readable
+from warroom.server.guards import MAX_UPLOAD, BodyLimit, RateLimits, ServerSettings, TooManyRequestsError
+from warroom.server.pages import add_pages
+from warroom.server.portable import read_export
+from warroom.server.service import Campaigns, Invitation, Seen
+from warroom.server.store import ConflictError, EventStore, NotFoundError
+from warroom.server.web import (
+    Actor,
+    Creator,
+    Member,
+    MissingLinkError,
+    Organiser,
+    OrganiserActing,
+    carries_key,
+    error_response,
+    rendered_error,
+)
 
+LOG = logging.getLogger("warroom.server")
 STREAM_SECONDS = 300
 """How long one event stream lasts; the browser's EventSource reconnects by itself."""
-MAX_UPLOAD = 2_000_000
-"""The largest import accepted, in bytes."""
+LINK_CHECK_TICKS = 20
+"""An event stream checks every 20 half-seconds that its link still works."""
+UPLOAD_PATHS = ("/api/campaigns", "/api/campaigns/import", "/new", "/import")
+"""Where a scenario or campaign file may be sent: these take bodies up to the upload limit."""
 
 
-class NewCampaign(BaseModel):
-    scenario: str = Field(default="", max_length=100)
-    title: str = Field(default="", max_length=200)
-    mode: str = Field(default="gw", max_length=20)
-    bots: dict[str, str] = Field(default_factory=dict)  # side -> "heuristic" | "random": the server plays it
+def _text(value: str) -> str:
+    try:
+        return readable(value, "text")
+    except BadRequestError as exc:
+        raise ValueError(str(exc).removeprefix("text: ")) from exc
+
+
+Text = Annotated[str, AfterValidator(_text)]
+"""A string field that can be stored and shown: JSON lets a lone surrogate ("\\ud800") or a NUL through."""
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewCampaign(Body):
+    scenario: Text = Field(default="", max_length=100)
+    title: Text = Field(default="", max_length=200)
+    mode: Text = Field(default="gw", max_length=20)
+    bots: dict[Text, Text] = Field(default_factory=dict, max_length=8)  # side -> "heuristic" | "random"
     hotseat: bool = False  # one more link that plays every side
     parallel: bool = True  # tabletop battles are played at the same time (ignored for the General's Wargame)
-    scenario_toml: str | None = Field(default=None, max_length=MAX_UPLOAD)  # an uploaded one-file scenario
+    scenario_toml: Text | None = Field(default=None, max_length=MAX_UPLOAD)  # a one-file scenario
 
 
-class Act(BaseModel):
-    action: str = Field(min_length=1, max_length=200)
-    key: str | None = Field(default=None, max_length=100)  # idempotency key: a retry applies nothing twice
-    seq: int | None = None  # the position the client saw; another position is a conflict
+class Act(Body):
+    action: Text = Field(min_length=1, max_length=200)
+    key: Text | None = Field(default=None, max_length=100)  # idempotency key: a retry applies nothing twice
+    seq: int | None = Field(default=None, ge=0, le=10**9)  # the position the client saw; another is a conflict
+    epoch: int | None = Field(default=None, ge=0, le=10**9)  # ... and its undo epoch (the view's `epoch`)
 
 
-def campaigns_of(request: Request) -> Campaigns:
-    service: Campaigns = request.app.state.campaigns
-    return service
+class NewLink(Body):
+    role: Text = Field(max_length=20)
+    side: Text = Field(default="", max_length=40)
 
 
-Service = Annotated[Campaigns, Depends(campaigns_of)]
-
-
-def member(cid: str, request: Request, service: Service,
-           authorization: Annotated[str | None, Header()] = None) -> Grant:
-    """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or the
-    campaign's cookie set by its join link), who must belong to campaign `cid`."""
-    secret = authorization.removeprefix("Bearer ").strip() if authorization and authorization.startswith("Bearer ") \
-        else request.cookies.get(cookie_name(cid))
-    if not secret:
-        raise HTTPException(401, "open your invitation link first, or send its secret as "
-                                 "'Authorization: Bearer <secret>'")
-    who = service.store.grant(secret)
-    if who.campaign_id != cid:
-        service.store.campaign(cid)  # 404 for an unknown campaign
-        raise ForbiddenError("this link belongs to another campaign")
-    return who
-
-
-def read_record(data: bytes) -> GameRecord:
-    """An uploaded save; anything unreadable is the client's error (422), never a 500."""
-    try:
-        return GameRecord.from_json(data.decode("utf-8", errors="replace"))
-    except SaveError:
-        raise
-    except Exception as exc:
-        raise SaveError(f"not a warroom save: {exc}") from exc
-
-
-def invitation_json(i: Invitation) -> dict[str, str]:
-    """A new link as the API returns it, once: its secret is never shown again."""
-    return {"label": i.label, "role": i.role, "side": i.side, "token": i.token_id, "secret": i.secret}
-
-
-def cookie_name(cid: str) -> str:
-    return f"wr_{cid}"
-
-
-Member = Annotated[Grant, Depends(member)]
-
-
-def organiser(who: Member) -> Grant:
-    if who.role != "organiser":
-        raise ForbiddenError("only the organiser may do this")
-    return who
-
-
-Organiser = Annotated[Grant, Depends(organiser)]
-
-
-class NewLink(BaseModel):
-    role: str = Field(max_length=20)
-    side: str = Field(default="", max_length=40)
-
-
-class Undo(BaseModel):
+class Undo(Body):
     count: int = Field(ge=1, le=10_000)
-    seq: int  # the position the organiser's preview was made at
+    seq: int = Field(ge=0, le=10**9)  # the position the organiser's preview was made at
+    waiting: Text | None = Field(default=None, max_length=10_000)  # the preview's waiting results
+    epoch: int | None = Field(default=None, ge=0, le=10**9)  # the preview's undo epoch
 
 
-class Result(BaseModel):
+class Result(Body):
     attacker_vp: int = Field(ge=0, le=6)
     defender_vp: int = Field(ge=0, le=6)
     battle: int = Field(default=0, ge=0, le=1000)  # a battle at the table; 0: the battle being fought now
-    key: str | None = Field(default=None, max_length=100)  # idempotency key
-    seq: int | None = None  # the position the sender saw: a result for another question is a conflict
+    key: Text | None = Field(default=None, max_length=100)  # idempotency key
+    seq: int | None = Field(default=None, ge=0, le=10**9)  # the position the sender saw
+    epoch: int | None = Field(default=None, ge=0, le=10**9)  # ... and its undo epoch
 
 
-class WhichBattle(BaseModel):
+class WhichBattle(Body):
     battle: int = Field(default=0, ge=0, le=1000)
+    attacker_vp: int | None = Field(default=None, ge=0, le=6)  # the result the sender was shown, if given:
+    defender_vp: int | None = Field(default=None, ge=0, le=6)  # another one waiting now is a conflict
+    epoch: int | None = Field(default=None, ge=0, le=10**9)  # ... and the undo epoch of the sender's view
+
+    def seen(self) -> Seen:
+        return Seen(self.attacker_vp, self.defender_vp, self.epoch)
 
 
 BUSY_RETRY_SECONDS = 1
@@ -137,33 +132,108 @@ def database_busy(exc: Exception) -> bool:
         words in str(exc.orig) for words in ("database is locked", "database table is locked", "database is busy"))
 
 
-def create_app(url: str, run_migrations: bool = True) -> FastAPI:
+def invalid_fields(errors: Sequence[Any]) -> str:
+    """A validation failure in a few words per field: where, what was wrong, and a bounded excerpt of what
+    was sent (never the whole input, which may be megabytes, or a NaN that JSON cannot carry)."""
+    parts = []
+    for error in list(errors)[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "body"
+        got = f" (got {shown(error['input'], 30)})" if "input" in error and not isinstance(error["input"], dict) \
+            else ""
+        parts.append(f"{where}: {error.get('msg', 'invalid')}{got}")
+    more = len(errors) - 5
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+class Problem(BaseModel):
+    """Every error the API answers: a short message naming the field or rule at fault."""
+
+    detail: str
+
+
+ERROR_MEANINGS = {
+    400: "the request cannot be read", 401: "no invitation link (or no server key where creating needs one)",
+    403: "the link's role or side may not do this", 404: "unknown campaign or link",
+    409: "illegal now, or someone acted first: reload", 413: "the request body is over its limit",
+    422: "a field is missing or wrong (the message names it)", 429: "over the rate limit: see Retry-After",
+    503: "the database is busy: try again (see Retry-After)",
+}
+
+
+def api_errors() -> dict[int | str, dict[str, Any]]:
+    """The error answers every API operation documents (OpenAPI), all `Problem`s."""
+    return {code: {"model": Problem, "description": meaning} for code, meaning in ERROR_MEANINGS.items()}
+
+
+ERROR_STATUS: dict[type[Exception], int] = {
+    NotFoundError: 404, ForbiddenError: 403, ConflictError: 409, IllegalActionError: 409, BadRequestError: 422,
+    SaveError: 422, TooLargeError: 413, KeyRequiredError: 401, MissingLinkError: 401,
+}
+
+
+def invitation_json(i: Invitation) -> dict[str, str]:
+    """A new link as the API returns it, once: its secret is never shown again."""
+    return {"label": i.label, "role": i.role, "side": i.side, "token": i.token_id, "secret": i.secret}
+
+
+def create_app(url: str, run_migrations: bool = True, settings: ServerSettings | None = None) -> FastAPI:
+    """The app over the database at `url` (migrated first), guarded as `settings` say (default: open to
+    whoever reaches it, as on 127.0.0.1)."""
     if run_migrations:
         migrate(url)
+    settings = settings or ServerSettings()
     campaigns = Campaigns(EventStore(engine_for(url)))
-    app = FastAPI(title="warroom", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app = FastAPIOffline(title="warroom", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json",
+                         static_url="/api/docs-assets")
     app.state.campaigns = campaigns
+    app.state.settings = settings
+    app.state.limits = RateLimits(create=settings.create_limit, act=settings.act_limit,
+                                  campaign=settings.campaign_limit)
 
-    errors: dict[type[Exception], int] = {
-        NotFoundError: 404, ForbiddenError: 403, ConflictError: 409, IllegalActionError: 409,
-        BadRequestError: 422, SaveError: 422,
-    }
-    for kind, code in errors.items():
-        def handler(_request: Request, exc: Exception, code: int = code) -> JSONResponse:
-            return JSONResponse({"detail": str(exc)}, status_code=code)
+    def limit_for(scope: Scope) -> int:
+        """A campaign file alone, or a scenario file with a form or JSON around it, or a small request. Where
+        creating needs the server key, a request without it gets no more than a small request: it will be
+        refused anyway, after reading little."""
+        path = scope["path"]
+        if scope["method"] != "POST" or path not in UPLOAD_PATHS or not carries_key(scope, settings):
+            return settings.max_body
+        return settings.max_upload if path == "/api/campaigns/import" else settings.max_upload + settings.max_body
+
+    app.add_middleware(BodyLimit, limit_for=limit_for, answer=rendered_error)
+
+    for kind, code in ERROR_STATUS.items():
+        def handler(request: Request, exc: Exception, code: int = code) -> Response:
+            return error_response(request, code, str(exc))
 
         app.add_exception_handler(kind, handler)
 
-    def busy(_request: Request, exc: Exception) -> JSONResponse:
+    def too_many(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TooManyRequestsError)
+        return error_response(request, 429, str(exc), {"Retry-After": str(exc.retry_after)})
+
+    def unreadable(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return error_response(request, 422, invalid_fields(exc.errors()))
+
+    def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return error_response(request, exc.status_code, str(exc.detail), dict(exc.headers or {}))
+
+    def busy(request: Request, exc: Exception) -> Response:
         if not database_busy(exc):
             raise exc  # a real fault: the server's error handler logs it and answers 500
-        return JSONResponse({"detail": "the server is busy: try again in a moment"},
-                            status_code=503, headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+        return error_response(request, 503, "the server is busy: try again in a moment",
+                              {"Retry-After": str(BUSY_RETRY_SECONDS)})
 
+    app.add_exception_handler(TooManyRequestsError, too_many)
+    app.add_exception_handler(RequestValidationError, unreadable)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(sa_exc.OperationalError, busy)
     app.add_exception_handler(sa_exc.TimeoutError, busy)
 
-    @app.post("/api/campaigns", status_code=201)
+    api = APIRouter(responses=api_errors())
+
+    @api.post("/api/campaigns", status_code=201, dependencies=[Creator])
     def create(body: NewCampaign) -> dict[str, Any]:
         params: dict[str, Any] = {"mode": body.mode}
         if body.mode != "gw" and body.parallel:
@@ -174,50 +244,57 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
                                             scenario_toml=body.scenario_toml)
         return {"id": cid, "links": [invitation_json(i) for i in invitations]}
 
-    @app.get("/api/campaigns/{cid}/view")
+    @api.get("/api/campaigns/{cid}/view")
     def view(who: Member) -> JSONResponse:  # plain JSON already: no second pass through FastAPI's encoder
         return JSONResponse(campaigns.view(who))
 
-    @app.post("/api/campaigns/{cid}/act")
-    def act(body: Act, who: Member) -> dict[str, Any]:
-        return campaigns.act(who, body.action, body.key, body.seq)
+    @api.post("/api/campaigns/{cid}/act")
+    def act(body: Act, who: Actor) -> dict[str, Any]:
+        return campaigns.act(who, body.action, body.key, body.seq, body.epoch)
 
-    @app.post("/api/campaigns/{cid}/report")
-    def report(body: Result, who: Member) -> dict[str, Any]:
-        return campaigns.report(who, body.battle, body.attacker_vp, body.defender_vp, body.key, body.seq)
+    @api.post("/api/campaigns/{cid}/report")
+    def report(body: Result, who: Actor) -> dict[str, Any]:
+        return campaigns.report(who, body.battle, body.attacker_vp, body.defender_vp, body.key, body.seq, body.epoch)
 
-    @app.post("/api/campaigns/{cid}/confirm")
-    def confirm(who: Member, body: WhichBattle | None = None) -> dict[str, Any]:
-        return campaigns.confirm(who, body.battle if body is not None else 0)
+    @api.post("/api/campaigns/{cid}/confirm")
+    def confirm(who: Actor, body: WhichBattle | None = None) -> dict[str, Any]:
+        return campaigns.confirm(who, body.battle, body.seen()) if body is not None else campaigns.confirm(who)
 
-    @app.post("/api/campaigns/{cid}/dispute")
-    def dispute(who: Member, body: WhichBattle | None = None) -> dict[str, Any]:
-        return campaigns.dispute(who, body.battle if body is not None else 0)
+    @api.post("/api/campaigns/{cid}/dispute")
+    def dispute(who: Actor, body: WhichBattle | None = None) -> dict[str, Any]:
+        return campaigns.dispute(who, body.battle, body.seen()) if body is not None else campaigns.dispute(who)
 
-    @app.post("/api/campaigns/{cid}/decide")
-    def decide(body: Result, who: Member) -> dict[str, Any]:
-        return campaigns.decide(who, body.attacker_vp, body.defender_vp, body.battle, body.seq)
+    @api.post("/api/campaigns/{cid}/decide")
+    def decide(body: Result, who: Actor) -> dict[str, Any]:
+        return campaigns.decide(who, body.attacker_vp, body.defender_vp, body.battle, body.seq, body.epoch, body.key)
 
-    @app.get("/api/campaigns/{cid}/undo")
-    def undo_preview(who: Member, count: int = 1) -> dict[str, Any]:
+    @api.get("/api/campaigns/{cid}/undo")
+    def undo_preview(who: Actor, count: Annotated[int, Query(ge=1, le=10_000)] = 1) -> dict[str, Any]:
         return campaigns.undo_preview(who, count)
 
-    @app.post("/api/campaigns/{cid}/undo")
-    def undo(body: Undo, who: Member) -> dict[str, Any]:
-        return campaigns.undo(who, body.count, body.seq)
+    @api.post("/api/campaigns/{cid}/undo")
+    def undo(body: Undo, who: Actor) -> dict[str, Any]:
+        return campaigns.undo(who, body.count, body.seq, body.waiting, body.epoch)
 
-    @app.get("/api/campaigns/{cid}/events")
+    @api.get("/api/campaigns/{cid}/events", response_class=StreamingResponse, responses={200: {
+        "description": "server-sent events: {seq, epoch, waiting} now and at each change",
+        "content": {"text/event-stream": {"schema": {"type": "object", "properties": {
+            "seq": {"type": "integer"}, "epoch": {"type": "integer"}, "waiting": {"type": "string"}}}}}}})
     async def events(cid: str, who: Member, request: Request) -> StreamingResponse:
-        """Server-sent events: the campaign's position number and its waiting results now, then each time
-        either changes."""
+        """Server-sent events: the campaign's position (undo epoch and number) and its waiting results now, then
+        each time any of them changes. The stream ends when its link is revoked."""
 
         def now() -> dict[str, Any]:
-            return {"seq": campaigns.store.campaign(cid).seq, "waiting": campaigns.store.pending_signature(cid)}
+            row = campaigns.store.campaign(cid)
+            return {"seq": row.seq, "epoch": row.epoch, "waiting": campaigns.store.pending_signature(cid)}
 
         async def stream() -> AsyncIterator[str]:
-            last: dict[str, Any] = {}
-            for _ in range(STREAM_SECONDS * 2):
+            last: dict[str, Any] | None = {}
+            for tick in range(STREAM_SECONDS * 2):
                 if await request.is_disconnected():
+                    return
+                if tick and tick % LINK_CHECK_TICKS == 0 and not await asyncio.to_thread(campaigns.store.is_live,
+                                                                                         who.token_id):
                     return
                 state = await asyncio.to_thread(now)
                 if state != last:
@@ -227,37 +304,36 @@ def create_app(url: str, run_migrations: bool = True) -> FastAPI:
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/campaigns/{cid}/log")
+    @api.get("/api/campaigns/{cid}/log")
     def log(cid: str, who: Member) -> dict[str, Any]:
         entries = campaigns.log(who)
         return {"log": [{"action": e.action, "side": e.side, "turn": e.turn, "phase": e.phase,
                          "dice": e.automatic} for e in entries]}
 
-    @app.get("/api/campaigns/{cid}/export")
+    @api.get("/api/campaigns/{cid}/export")
     def export(cid: str, who: Organiser) -> dict[str, Any]:  # the whole log: the organiser plays no side
         return campaigns.export(cid)
 
-    @app.post("/api/campaigns/import", status_code=201)
+    @api.post("/api/campaigns/import", status_code=201, dependencies=[Creator],
+              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {
+                  "type": "object", "description": "a campaign export, or a save written by `warroom play --save`"}}}}})
     async def import_(request: Request) -> dict[str, Any]:
-        body = await request.body()
-        if len(body) > MAX_UPLOAD:
-            raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
-        cid, invitations = campaigns.import_record(read_record(body))
+        exported = read_export(await request.body(), settings.max_upload)
+        cid, invitations = await asyncio.to_thread(campaigns.import_record, exported)
         return {"id": cid, "links": [invitation_json(i) for i in invitations]}
 
-    @app.get("/api/campaigns/{cid}/tokens")
+    @api.get("/api/campaigns/{cid}/tokens")
     def tokens(cid: str, who: Organiser) -> dict[str, Any]:
-        return {"tokens": [{"token": g.token_id, "role": g.role, "side": g.side} for g in campaigns.store.tokens(cid)]}
+        return {"tokens": campaigns.links(who)}
 
-    @app.post("/api/campaigns/{cid}/tokens", status_code=201)
-    def reissue(body: NewLink, who: Organiser) -> dict[str, Any]:
+    @api.post("/api/campaigns/{cid}/tokens", status_code=201)
+    def reissue(body: NewLink, who: OrganiserActing) -> dict[str, Any]:
         return invitation_json(campaigns.reissue(who, body.role, body.side))
 
-    @app.post("/api/campaigns/{cid}/tokens/{token_id}/revoke", status_code=204)
-    def revoke(cid: str, token_id: str, who: Organiser) -> None:
-        campaigns.store.revoke(cid, token_id)
+    @api.post("/api/campaigns/{cid}/tokens/{token_id}/revoke", status_code=204)
+    def revoke(cid: str, token_id: str, who: OrganiserActing) -> None:
+        campaigns.revoke(who, token_id)
 
-    from warroom.server.pages import add_pages
-
+    app.include_router(api)
     add_pages(app)
     return app

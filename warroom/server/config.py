@@ -21,3 +21,12 @@ def data_dir() -> Path:
 def database_url() -> str:
     """`WARROOM_DATABASE_URL` (e.g. PostgreSQL), else an SQLite file in the data directory."""
     return os.environ.get("WARROOM_DATABASE_URL") or f"sqlite:///{data_dir() / 'warroom.db'}"
+
+
+CREATE_LIMIT = "20/minute;200/day"
+"""Default rate limit on creating and importing campaigns, per client address (`limits` notation)."""
+ACT_LIMIT = "300/minute"
+"""Default rate limit on actions, results, undo and links, per invitation link: five a second, far above what
+a person clicks, far below what floods a database."""
+CAMPAIGN_LIMIT = "1200/minute"
+"""Default rate limit on the same, per campaign, whatever the links: links cannot be multiplied to act faster."""

@@ -1,6 +1,6 @@
 """The server's tables (SQLAlchemy Core) and their migrations (Alembic, run from code).
 
-A campaign is its scenario, parameters and seed plus an append-only log of actions (`event`); everything
+A campaign is its scenario, parameters and dice key plus an append-only log of actions (`event`); everything
 else is rebuilt by replaying the log. Schema changes are Alembic revisions in `migrations/versions`.
 """
 
@@ -34,7 +34,7 @@ campaign = Table(
     Column("scenario_id", String(100), nullable=False),
     Column("scenario_toml", Text, nullable=True),  # an uploaded scenario, kept with the campaign
     Column("params_json", Text, nullable=False),
-    Column("seed", Integer, nullable=False),  # never leaves the server
+    Column("dice_key", String(64), nullable=False),  # 256 secret bits (hex) behind every roll: never leaves the server
     Column("seq", Integer, nullable=False),  # how many events the log holds
     Column("epoch", Integer, nullable=False, server_default="0"),  # bumped by each undo
     Column("created", DateTime(timezone=True), nullable=False, server_default=func.now()),
@@ -56,6 +56,7 @@ event = Table(
 request = Table(
     "request", metadata,
     Column("campaign_id", String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True),
+    Column("token_id", String(32), primary_key=True),  # the link that sent the key: keys never cross links
     Column("key", String(100), primary_key=True),  # the client's idempotency key
     Column("seq_after", Integer, nullable=False),
     Column("response_json", Text, nullable=False),
@@ -82,6 +83,8 @@ pending_result = Table(
     Column("by_side", String(40), nullable=False),
     Column("token_id", String(32), nullable=False),
     Column("disputed", Boolean, nullable=False),
+    Column("asked_at", Integer, nullable=True),  # when its battle went to the table: which battle N it answers
+    Column("epoch", Integer, nullable=False, server_default="0"),  # the undo epoch it belongs to
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -101,13 +104,16 @@ def engine_for(url: str) -> Engine:
     and no request ever waits for a free connection. A bounded pool would deadlock: a request holding the
     database's one write lock may need a second connection (the event store reads the campaign to tell a
     conflict from an unknown campaign), while the pool's connections are all held by writers waiting for
-    that lock."""
+    that lock.
+
+    Statement parameters are never written into log lines or error messages (`hide_parameters`): they carry
+    the dice keys and invitation hashes."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url)
+        return create_engine(url, hide_parameters=True)
     in_memory = parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
-    engine = create_engine(url) if in_memory else \
-        create_engine(url, poolclass=QueuePool, pool_size=SQLITE_POOL_SIZE, max_overflow=-1)
+    engine = create_engine(url, hide_parameters=True) if in_memory else \
+        create_engine(url, poolclass=QueuePool, pool_size=SQLITE_POOL_SIZE, max_overflow=-1, hide_parameters=True)
 
     @sa_event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record):  # type: ignore[no-untyped-def]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from warroom.server.app import create_app
+from warroom.server.guards import ServerSettings
 
 
 def free_port() -> int:
@@ -24,14 +25,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(url: str, start_timeout: float = 10.0, **config: Any) -> Iterator[str]:
-    """Serve the database at `url` until the block ends; yields the server's base URL. `config` goes to
-    uvicorn (e.g. `access_log=False`)."""
+def running(url: str, start_timeout: float = 10.0, settings: ServerSettings | None = None, **config: Any
+            ) -> Iterator[str]:
+    """Serve the database at `url` until the block ends; yields the server's base URL. `settings` are the
+    server owner's (default: as `warroom serve` on 127.0.0.1); `config` goes to uvicorn (e.g. `access_log=False`)."""
     import uvicorn
 
     port = free_port()
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 1, **config}
-    server = uvicorn.Server(uvicorn.Config(create_app(url), host="127.0.0.1", port=port, **options))
+    server = uvicorn.Server(uvicorn.Config(create_app(url, settings=settings), host="127.0.0.1", port=port, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

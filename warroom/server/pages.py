@@ -1,45 +1,97 @@
-"""Server-rendered pages (docs/server-plan.md 6): start a campaign, the join links, and the campaign page
-with the map, the console built from `legal_actions()` and the log. A little plain JavaScript posts
-actions to the JSON API and follows the others' moves."""
+"""Server-rendered pages (docs/server-plan.md 6): start a campaign, the join links and the page that manages
+them, and the campaign page with the map, the console built from `legal_actions()` and the log. A little
+plain JavaScript posts actions to the JSON API and follows the others' moves."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
+from starlette.datastructures import UploadFile
 
 from warroom.core.errors import SaveError
 from warroom.scenarios import bundled_ids, load_scenario
-from warroom.server.app import MAX_UPLOAD, Member, cookie_name, read_record
 from warroom.server.briefing import briefing
+from warroom.server.errors import KeyRequiredError, TooLargeError
+from warroom.server.portable import ANY_SIDE, read_export, seat_label
 from warroom.server.service import Campaigns, Invitation, scenario_of
+from warroom.server.web import (
+    KEY_COOKIE,
+    Creator,
+    Member,
+    Organiser,
+    client_address,
+    cookie_name,
+    limits_of,
+    settings_of,
+    templates,
+)
 
-templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 
-
-def links_page(request: Request, title: str, invitations: list[Invitation]) -> Response:
+def links_page(request: Request, title: str, invitations: list[Invitation], cid: str) -> Response:
     """The new campaign's invitation links, shown once."""
     links = [{"label": i.label, "secret": i.secret} for i in invitations]
     return templates.TemplateResponse(request, "links.html",
-                                      {"title": title, "links": links, "base": str(request.base_url)},
+                                      {"title": title, "links": links, "base": str(request.base_url), "cid": cid},
                                       status_code=201)
 
 
+async def uploaded(request: Request, field: str, what: str) -> bytes | None:
+    """The file sent in form field `field`, at most the upload limit; None when none was chosen."""
+    form = await request.form()
+    upload = form.get(field)
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return None
+    limit = settings_of(request).max_upload
+    data = await upload.read(limit + 1)
+    if len(data) > limit:
+        raise TooLargeError(f"the {what} is larger than {limit:,} bytes")
+    return data
+
+
+def page_errors() -> dict[int | str, dict[str, Any]]:
+    """The error answers every page documents (OpenAPI): a page in the site's style saying what went wrong."""
+    html = {"text/html": {"schema": {"type": "string"}}}
+    meanings = {400: "the request cannot be read", 401: "no invitation link (or no server key)",
+                403: "not this link's to see or do", 404: "unknown campaign, link or page",
+                413: "the file is over its limit", 422: "a field is missing or wrong (the page names it)",
+                429: "over the rate limit", 503: "the database is busy"}
+    return {code: {"description": meaning, "content": html} for code, meaning in meanings.items()}
+
+
 def add_pages(app: FastAPI) -> None:
+    pages = APIRouter(responses=page_errors(), default_response_class=HTMLResponse)
     def service(request: Request) -> Campaigns:
         campaigns: Campaigns = request.app.state.campaigns
         return campaigns
 
-    @app.get("/", response_class=HTMLResponse)
+    @pages.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
         scenarios = [load_scenario(s) for s in bundled_ids(system="firestorm")]
         info = [{"id": s.id, "title": s.title, "turns": len(s.turns)} for s in scenarios]
-        return templates.TemplateResponse(request, "index.html", {"scenarios": info})
+        settings = settings_of(request)
+        locked = not settings.key_matches(request.cookies.get(KEY_COOKIE))
+        return templates.TemplateResponse(request, "index.html", {"scenarios": info, "locked": locked})
 
-    @app.post("/new", response_class=HTMLResponse)
+    @pages.post("/server-key", response_class=HTMLResponse)
+    async def server_key(request: Request) -> Response:
+        """The server key typed on the start page: kept in this browser (a cookie) for creating campaigns."""
+        form = await request.form()
+        key = form.get("key")
+        settings = settings_of(request)
+        response = RedirectResponse("/", status_code=303)
+        if settings.server_key is None:
+            return response  # an open server: nothing to remember
+        limits_of(request).hit("create", client_address(request), "try server keys")  # no guessing at speed
+        if not isinstance(key, str) or not settings.key_matches(key):
+            raise KeyRequiredError("that is not this server's key (ask the server's owner for it)")
+        response.set_cookie(KEY_COOKIE, settings.server_key, httponly=True, samesite="strict",
+                            max_age=365 * 24 * 3600)
+        return response
+
+    @pages.post("/new", response_class=HTMLResponse, dependencies=[Creator])
     async def new(request: Request) -> Response:
         form = await request.form()
         scenario = str(form.get("scenario", ""))[:100]
@@ -49,18 +101,14 @@ def add_pages(app: FastAPI) -> None:
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
         if bots:
             params["bots"] = bots
-        upload = form.get("scenario_file")
-        toml_text = None
-        if upload is not None and not isinstance(upload, str) and upload.filename:
-            data = await upload.read(MAX_UPLOAD + 1)
-            if len(data) > MAX_UPLOAD:
-                raise HTTPException(413, f"the scenario file is larger than {MAX_UPLOAD} bytes")
-            toml_text = data.decode("utf-8", errors="replace")
-        cid, invitations = service(request).create(scenario, str(form.get("title", ""))[:200], params,
-                                                   hotseat=form.get("hotseat") == "on", scenario_toml=toml_text)
-        return links_page(request, service(request).store.campaign(cid).title, invitations)
+        data = await uploaded(request, "scenario_file", "scenario file")
+        toml_text = data.decode("utf-8", errors="replace") if data is not None else None
+        cid, invitations = await asyncio.to_thread(  # a bot's first moves may take a moment: not on the event loop
+            service(request).create, scenario, str(form.get("title", ""))[:200], params,
+            hotseat=form.get("hotseat") == "on", scenario_toml=toml_text)
+        return links_page(request, service(request).store.campaign(cid).title, invitations, cid)
 
-    @app.get("/c/{cid}/battle", response_class=HTMLResponse)
+    @pages.get("/c/{cid}/battle", response_class=HTMLResponse)
     def battle(request: Request, cid: str, who: Member, no: int = 0) -> Response:
         """The briefing of battle `no` at the table, or (0) of the battle being fought now."""
         campaigns = service(request)
@@ -68,33 +116,47 @@ def add_pages(app: FastAPI) -> None:
         brief = briefing(st, campaigns.view(who), no)
         return templates.TemplateResponse(request, "battle.html", {"cid": cid, "brief": brief, "no": no})
 
-    @app.post("/import", response_class=HTMLResponse)
+    @pages.post("/import", response_class=HTMLResponse, dependencies=[Creator])
     async def import_page(request: Request) -> Response:
-        form = await request.form()
-        upload = form.get("save")
-        if upload is None or isinstance(upload, str):
-            raise SaveError("choose a campaign file (JSON) to import")
-        data = await upload.read(MAX_UPLOAD + 1)
-        if len(data) > MAX_UPLOAD:
-            raise HTTPException(413, f"the file is larger than {MAX_UPLOAD} bytes")
-        cid, invitations = service(request).import_record(read_record(data))
-        return links_page(request, service(request).store.campaign(cid).title, invitations)
+        data = await uploaded(request, "save", "campaign file")
+        if data is None:
+            raise SaveError("choose a campaign file (an export, or a save of 'warroom play') to import")
+        exported = read_export(data, settings_of(request).max_upload)
+        cid, invitations = await asyncio.to_thread(service(request).import_record, exported)  # a replay takes time
+        return links_page(request, service(request).store.campaign(cid).title, invitations, cid)
 
-    @app.get("/join/{secret}")
+    @pages.get("/join/{secret}", status_code=303, responses={303: {
+        "description": "to the campaign's page, signed in", "content": {"text/html": {"schema": {"type": "string"}}}}})
     def join(request: Request, secret: str) -> Response:
         grant = service(request).store.grant(secret)
-        response = RedirectResponse(f"/c/{grant.campaign_id}", status_code=303)
+        response = RedirectResponse(f"/c/{grant.campaign_id}", status_code=303,
+                                    headers={"Content-Type": "text/html; charset=utf-8"})
         response.set_cookie(cookie_name(grant.campaign_id), secret, httponly=True, samesite="strict",
                             max_age=365 * 24 * 3600)
         return response
 
-    @app.get("/c/{cid}", response_class=HTMLResponse)
+    @pages.get("/c/{cid}/links", response_class=HTMLResponse)
+    def manage_links(request: Request, cid: str, who: Organiser) -> Response:
+        """The organiser's page for the campaign's links: each live link, revoke it, issue a new one."""
+        campaigns = service(request)
+        row = campaigns.store.campaign(cid)
+        sc = scenario_of(row)
+        seats = [{"role": "organiser", "side": "", "label": "organiser"}]
+        for side in (*sc.sides, ANY_SIDE):
+            for role in ("general", "commander"):
+                if side != ANY_SIDE or role == "general":
+                    seats.append({"role": role, "side": side, "label": seat_label(sc, role, side)})
+        return templates.TemplateResponse(request, "manage_links.html", {
+            "cid": cid, "title": row.title, "links": campaigns.links(who), "seats": seats})
+
+    @pages.get("/c/{cid}", response_class=HTMLResponse)
     def campaign(request: Request, cid: str, who: Member) -> Response:
         campaigns = service(request)
         page = campaigns.page(who)
         view, row = page["view"], page["row"]
         sc = scenario_of(row)
-        you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side else "")
+        you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side in sc.side_names else
+                               " of every side" if who.side else "")
         maps, chart = page["drawings"]
         details = {a["id"]: a for a in view["areas"]}
         context: dict[str, Any] = {
@@ -105,3 +167,5 @@ def add_pages(app: FastAPI) -> None:
             "troop_names": {t.id: t.name for t in sc.troops.values()},
         }
         return templates.TemplateResponse(request, "campaign.html", context)
+
+    app.include_router(pages)

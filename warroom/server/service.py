@@ -1,25 +1,27 @@
 """Campaigns as positions (docs/server-plan.md): the only layer the web app calls.
 
 A position is rebuilt by replaying the stored log (cached per process by campaign and sequence number).
-Every request is checked against the holder's grant and `legal_actions()`; the server rolls every die,
-from `random.Random(f"{seed}/{n}")` for the roll at log position `n`, so no dice state is kept and a
-restart changes nothing. The seed never leaves this module.
+Every request is checked against the holder's grant and `legal_actions()`; the server rolls every die.
+The roll at log position `n` comes from a stream keyed by HMAC-SHA256 of the campaign's secret dice key,
+its undo epoch and `n` (`core.dice.keyed_rng`), and so do the server's bot moves: no dice state is kept, a
+restart changes nothing, no number of published rolls tells the next one, and an undo (a new epoch) rolls
+fresh dice. The key never leaves this module.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import logging
 import random
-import secrets
 import threading
 import tomllib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from warroom.ai import make_bot
-from warroom.core.errors import IllegalActionError, ScenarioError, UnknownNameError
+from warroom.core.dice import keyed_rng
+from warroom.core.errors import IllegalActionError, SaveError, ScenarioError, UnknownNameError, shown
 from warroom.core.game import replay
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
@@ -28,6 +30,30 @@ from warroom.rulesets.firestorm.actions import Report
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.scenarios import bundled_ids, load_scenario
+from warroom.server.errors import BadRequestError, ForbiddenError, readable
+from warroom.server.portable import (
+    ANY_SIDE,
+    MAX_SIDE_ID,
+    MAX_TITLE,
+    Export,
+    Seat,
+    Waiting,
+    campaign_params,
+    check_seat,
+    export_document,
+    is_side_id,
+    seat_label,
+    seats_in_order,
+    standard_seats,
+)
+from warroom.server.results import (
+    asked,
+    asked_at,
+    battle_title,
+    check_seen,
+    pending_view,
+    still_valid,
+)
 from warroom.server.store import (
     CampaignRow,
     ConflictError,
@@ -41,9 +67,6 @@ from warroom.server.store import (
 CACHE_SIZE = 256
 RESULT_RETRIES = 20
 """How often a battle's result is tried again on a newer position when others act at the same moment."""
-BOT_KINDS = ("heuristic", "random")
-ANY_SIDE = "*"
-"""The side of a hot-seat general's link: it plays every side."""
 
 
 K = TypeVar("K")
@@ -73,12 +96,14 @@ class LRU(Generic[K, V]):
                 self._items.popitem(last=False)
 
 
-class ForbiddenError(Exception):
-    """The holder's role or side may not do this (HTTP 403)."""
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What a confirmation or dispute was sent about: the waiting result its sender was shown, in which undo
+    epoch (each optional: what is given must still hold)."""
 
-
-class BadRequestError(Exception):
-    """The request cannot be read: an unknown action word, area or counter (HTTP 422)."""
+    attacker_vp: int | None = None
+    defender_vp: int | None = None
+    epoch: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +115,14 @@ class Invitation:
     secret: str
 
 
-_UPLOADED: dict[str, FirestormScenario] = {}
+UPLOADED_CACHE = 64
+MAX_LIVE_LINKS = 40
+"""Links one campaign may have at once: a few per side is what clubs use."""
+MAX_SCENARIO_ID = 100
+"""As long as the column that keeps it."""
+_UPLOADED = LRU[str, FirestormScenario](UPLOADED_CACHE)
+"""Uploaded scenarios parsed, by their text's SHA-256: bounded, so that many uploads cannot fill the memory."""
+LOG = logging.getLogger("warroom.server")
 
 
 def uploaded_scenario(text: str) -> FirestormScenario:
@@ -102,13 +134,50 @@ def uploaded_scenario(text: str) -> FirestormScenario:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise BadRequestError(f"the scenario is not valid TOML: {exc}") from exc
+        except RecursionError as exc:
+            raise BadRequestError("the scenario is not valid TOML: nested too deeply") from exc
         try:
             got = parse_scenario(data, "uploaded scenario")
         except ScenarioError as exc:
             raise BadRequestError(f"the scenario has {len(exc.problems)} problem(s): " + "; ".join(exc.problems[:20])
                                   ) from exc
-        _UPLOADED[key] = got
+        except Exception as exc:  # a shape the validator did not foresee: still the file's fault, and logged
+            LOG.warning("an uploaded scenario broke the validator", exc_info=exc)
+            raise BadRequestError(f"the scenario cannot be read ({type(exc).__name__})") from exc
+        _UPLOADED.put(key, got)
     return got
+
+
+def storable(data: Any, where: str) -> None:
+    """Refuse, naming where, a NUL character in any key or text of parsed data: the names in a scenario end
+    up in the log, and PostgreSQL stores no NUL."""
+    if isinstance(data, str):
+        readable(data, where)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            readable(k, where)
+            storable(v, f"{where}.{k}")
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            storable(v, f"{where}[{i}]")
+
+
+def uploadable(text: str) -> FirestormScenario:
+    """A scenario file uploaded for a new campaign: valid, and not posing as a bundled scenario (an uploaded
+    id never shadows a bundled one, so an export always names the scenario it was played on)."""
+    sc = uploaded_scenario(readable(text, "scenario_toml"))  # parsed (and cached) before the stricter checks:
+    storable(tomllib.loads(text), "scenario_toml")  # these apply to new uploads, never to campaigns already kept
+    if not 0 < len(sc.id) <= MAX_SCENARIO_ID or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in sc.id):
+        raise BadRequestError(f"scenario_toml: the scenario id {shown(sc.id)} must be 1 to {MAX_SCENARIO_ID} "
+                              "letters, digits, _, - or .")
+    for side in sc.sides:
+        if not is_side_id(side):
+            raise BadRequestError(f"scenario_toml: {shown(side)} is not a side id for this server (1 to "
+                                  f"{MAX_SIDE_ID} lower-case letters, digits or _, starting with a letter)")
+    if sc.id in bundled_ids(drafts=True):
+        raise BadRequestError(f"scenario_toml: its id {sc.id!r} is the id of a bundled scenario; give the uploaded "
+                              "scenario an id of its own ([scenario] id in the file)")
+    return sc
 
 
 def scenario_of(row: CampaignRow) -> FirestormScenario:
@@ -132,9 +201,15 @@ def redact_unrolled(entries: list[LogEntry], in_allocation: bool, side: str) -> 
             for i, e in enumerate(entries)]
 
 
-def roll_seed(seed: int, position: int) -> random.Random:
-    """The dice of the roll at log position `position` (stable across processes and restarts)."""
-    return random.Random(f"{seed}/{position}")
+def dice_for(row: CampaignRow, position: int) -> random.Random:
+    """The dice of the roll at log position `position` in the campaign's current undo epoch (stable across
+    processes and restarts, unforeseeable without the campaign's key)."""
+    return keyed_rng(row.dice_key, "dice", row.epoch, position)
+
+
+def bot_stream(row: CampaignRow, position: int) -> random.Random:
+    """The random stream of the server's bot deciding at log position `position` (as unforeseeable)."""
+    return keyed_rng(row.dice_key, "bot", row.epoch, position)
 
 
 class Campaigns:
@@ -145,81 +220,126 @@ class Campaigns:
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
-               seed: int | None = None, hotseat: bool = False, scenario_toml: str | None = None
-               ) -> tuple[str, list[Invitation]]:
+               hotseat: bool = False, scenario_toml: str | None = None) -> tuple[str, list[Invitation]]:
         """A new campaign from a bundled scenario, or from an uploaded one-file scenario (`scenario_toml`)
         that `warroom validate` accepts, with its invitation links (shown once).
 
         `params["bots"]` maps sides to a bot kind (heuristic or random) that plays them; `hotseat` adds
         one general's link that plays every side (people sharing a screen)."""
+        readable(title, "title")
         if scenario_toml is not None:
-            sc = uploaded_scenario(scenario_toml)
-            scenario_id = sc.id
+            sc = uploadable(scenario_toml)
         elif scenario_id not in bundled_ids(system="firestorm"):
-            raise BadRequestError(f"unknown scenario {scenario_id!r} (the club server plays the Firestorm campaigns: "
-                                  f"{', '.join(bundled_ids(system='firestorm'))})")
+            raise BadRequestError(f"scenario: unknown scenario {shown(scenario_id)} (the club server plays the "
+                                  f"Firestorm campaigns: {', '.join(bundled_ids(system='firestorm'))})")
         else:
             sc = load_scenario(scenario_id)
-        params = dict(params or {})
-        mode = params.setdefault("mode", "gw")
-        if mode not in ("gw", "tabletop", "mixed"):
-            raise BadRequestError(f"unknown resolution mode {mode!r} (gw, tabletop or mixed)")
-        bots = params.get("bots", {})
-        if not isinstance(bots, dict) or any(s not in sc.sides or k not in BOT_KINDS for s, k in bots.items()):
-            raise BadRequestError(f"bots must map sides ({', '.join(sc.sides)}) to a bot kind "
-                                  f"({', '.join(BOT_KINDS)}), got {bots!r}")
-        seed = secrets.randbelow(2**31) if seed is None else seed
-        cid = self.store.create_campaign(title or sc.title, scenario_id, params, seed, scenario_toml)
-        invitations = self._invite_all(cid, sc.sides, sc.side_names)
-        if hotseat:
-            invitations.append(self._invite(cid, "general", ANY_SIDE, "every side (hot-seat)"))
-        st = new_game(sc, params)
-        self._settle(self.store.campaign(cid), st, 0, None, None)
-        return cid, invitations
+        params = campaign_params(sc, params or {})
+        seats = standard_seats(sc) + ([("general", ANY_SIDE)] if hotseat else [])
+        return self._start(sc, title or sc.title, params, scenario_toml, seats, new_game(sc, params))
 
-    def _invite_all(self, cid: str, sides: tuple[str, ...], names: dict[str, str]) -> list[Invitation]:
-        invitations = [self._invite(cid, "organiser", "", "organiser")]
-        for side in sides:
-            invitations.append(self._invite(cid, "general", side, f"{names[side]} general"))
-            invitations.append(self._invite(cid, "commander", side, f"{names[side]} commanders"))
-        return invitations
+    def _start(self, sc: FirestormScenario, title: str, params: dict[str, Any], scenario_toml: str | None,
+               seats: list[Seat], st: FirestormState, waiting: dict[int, PendingReport] | None = None
+               ) -> tuple[str, list[Invitation]]:
+        """Store a new campaign at position `st` (its whole log is stored), with one link per seat and the
+        `waiting` results of an import; nothing is left behind if that fails half-way."""
+        cid = self.store.create_campaign(title[:MAX_TITLE], sc.id, params, scenario_toml)
+        try:
+            invitations = [self._invite(cid, role, side, seat_label(sc, role, side)) for role, side in seats]
+            self._settle(self.store.campaign(cid), st, 0, None, None)
+            for no, pending in (waiting or {}).items():  # reported on the old server: they wait here as there
+                self.store.add_pending(cid, no, pending)
+        except BaseException:
+            self.store.delete_campaign(cid)
+            raise
+        return cid, invitations
 
     # ----- export and import --------------------------------------------------------------------------------
     def export(self, cid: str) -> dict[str, Any]:
-        """The campaign in the CLI save format. Its seed is 0: every roll so far is in the log, which is
-        all a replay needs, and the real seed would tell the future dice (issue 4: no response holds them)."""
+        """The campaign as the CLI save format with its seed blanked (every roll so far is in the log, which is
+        all a replay needs; the dice key would tell the future dice), plus what a new server needs: the
+        title, the seats and an uploaded scenario's file (`portable.export_document`)."""
         row = self.store.campaign(cid)
         sc = scenario_of(row)
         record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(cid))
-        out: dict[str, Any] = json.loads(record.to_json())
-        return out
+        live = {(g.role, g.side) for g in self.store.tokens(cid)}
+        seats = [seat for seat in seats_in_order(sc, sorted(live)) if seat in live]
+        st = self._state(row)
+        waiting = [Waiting(no, p.attacker_vp, p.defender_vp, p.by_side, p.disputed)
+                   for no, p in sorted(self.store.pendings(cid).items()) if still_valid(st, row.epoch, no, p)]
+        return export_document(record, row.title, row.scenario_toml, seats, waiting)
 
-    def import_record(self, record: GameRecord, title: str = "") -> tuple[str, list[Invitation]]:
-        """A new campaign from a save (CLI or export): replayed in full first; new links and a new seed."""
-        if record.scenario not in bundled_ids(system="firestorm"):
-            raise BadRequestError(f"the save is of scenario {record.scenario!r}, which this server does not have")
-        sc = load_scenario(record.scenario)
-        params = dict(record.params)
-        st = replay(record, lambda: new_game(sc, dict(params)))
+    def import_record(self, saved: Export | GameRecord, title: str = "") -> tuple[str, list[Invitation]]:
+        """A new campaign from an export or a terminal save, replayed in full first, with new links (one per
+        seat the export names, besides the standard ones) and a new dice key. Refuses a scenario this server
+        lacks, another version of it, bad parameters and a log that does not replay, naming the problem."""
+        if isinstance(saved, GameRecord):
+            saved = Export(saved)
+        record = saved.record
+        if saved.scenario_toml is not None:
+            sc = uploadable(saved.scenario_toml)
+            if sc.id != record.scenario:
+                raise BadRequestError(f"the save is of scenario {shown(record.scenario)}, but the scenario file it "
+                                      f"carries is {sc.id!r}")
+        elif record.scenario in bundled_ids(system="firestorm"):
+            sc = load_scenario(record.scenario)
+        else:
+            raise BadRequestError(f"scenario: the save is of scenario {shown(record.scenario)}, which this server does "
+                                  "not have (an export of a campaign from an uploaded scenario carries its file; this "
+                                  "save does not)")
+        if record.scenario_version != sc.version:
+            raise BadRequestError(f"scenario_version: the save was made with {sc.id} version "
+                                  f"{shown(record.scenario_version)}, but this server has version {sc.version}: "
+                                  "replayed on other rules, the campaign could change")
+        params = campaign_params(sc, record.params)
+        for i, (role, side) in enumerate(saved.seats):
+            check_seat(sc, role, side, f"club.seats[{i}]: ")
+        try:
+            st = replay(record, lambda: new_game(sc, dict(params)))
+        except SaveError:
+            raise
+        except Exception as exc:  # a log that trips a rule in a way no legal game can: still the file's fault
+            LOG.warning("an imported save failed to replay", exc_info=exc)
+            raise SaveError(f"the save cannot be replayed: {type(exc).__name__} after "
+                            f"{len(record.log)} log entries") from exc
         assert isinstance(st, FirestormState)
-        cid = self.store.create_campaign(title or f"{sc.title} (imported)", sc.id, params, secrets.randbelow(2**31))
-        invitations = self._invite_all(cid, sc.sides, sc.side_names)
-        self._settle(self.store.campaign(cid), st, 0, None, None)
-        return cid, invitations
+        questions = asked(st)
+        for i, w in enumerate(saved.waiting):
+            b = questions.get(w.battle)
+            sides = (b.attacker, b.defender) if b is not None else sc.sides
+            if w.battle not in questions or w.by_side not in sides or not (
+                    0 <= w.attacker_vp <= 6 and 0 <= w.defender_vp <= 6) or any(
+                    o.battle == w.battle for o in saved.waiting[:i]):
+                raise BadRequestError(f"club.waiting[{i}]: battle {w.battle} does not wait for a result from "
+                                      f"{shown(w.by_side)} of 0-6 VP in this campaign (or it has one already)")
+        waiting = {w.battle: PendingReport(len(st.log), w.attacker_vp, w.defender_vp, w.by_side, "", w.disputed,
+                                           asked_at(st, w.battle), 0) for w in saved.waiting}
+        return self._start(sc, title or saved.title or f"{sc.title} (imported)", params, saved.scenario_toml,
+                           seats_in_order(sc, list(saved.seats)), st, waiting)
 
     def reissue(self, grant: Grant, role: str, side: str) -> Invitation:
         """A new link for a role (after revoking a lost or leaked one): organiser only."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser issues links")
         sc = scenario_of(self.store.campaign(grant.campaign_id))
-        if role == "organiser" and side:
-            raise BadRequestError("the organiser's link has no side")
-        if role != "organiser" and side not in (*sc.sides, ANY_SIDE):
-            raise BadRequestError(f"unknown side {side!r} (sides: {', '.join(sc.sides)})")
-        if role not in ("organiser", "general", "commander"):
-            raise BadRequestError(f"unknown role {role!r} (organiser, general or commander)")
-        label = role if role == "organiser" else f"{sc.side_names.get(side, 'every side')} {role}"
-        return self._invite(grant.campaign_id, role, side, label)
+        check_seat(sc, role, side)
+        tid, secret = self.store.issue_token(grant.campaign_id, role, side, max_live=MAX_LIVE_LINKS)
+        return Invitation(seat_label(sc, role, side), role, side, tid, secret)
+
+    def links(self, grant: Grant) -> list[dict[str, Any]]:
+        """The campaign's live links, without their secrets (only their holders have those): organiser only."""
+        if grant.role != "organiser":
+            raise ForbiddenError("only the organiser manages links")
+        sc = scenario_of(self.store.campaign(grant.campaign_id))
+        return [{"token": g.token_id, "role": g.role, "side": g.side, "label": seat_label(sc, g.role, g.side),
+                 "yours": g.token_id == grant.token_id} for g in self.store.tokens(grant.campaign_id)]
+
+    def revoke(self, grant: Grant, token_id: str) -> None:
+        """Revoke a link: organiser only, and never the campaign's last organiser link (a campaign without an
+        organiser could not be undone, exported or managed again)."""
+        if grant.role != "organiser":
+            raise ForbiddenError("only the organiser revokes links")
+        self.store.revoke(grant.campaign_id, token_id)
 
     def _invite(self, cid: str, role: str, side: str, label: str) -> Invitation:
         tid, secret = self.store.issue_token(cid, role, side)
@@ -236,7 +356,7 @@ class Campaigns:
         st = self._cache.get(key)
         if st is None:
             sc = scenario_of(row)
-            record = GameRecord(sc.id, sc.version, row.params, row.seed, self.store.log(row.id))
+            record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(row.id))  # the log holds every roll
             rebuilt = replay(record, lambda: new_game(sc, dict(row.params)))
             assert isinstance(rebuilt, FirestormState)
             st = rebuilt
@@ -250,10 +370,11 @@ class Campaigns:
         side = st.current_player() if grant.side == ANY_SIDE else grant.side
         out = st.view(side if side in st.sc.sides else None)
         out["seq"] = row.seq
+        out["epoch"] = row.epoch  # how many undos: a position is (epoch, seq)
         out["you"] = {"role": grant.role, "side": grant.side}
         out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
         pendings = self.store.pendings(row.id)  # one query serves the results and their signature
-        out["results"] = self._results(st, grant, pendings)
+        out["results"] = self._results(st, row.epoch, grant, pendings)
         out["waiting"] = signature(pendings)
         return out
 
@@ -296,19 +417,22 @@ class Campaigns:
         return list(st.legal_actions())
 
     # ----- acting ----------------------------------------------------------------------------------------------------
-    def act(self, grant: Grant, text: str, key: str | None = None, expected_seq: int | None = None
-            ) -> dict[str, Any]:
+    def act(self, grant: Grant, text: str, key: str | None = None, expected_seq: int | None = None,
+            expected_epoch: int | None = None) -> dict[str, Any]:
         """Apply one action typed as text for the holder of `grant`, then roll any dice that follow.
+        `expected_seq` and `expected_epoch` are the position the sender saw (`view()["seq"]` and `["epoch"]`):
+        any other is a conflict.
 
         Returns {"seq": new sequence number, "applied": [log entries as text]}. Raises `ForbiddenError`,
         `BadRequestError`, `IllegalActionError` or the store's `ConflictError`."""
         cid = grant.campaign_id
         if key is not None:
-            done = self.store.remembered(cid, key)
+            done = self.store.remembered(cid, grant.token_id, key)
             if done is not None:
                 return done
         row = self.store.campaign(cid)
-        if expected_seq is not None and expected_seq != row.seq:
+        if (expected_seq is not None and expected_seq != row.seq) or (
+                expected_epoch is not None and expected_epoch != row.epoch):
             raise ConflictError("the campaign changed since you looked: reload and try again")
         st = self._state(row).clone()
         who = st.current_player()
@@ -319,7 +443,8 @@ class Campaigns:
         except (IllegalActionError, UnknownNameError) as exc:
             raise BadRequestError(str(exc)) from exc
         if isinstance(action, Report):
-            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key, expected_seq)
+            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key, expected_seq,
+                               expected_epoch)
         self._authorise(st, grant, who)
         st.apply_action(action, who)
         return self._settle(row, st, row.seq, grant.token_id, key)
@@ -327,8 +452,9 @@ class Campaigns:
     # ----- undo ---------------------------------------------------------------------------------------------------
     def undo_preview(self, grant: Grant, count: int) -> dict[str, Any]:
         """What undoing the last `count` decisions of people would remove: those decisions and everything
-        after the first of them (dice, the server bot's moves). Pass the returned `seq` to `undo` to
-        confirm exactly this."""
+        after the first of them (dice, the server bot's moves), and every waiting tabletop result that would
+        no longer answer a question of the campaign (`discarded`); the others stay (`kept`). Pass the
+        returned `seq` and `waiting` to `undo` to confirm exactly this."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser may undo actions")
         row = self.store.campaign(grant.campaign_id)
@@ -336,47 +462,68 @@ class Campaigns:
         bots = row.params.get("bots", {})  # the server's bot moves go with the decision they answered
         decisions = [i for i, e in enumerate(log) if not e.automatic and e.side not in bots]
         if count < 1 or count > len(decisions):
-            raise BadRequestError(f"there are {len(decisions)} decisions to undo; asked for {count}")
+            raise BadRequestError(f"count: there are {len(decisions)} decisions to undo; asked for {count}")
         keep = decisions[-count]
-        return {"seq": row.seq, "keep": keep,
+        sc = scenario_of(row)
+        back = replay(GameRecord(sc.id, sc.version, row.params, 0, log[:keep]), lambda: new_game(sc, dict(row.params)))
+        assert isinstance(back, FirestormState)
+        pendings = self.store.pendings(row.id)
+        st = self._state(row)
+        kept: list[dict[str, Any]] = []
+        discarded: list[dict[str, Any]] = []
+        stale: list[int] = []  # left over from a question already answered: shown nowhere, dropped with the undo
+        waiting_now = asked(st)
+        for no, pending in sorted(pendings.items()):
+            if no not in waiting_now or not still_valid(st, row.epoch, no, pending):
+                stale.append(no)
+                continue
+            # the same battle's trip to the table (or, for 0, no decision since) in the position undone to:
+            survives = (no in asked(back) and (pending.seq <= keep if not no else pending.asked_at is not None)
+                        and still_valid(back, row.epoch, no, pending))  # a result kept from before issue 11 names
+            # no trip to the table: an undo cannot tell which battle of its number it answers, so it goes
+            entry = {"battle": no, "title": battle_title(st, waiting_now[no], no), **pending_view(st, pending)}
+            (kept if survives else discarded).append(entry)
+        return {"seq": row.seq, "epoch": row.epoch, "keep": keep, "waiting": signature(pendings),
                 "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
-                           for e in log[keep:]]}
+                           for e in log[keep:]],
+                "discarded": discarded, "kept": kept, "stale": stale}
 
-    def undo(self, grant: Grant, count: int, seq: int) -> dict[str, Any]:
-        """Undo after the organiser saw `undo_preview` at position `seq`: the log is cut back and the
-        campaign replays without those actions. Raises `ConflictError` if anyone acted since."""
+    def undo(self, grant: Grant, count: int, seq: int, waiting: str | None = None, epoch: int | None = None
+             ) -> dict[str, Any]:
+        """Undo after the organiser saw `undo_preview` at position `seq` (of undo epoch `epoch`) with waiting
+        results `waiting`: the log is cut back, the campaign replays without those actions, and the waiting
+        results the preview listed as discarded go. Raises `ConflictError` if anyone acted, undid, or a result
+        came in, since."""
         preview = self.undo_preview(grant, count)
-        if preview["seq"] != seq:
+        if preview["seq"] != seq or (waiting is not None and preview["waiting"] != waiting) or (
+                epoch is not None and preview["epoch"] != epoch):
             raise ConflictError("the campaign changed since the preview: look again before undoing")
-        self.store.truncate(grant.campaign_id, seq, preview["keep"])
-        return {"seq": preview["keep"], "undone": preview["undone"]}
+        self.store.truncate(grant.campaign_id, seq, preview["epoch"], preview["keep"],
+                            [d["battle"] for d in preview["discarded"]] + preview["stale"], preview["waiting"])
+        return {"seq": preview["keep"], "undone": preview["undone"], "discarded": preview["discarded"],
+                "kept": preview["kept"]}
 
     # ----- tabletop results: reported by one side, confirmed by the other, or decided by the organiser -----
-    # A result belongs to a battle at the table (its number, battles in parallel) or to the battle being
-    # fought now (0). Each battle has at most one reported result waiting.
+    # Each battle has at most one reported result waiting (`results.py` says which are still valid).
     def results(self, grant: Grant) -> list[dict[str, Any]]:
         """The tabletop results the campaign waits for, with what the holder may do about each."""
         row = self.store.campaign(grant.campaign_id)
-        return self._results(self._state(row), grant, self.store.pendings(row.id))
+        return self._results(self._state(row), row.epoch, grant, self.store.pendings(row.id))
 
-    def _results(self, st: FirestormState, grant: Grant, pendings: dict[int, PendingReport]
+    def _results(self, st: FirestormState, epoch: int, grant: Grant, pendings: dict[int, PendingReport]
                  ) -> list[dict[str, Any]]:
-        sc = st.sc
-        asked = self._asked(st)
         out = []
-        for no, b in asked.items():
-            sides = (b.attacker, b.defender) if b is not None else sc.sides
+        for no, b in asked(st).items():
+            sides = (b.attacker, b.defender) if b is not None else st.sc.sides
             pending = pendings.get(no)
-            if pending is not None and not self._still_valid(st, no, pending):
+            if pending is not None and not still_valid(st, epoch, no, pending):
                 pending = None
             plays = grant.role in ("general", "commander") and (grant.side in sides or grant.side == ANY_SIDE)
-            title = f"{sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}" \
-                if b is not None else "the tabletop roll asked for now"
             out.append({
-                "battle": no, "title": (f"Battle {no}: " if no else "") + title,
+                "battle": no, "title": battle_title(st, b, no),
                 "attacker": b.attacker if b is not None else None, "defender": b.defender if b is not None else None,
                 "from": b.frm if b is not None else None, "to": b.to if b is not None else None,
-                "pending": self._pending_view(st, pending) if pending is not None else None,
+                "pending": pending_view(st, pending) if pending is not None else None,
                 "can_report": plays and pending is None,
                 "can_confirm": plays and pending is not None and not pending.disputed and pending.by_side != grant.side
                 and grant.side != ANY_SIDE,
@@ -384,150 +531,127 @@ class Campaigns:
             })
         return out
 
-    @staticmethod
-    def _asked(st: FirestormState) -> dict[int, Battle | None]:
-        """Battle number -> battle (None for a D-Day roll) of every result asked for now."""
-        asked: dict[int, Battle | None] = {}
-        if st.current_player() == REPORT and st.step != "await_reports":
-            asked[0] = st.battle
-        for b in st.parked:
-            if not b.winner:
-                asked[b.no] = b
-        return asked
-
-    @staticmethod
-    def _still_valid(st: FirestormState, no: int, pending: PendingReport) -> bool:
-        """A waiting result still answers its question: its battle is still at the table, or (0) the flow has
-        not moved on since (only results of other battles came in)."""
-        if no:  # numbers restart each turn: the result must be younger than this battle's trip to the table
-            return any(b.no == no and not b.winner and b.parked_at <= pending.seq for b in st.parked)
-        return st.current_player() == REPORT and all(e.side == REPORT and e.action.count(" ") == 3
-                                                     for e in st.log[pending.seq:])
-
-    def _check_seen(self, st: FirestormState, row: CampaignRow, battle: int, seen: int | None) -> None:
-        """A result sent with the position its sender saw (`seen`) must still answer the same question: for
-        the battle being fought now nothing may have happened since but results of other battles; for a
-        battle at the table, it must have gone to the table by then (numbers restart every turn)."""
-        if seen is None:
-            return
-        if battle:
-            if any(b.no == battle and b.parked_at <= seen for b in st.parked):
-                return
-        elif seen <= row.seq and all(e.side == REPORT and e.action.count(" ") == 3 for e in st.log[seen:]):
-            return
-        raise ConflictError(f"{battle_label(battle)} is not the battle you saw: the campaign moved on; reload")
-
     def report(self, grant: Grant, battle: int, attacker_vp: int, defender_vp: int, key: str | None = None,
-               seen: int | None = None) -> dict[str, Any]:
+               seen: int | None = None, seen_epoch: int | None = None) -> dict[str, Any]:
         """One side's commanders (or general) report a tabletop result; the other side confirms it. A hot-seat
         link reports for both sides, so its result is applied at once."""
         if key is not None:
-            done = self.store.remembered(grant.campaign_id, key)
+            done = self.store.remembered(grant.campaign_id, grant.token_id, key)
             if done is not None:
                 return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row).clone()
         action = Report(attacker_vp, defender_vp, battle)
-        asked = self._asked(st)
-        self._authorise_result(st, grant, battle, asked)
-        self._check_seen(st, row, battle, seen)
+        self._authorise_result(grant, battle, asked(st))
+        check_seen(st, row.seq, row.epoch, battle, seen, seen_epoch)
         st.clone().apply_action(action, REPORT)  # a well-formed result for a battle that waits for one
         if grant.side == ANY_SIDE:  # hot-seat: both sides are at the table, nobody needs to confirm
             return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id, key)
         stale = self.store.pendings(row.id).get(battle)
-        if stale is not None and not self._still_valid(st, battle, stale):
-            self.store.clear_pending(row.id, battle)
-        pending = PendingReport(row.seq, attacker_vp, defender_vp, grant.side, grant.token_id)
-        self.store.add_pending(row.id, battle, pending)
-        return {"seq": row.seq, "battle": battle, "pending": self._pending_view(st, pending)}
+        if stale is not None and not still_valid(st, row.epoch, battle, stale):
+            self.store.clear_pending(row.id, battle, stale)
+        pending = PendingReport(row.seq, attacker_vp, defender_vp, grant.side, grant.token_id, False,
+                                asked_at(st, battle), row.epoch)
+        response = {"seq": row.seq, "battle": battle, "pending": pending_view(st, pending)}
+        self.store.add_pending(row.id, battle, pending, key, response)
+        return response
 
-    def _pending_view(self, st: FirestormState, p: PendingReport) -> dict[str, Any]:
-        return {"attacker_vp": p.attacker_vp, "defender_vp": p.defender_vp, "by": p.by_side, "disputed": p.disputed,
-                "waiting_for": "the organiser" if p.disputed else st.sc.side_names.get(st.sc.other(p.by_side), "")}
-
-    def _open_result(self, grant: Grant, battle: int) -> tuple[FirestormState, CampaignRow, PendingReport]:
+    def _open_result(self, grant: Grant, battle: int, seen: Seen | None
+                     ) -> tuple[FirestormState, CampaignRow, PendingReport]:
+        """The waiting result of `battle` that the holder of `grant` answers; with `seen` (the result and undo
+        epoch the sender was shown), a conflict unless it is still that one."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
         pending = self.store.pendings(row.id).get(battle)
-        asked = self._asked(st)
-        if pending is None or battle not in asked or not self._still_valid(st, battle, pending):
+        waiting = asked(st)
+        if pending is None or battle not in waiting or not still_valid(st, row.epoch, battle, pending):
             raise ConflictError(f"no reported result of {battle_label(battle)} is waiting to be confirmed (someone "
                                 "may have just confirmed it: reload)")
-        self._authorise_result(st, grant, battle, asked)
+        self._authorise_result(grant, battle, waiting)
+        if seen is not None and (
+                (seen.epoch is not None and seen.epoch != row.epoch)
+                or (seen.attacker_vp is not None and seen.attacker_vp != pending.attacker_vp)
+                or (seen.defender_vp is not None and seen.defender_vp != pending.defender_vp)):
+            raise ConflictError(f"the result of {battle_label(battle)} waiting now is not the one you saw: reload")
         return st, row, pending
 
-    def confirm(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
+    def confirm(self, grant: Grant, battle: int = 0, seen: Seen | None = None) -> dict[str, Any]:
         """The other side agrees with the reported result: it is applied."""
-        _, row, pending = self._open_result(grant, battle)
+        _, row, pending = self._open_result(grant, battle, seen)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side confirms a result, not the side that reported it")
         return self._apply_result(row, battle, pending.attacker_vp, pending.defender_vp, grant.token_id)
 
-    def dispute(self, grant: Grant, battle: int = 0) -> dict[str, Any]:
+    def dispute(self, grant: Grant, battle: int = 0, seen: Seen | None = None) -> dict[str, Any]:
         """The other side disagrees: the organiser decides."""
-        st, _, pending = self._open_result(grant, battle)
+        st, _, pending = self._open_result(grant, battle, seen)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side disputes a result, not the side that reported it")
-        if not self.store.dispute_pending(grant.campaign_id, battle):
+        if not self.store.dispute_pending(grant.campaign_id, battle, pending):
             raise ConflictError(f"the reported result of {battle_label(battle)} is gone (just confirmed?): reload")
-        disputed = PendingReport(pending.seq, pending.attacker_vp, pending.defender_vp, pending.by_side,
-                                 pending.token_id, True)
         return {"seq": self.store.campaign(grant.campaign_id).seq, "battle": battle,
-                "pending": self._pending_view(st, disputed)}
+                "pending": pending_view(st, replace(pending, disputed=True))}
 
-    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int, battle: int = 0, seen: int | None = None
-               ) -> dict[str, Any]:
+    def decide(self, grant: Grant, attacker_vp: int, defender_vp: int, battle: int = 0, seen: int | None = None,
+               seen_epoch: int | None = None, key: str | None = None) -> dict[str, Any]:
         """The organiser settles a battle's result (a dispute, or a result nobody reported); `seen` is the
-        position the organiser looked at (a conflict if the question has changed since)."""
+        position the organiser looked at (a conflict if the question has changed since); a retry with the
+        same `key` applies nothing twice."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser decides a tabletop result")
+        if key is not None:
+            done = self.store.remembered(grant.campaign_id, grant.token_id, key)
+            if done is not None:
+                return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        if battle not in self._asked(st):
+        if battle not in asked(st):
             raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result"
                                      if battle else "no battle is waiting for a tabletop result")
-        self._check_seen(st, row, battle, seen)
-        return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id)
+        check_seen(st, row.seq, row.epoch, battle, seen, seen_epoch)
+        return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id, key)
 
     def _apply_result(self, seen: CampaignRow, battle: int, attacker_vp: int, defender_vp: int, token_id: str,
                       key: str | None = None) -> dict[str, Any]:
         """Apply a result and everything that follows, on the position `seen` that the request was checked
         against. A battle at the table takes its result at any decision, so when someone else acted first it
-        is tried again on the newer position; the battle being fought now is not (the question it answered
-        may be gone): that is a conflict."""
+        is tried again on the newer position, provided it is still the same battle's trip to the table and
+        nobody undid anything; the battle being fought now is not (the question it answered may be gone): that
+        is a conflict. Its waiting result goes with the append."""
         cid = seen.id
         row = seen
+        identity = asked_at(self._state(seen), battle)
         for attempt in range(RESULT_RETRIES):
             if attempt:
                 row = self.store.campaign(cid)
+                if row.epoch != seen.epoch:
+                    raise ConflictError("the organiser undid decisions just now: reload")
             st = self._state(row).clone()
-            if battle not in self._asked(st):
+            if battle not in asked(st) or asked_at(st, battle) != identity:
                 raise ConflictError(f"{battle_label(battle)} already has its result (someone applied it just now): "
                                     "reload")
             st.apply_action(Report(attacker_vp, defender_vp, battle), REPORT)
             try:
-                response = self._settle(row, st, row.seq, token_id, key)
+                return self._settle(row, st, row.seq, token_id, key, answered=battle)
             except ConflictError:
                 if battle:
                     continue
                 raise
-            self.store.clear_pending(cid, battle)
-            return response
         raise ConflictError(f"the campaign is changing too fast to apply the result of {battle_label(battle)}: "
                             "try again")
 
-    def _authorise_result(self, st: FirestormState, grant: Grant, battle: int, asked: dict[int, Battle | None]
-                          ) -> None:
+    @staticmethod
+    def _authorise_result(grant: Grant, battle: int, waiting: dict[int, Battle | None]) -> None:
         if grant.role == "organiser":
             raise ForbiddenError("the organiser decides disputed results; the commanders report them")
         if grant.role not in ("general", "commander"):
             raise ForbiddenError("only the commanders (or generals) of the battle report its result")
-        if battle not in asked:
-            waiting = ", ".join(str(n) for n in asked if n) or "none"
+        if battle not in waiting:
+            numbers = ", ".join(str(n) for n in waiting if n) or "none"
             raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result "
-                                     f"(battles at the table waiting: {waiting})" if battle
+                                     f"(battles at the table waiting: {numbers})" if battle
                                      else "no tabletop result is asked for now")
-        b = asked[battle]
+        b = waiting[battle]
         if b is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
             raise ForbiddenError(f"only the two sides of {battle_label(battle)} report its result")
 
@@ -545,23 +669,30 @@ class Campaigns:
             raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
-    def _settle(self, row: CampaignRow, st: FirestormState, old_seq: int, token_id: str | None, key: str | None
-                ) -> dict[str, Any]:
+    def _settle(self, row: CampaignRow, st: FirestormState, old_seq: int, token_id: str | None, key: str | None,
+                answered: int | None = None) -> dict[str, Any]:
         """Roll the dice of every chance node the position reaches (and play the server's bots), then store
-        what happened after position `old_seq` of campaign `row`."""
+        what happened after position `old_seq` of campaign `row` (with `answered`, the battle whose result
+        this applies). A request key that a twin of this request stored meanwhile returns its response."""
         cid = row.id
         bots: dict[str, str] = st.params.get("bots", {})
         while True:
             who = st.current_player()
             if who == CHANCE:
-                st.apply_action(st.chance_dice().sample(roll_seed(row.seed, len(st.log))))
-            elif who in bots:  # the server's bot plays its side at once, from its own seeded stream
-                bot = make_bot(bots[who], random.Random(f"{row.seed}/bot/{len(st.log)}"))
+                st.apply_action(st.chance_dice().sample(dice_for(row, len(st.log))))
+            elif who in bots:  # the server's bot plays its side at once, from its own keyed stream
+                bot = make_bot(bots[who], bot_stream(row, len(st.log)))
                 st.apply_action(bot.choose(st, st.legal_actions()), who)
             else:
                 break
         entries = st.log[old_seq:]
         response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
-        self.store.append(cid, old_seq, entries, token_id, key, response)
+        try:
+            self.store.append(cid, old_seq, entries, token_id, key, response, epoch=row.epoch, answered=answered)
+        except ConflictError:
+            done = self.store.remembered(cid, token_id or "", key) if key is not None else None
+            if done is not None:  # the same request, sent twice at once: the first one's answer
+                return done
+            raise
         self._cache.put((cid, row.epoch, old_seq + len(entries)), st)
         return response

@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from warroom.core.errors import shown
 from warroom.core.flow import Flow
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.state import FirestormState
 
 MODES = ("gw", "tabletop", "mixed")
+RULE_PARAMS = ("mode", "allotment", "parallel")
+"""The parameters the rules read; a game's other parameters belong to whoever drives it (players, bots)."""
+MAX_ALLOTMENT = 1000
+
+
+def check_params(params: Mapping[str, Any]) -> None:
+    """Raise `ValueError`, naming the parameter, unless the rule parameters in `params` are well formed:
+    `mode` one of `MODES`; `allotment` a whole number of battles, in mixed mode only; `parallel` true or false.
+
+    >>> check_params({"mode": "mixed", "allotment": 2, "parallel": True})
+    >>> check_params({"mode": "nuke"})
+    Traceback (most recent call last):
+    ...
+    ValueError: mode: unknown resolution mode 'nuke' (use gw, tabletop, mixed)
+    """
+    mode = params.get("mode", "gw")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode: unknown resolution mode {shown(mode)} (use {', '.join(MODES)})")
+    allotment = params.get("allotment")
+    if allotment is not None:
+        if not isinstance(allotment, int) or isinstance(allotment, bool) or not 0 <= allotment <= MAX_ALLOTMENT:
+            raise ValueError(f"allotment: the tabletop allotment must be a whole number of battles from 0 to "
+                             f"{MAX_ALLOTMENT}, got {shown(allotment)}")
+        if mode != "mixed":
+            raise ValueError("allotment: a tabletop allotment only applies in mixed mode")
+    if not isinstance(params.get("parallel", False), bool):
+        raise ValueError(f"parallel: must be true or false, got {shown(params['parallel'])}")
 
 
 @cache
@@ -27,16 +56,10 @@ def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) 
     """
     params = dict(params or {})
     params.setdefault("mode", "gw")
-    if params["mode"] not in MODES:
-        raise ValueError(f"unknown resolution mode {params['mode']!r} (use {', '.join(MODES)})")
-    allotment = params.get("allotment")
-    if allotment is not None and params["mode"] != "mixed":
-        raise ValueError("a tabletop allotment only applies in mixed mode")
-    if allotment is not None and (not isinstance(allotment, int) or isinstance(allotment, bool) or allotment < 0):
-        raise ValueError(f"the tabletop allotment must be a whole number of battles, got {allotment!r}")
+    check_params(params)
     st = FirestormState(scenario, flow(), params)
     st.flow.enter(st, "turn_start")
     return st
 
 
-__all__ = ["FirestormScenario", "FirestormState", "new_game", "parse_scenario"]
+__all__ = ["MODES", "RULE_PARAMS", "FirestormScenario", "FirestormState", "check_params", "new_game", "parse_scenario"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
+from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm.counters import CounterDef, parse_counters
 from warroom.rulesets.firestorm.maps import TERRAINS, AreaDef, BorderDef, StratAreaDef, parse_maps
 
@@ -241,6 +242,10 @@ def _bonus(r: Reader, key: str) -> dict[str, int]:
     return {}
 
 
+NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
+"""Who else may be to act: never a side's id."""
+
+
 def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     """Build and validate a Firestorm scenario. Raises `ScenarioError` listing every problem."""
     problems: list[str] = []
@@ -250,6 +255,11 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     sides: tuple[str, str] = (sides_t[0], sides_t[1]) if len(sides_t) == 2 else ("allies", "axis")
     if len(sides_t) != 2:
         head.fail("key 'sides': expected exactly two side ids")
+    for side in sides_t:
+        if side in NOT_SIDES:
+            head.fail(f"key 'sides': {side!r} cannot be a side's id (it names who else may be to act)")
+    if len(set(sides_t)) != len(sides_t):
+        head.fail("key 'sides': the two sides need two different ids")
     side_names_r = head.table("side_names")
     side_names = {s: side_names_r.text(s, s.title()) for s in sides}
     n_turns = head.integer("turns", lo=1, hi=20)

@@ -1,0 +1,34 @@
+"""What the server tests share: a client of the real app, a link's header, a new campaign's links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from warroom.server.app import create_app
+from warroom.server.guards import ServerSettings
+
+
+def client(url: str, settings: ServerSettings | None = None) -> TestClient:
+    """The app on the database at `url`; a 500 is answered as a 500, not raised into the test."""
+    return TestClient(create_app(url, settings=settings), raise_server_exceptions=False)
+
+
+def auth(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def new_campaign(c: TestClient, scenario: str = "caen", mode: str = "gw", **body: Any) -> tuple[str, dict[str, str]]:
+    """A new campaign: its id and its links' secrets by label ("organiser", "Allies general" ...)."""
+    r = c.post("/api/campaigns", json={"scenario": scenario, "mode": mode, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], {link["label"]: link["secret"] for link in r.json()["links"]}
+
+
+def caen_as_one_file(new_id: str) -> str:
+    """Caen's scenario and map as one uploadable file, under another id."""
+    folder = Path(__file__).parents[2] / "warroom" / "scenarios" / "data" / "caen"
+    scenario = (folder / "scenario.toml").read_text().replace('id = "caen"', f'id = "{new_id}"', 1)
+    return (folder / "map.toml").read_text() + "\n" + scenario

@@ -1,0 +1,163 @@
+"""What the JSON API and the pages share: who a request is (its invitation secret), the guards on writing
+requests, and answers to errors, as JSON for the API and as a page in the site's style for a browser.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.requests import cookie_parser
+from starlette.types import Scope
+
+from warroom.server.errors import ForbiddenError, KeyRequiredError
+from warroom.server.guards import RateLimits, ServerSettings
+from warroom.server.service import Campaigns
+from warroom.server.store import Grant
+
+templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+KEY_HEADER = "X-Warroom-Key"
+KEY_COOKIE = "wr_server_key"
+KEY_NEEDED = ("creating or importing campaigns on this server needs its server key (ask the server's owner; send it "
+              f"as the {KEY_HEADER} header, or enter it on the start page)")
+MAX_MESSAGE = 600
+"""The longest error message answered: a message never echoes a large input back."""
+
+
+def is_api(path: str) -> bool:
+    return path.startswith("/api/")
+
+
+def plain(message: str) -> str:
+    """`message` as it can be sent: valid UTF-8 (a lone surrogate becomes '?') and at most `MAX_MESSAGE` long."""
+    text = message.encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+
+
+TITLES = {400: "Bad request", 401: "Who are you?", 403: "Not yours to do", 404: "Not found", 405: "Not here",
+          409: "Not now", 413: "Too large", 422: "Cannot read that", 429: "Slow down", 500: "Server error",
+          503: "Busy"}
+
+
+def error_page(status: int, message: str) -> bytes:
+    """An error as a page in the site's style, with a way back."""
+    template = templates.env.get_template("error.html")
+    return template.render(status=status, title=TITLES.get(status, "Error"), message=plain(message)).encode()
+
+
+def rendered_error(path: str, status: int, message: str) -> tuple[str, bytes]:
+    """(content type, body) of an error answer for `path`: JSON for the API, a page for everything else."""
+    if is_api(path):
+        return "application/json", json.dumps({"detail": plain(message)}).encode()
+    return "text/html; charset=utf-8", error_page(status, message)
+
+
+def error_response(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    if is_api(request.url.path):
+        return JSONResponse({"detail": plain(message)}, status_code=status, headers=headers)
+    return HTMLResponse(error_page(status, message), status_code=status, headers=headers)
+
+
+# ----- who is asking -------------------------------------------------------------------------------------------
+def campaigns_of(request: Request) -> Campaigns:
+    service: Campaigns = request.app.state.campaigns
+    return service
+
+
+def settings_of(request: Request) -> ServerSettings:
+    settings: ServerSettings = request.app.state.settings
+    return settings
+
+
+def limits_of(request: Request) -> RateLimits:
+    limits: RateLimits = request.app.state.limits
+    return limits
+
+
+Service = Annotated[Campaigns, Depends(campaigns_of)]
+
+
+def cookie_name(cid: str) -> str:
+    return f"wr_{cid}"
+
+
+class MissingLinkError(Exception):
+    """A request that carries no invitation secret (HTTP 401)."""
+
+
+def member(cid: str, request: Request, service: Service,
+           authorization: Annotated[str | None, Header()] = None) -> Grant:
+    """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or the
+    campaign's cookie set by its join link), who must belong to campaign `cid`."""
+    secret = authorization.removeprefix("Bearer ").strip() if authorization and authorization.startswith("Bearer ") \
+        else request.cookies.get(cookie_name(cid))
+    if not secret:
+        raise MissingLinkError("open your invitation link first (it signs this browser in), or send its secret as "
+                               "'Authorization: Bearer <secret>'")
+    who = service.store.grant(secret)
+    if who.campaign_id != cid:
+        service.store.campaign(cid)  # 404 for an unknown campaign
+        raise ForbiddenError("this link belongs to another campaign")
+    return who
+
+
+Member = Annotated[Grant, Depends(member)]
+
+
+def must_organise(who: Grant) -> Grant:
+    if who.role != "organiser":
+        raise ForbiddenError("only the organiser may do this")
+    return who
+
+
+def organiser(who: Member) -> Grant:
+    return must_organise(who)
+
+
+Organiser = Annotated[Grant, Depends(organiser)]
+
+
+# ----- guards on writing requests ---------------------------------------------------------------------------
+def client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def carries_key(scope: Scope, settings: ServerSettings) -> bool:
+    """Whether a request (its raw ASGI scope, before anything is read) carries the server key, when there is
+    one: the header, or the start page's cookie."""
+    if settings.server_key is None:
+        return True
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+    presented = headers.get(KEY_HEADER.lower()) or cookie_parser(headers.get("cookie", "")).get(KEY_COOKIE)
+    return settings.key_matches(presented)
+
+
+def may_create(request: Request, key: Annotated[str | None, Header(alias=KEY_HEADER)] = None) -> None:
+    """Creating or importing a campaign: the server key when the owner set one (header `X-Warroom-Key`, or
+    the cookie the start page sets), and the per-address rate limit."""
+    limits_of(request).hit("create", client_address(request), "create or import campaigns")  # wrong keys count too
+    if not settings_of(request).key_matches(key or request.cookies.get(KEY_COOKIE)):
+        raise KeyRequiredError(KEY_NEEDED)
+
+
+def acting(request: Request, who: Member) -> Grant:
+    """A request that changes a campaign: the link's rate limit, and the campaign's."""
+    limits = limits_of(request)
+    limits.hit("act", who.token_id, "act in this campaign")
+    limits.hit("campaign", who.campaign_id, "this campaign (from all its links together)")
+    return who
+
+
+Creator = Depends(may_create)
+Actor = Annotated[Grant, Depends(acting)]
+
+
+def organiser_acting(who: Actor) -> Grant:
+    return must_organise(who)
+
+
+OrganiserActing = Annotated[Grant, Depends(organiser_acting)]
