@@ -36,6 +36,7 @@ from warroom.server.portable import read_export
 from warroom.server.service import Campaigns, Invitation, Seen
 from warroom.server.store import ConflictError, EventStore, NotFoundError
 from warroom.server.web import (
+    TITLES_AND_MEANINGS,
     Actor,
     Creator,
     Member,
@@ -151,18 +152,9 @@ class Problem(BaseModel):
     detail: str
 
 
-ERROR_MEANINGS = {
-    400: "the request cannot be read", 401: "no invitation link (or no server key where creating needs one)",
-    403: "the link's role or side may not do this", 404: "unknown campaign or link",
-    409: "illegal now, or someone acted first: reload", 413: "the request body is over its limit",
-    422: "a field is missing or wrong (the message names it)", 429: "over the rate limit: see Retry-After",
-    503: "the database is busy: try again (see Retry-After)",
-}
-
-
 def api_errors() -> dict[int | str, dict[str, Any]]:
     """The error answers every API operation documents (OpenAPI), all `Problem`s."""
-    return {code: {"model": Problem, "description": meaning} for code, meaning in ERROR_MEANINGS.items()}
+    return {code: {"model": Problem, "description": meaning} for code, meaning in TITLES_AND_MEANINGS.items()}
 
 
 ERROR_STATUS: dict[type[Exception], int] = {

@@ -16,12 +16,14 @@ from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.briefing import briefing
 from warroom.server.errors import KeyRequiredError, TooLargeError
 from warroom.server.portable import ANY_SIDE, read_export, seat_label
-from warroom.server.service import Campaigns, Invitation, scenario_of
+from warroom.server.service import Invitation, scenario_of
 from warroom.server.web import (
     KEY_COOKIE,
+    TITLES_AND_MEANINGS,
     Creator,
     Member,
     Organiser,
+    campaigns_of,
     client_address,
     cookie_name,
     limits_of,
@@ -54,18 +56,12 @@ async def uploaded(request: Request, field: str, what: str) -> bytes | None:
 def page_errors() -> dict[int | str, dict[str, Any]]:
     """The error answers every page documents (OpenAPI): a page in the site's style saying what went wrong."""
     html = {"text/html": {"schema": {"type": "string"}}}
-    meanings = {400: "the request cannot be read", 401: "no invitation link (or no server key)",
-                403: "not this link's to see or do", 404: "unknown campaign, link or page",
-                413: "the file is over its limit", 422: "a field is missing or wrong (the page names it)",
-                429: "over the rate limit", 503: "the database is busy"}
-    return {code: {"description": meaning, "content": html} for code, meaning in meanings.items()}
+    return {code: {"description": meaning, "content": html} for code, meaning in TITLES_AND_MEANINGS.items()}
 
 
 def add_pages(app: FastAPI) -> None:
     pages = APIRouter(responses=page_errors(), default_response_class=HTMLResponse)
-    def service(request: Request) -> Campaigns:
-        campaigns: Campaigns = request.app.state.campaigns
-        return campaigns
+    service = campaigns_of
 
     @pages.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:

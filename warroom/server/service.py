@@ -323,8 +323,7 @@ class Campaigns:
             raise ForbiddenError("only the organiser issues links")
         sc = scenario_of(self.store.campaign(grant.campaign_id))
         check_seat(sc, role, side)
-        tid, secret = self.store.issue_token(grant.campaign_id, role, side, max_live=MAX_LIVE_LINKS)
-        return Invitation(seat_label(sc, role, side), role, side, tid, secret)
+        return self._invite(grant.campaign_id, role, side, seat_label(sc, role, side), MAX_LIVE_LINKS)
 
     def links(self, grant: Grant) -> list[dict[str, Any]]:
         """The campaign's live links, without their secrets (only their holders have those): organiser only."""
@@ -341,9 +340,13 @@ class Campaigns:
             raise ForbiddenError("only the organiser revokes links")
         self.store.revoke(grant.campaign_id, token_id)
 
-    def _invite(self, cid: str, role: str, side: str, label: str) -> Invitation:
-        tid, secret = self.store.issue_token(cid, role, side)
+    def _invite(self, cid: str, role: str, side: str, label: str, max_live: int | None = None) -> Invitation:
+        tid, secret = self.store.issue_token(cid, role, side, max_live)
         return Invitation(label, role, side, tid, secret)
+
+    def _remembered(self, grant: Grant, key: str | None) -> dict[str, Any] | None:
+        """The stored answer to a request key this link sent before (a retry applies nothing twice)."""
+        return self.store.remembered(grant.campaign_id, grant.token_id, key) if key is not None else None
 
     # ----- positions ---------------------------------------------------------------------------------------------
     def state(self, cid: str) -> FirestormState:
@@ -426,10 +429,8 @@ class Campaigns:
         Returns {"seq": new sequence number, "applied": [log entries as text]}. Raises `ForbiddenError`,
         `BadRequestError`, `IllegalActionError` or the store's `ConflictError`."""
         cid = grant.campaign_id
-        if key is not None:
-            done = self.store.remembered(cid, grant.token_id, key)
-            if done is not None:
-                return done
+        if (done := self._remembered(grant, key)) is not None:
+            return done
         row = self.store.campaign(cid)
         if (expected_seq is not None and expected_seq != row.seq) or (
                 expected_epoch is not None and expected_epoch != row.epoch):
@@ -472,13 +473,13 @@ class Campaigns:
         kept: list[dict[str, Any]] = []
         discarded: list[dict[str, Any]] = []
         stale: list[int] = []  # left over from a question already answered: shown nowhere, dropped with the undo
-        waiting_now = asked(st)
+        waiting_now, waiting_back = asked(st), asked(back)
         for no, pending in sorted(pendings.items()):
             if no not in waiting_now or not still_valid(st, row.epoch, no, pending):
                 stale.append(no)
                 continue
             # the same battle's trip to the table (or, for 0, no decision since) in the position undone to:
-            survives = (no in asked(back) and (pending.seq <= keep if not no else pending.asked_at is not None)
+            survives = (no in waiting_back and (pending.seq <= keep if not no else pending.asked_at is not None)
                         and still_valid(back, row.epoch, no, pending))  # a result kept from before issue 11 names
             # no trip to the table: an undo cannot tell which battle of its number it answers, so it goes
             entry = {"battle": no, "title": battle_title(st, waiting_now[no], no), **pending_view(st, pending)}
@@ -535,10 +536,8 @@ class Campaigns:
                seen: int | None = None, seen_epoch: int | None = None) -> dict[str, Any]:
         """One side's commanders (or general) report a tabletop result; the other side confirms it. A hot-seat
         link reports for both sides, so its result is applied at once."""
-        if key is not None:
-            done = self.store.remembered(grant.campaign_id, grant.token_id, key)
-            if done is not None:
-                return done
+        if (done := self._remembered(grant, key)) is not None:
+            return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row).clone()
         action = Report(attacker_vp, defender_vp, battle)
@@ -599,10 +598,8 @@ class Campaigns:
         same `key` applies nothing twice."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser decides a tabletop result")
-        if key is not None:
-            done = self.store.remembered(grant.campaign_id, grant.token_id, key)
-            if done is not None:
-                return done
+        if (done := self._remembered(grant, key)) is not None:
+            return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
         if battle not in asked(st):

@@ -41,6 +41,15 @@ def plain(message: str) -> str:
 TITLES = {400: "Bad request", 401: "Who are you?", 403: "Not yours to do", 404: "Not found", 405: "Not here",
           409: "Not now", 413: "Too large", 422: "Cannot read that", 429: "Slow down", 500: "Server error",
           503: "Busy"}
+"""The heading of an error page, by status."""
+TITLES_AND_MEANINGS = {
+    400: "the request cannot be read", 401: "no invitation link (or no server key where creating needs one)",
+    403: "the link's role or side may not do this", 404: "unknown campaign, link or page",
+    409: "illegal now, or someone acted first: reload", 413: "the request body is over its limit",
+    422: "a field is missing or wrong (the answer names it)", 429: "over the rate limit: see Retry-After",
+    503: "the database is busy: try again (see Retry-After)",
+}
+"""What each error status means, as the API documentation and the pages' documentation say it."""
 
 
 def error_page(status: int, message: str) -> bytes:
