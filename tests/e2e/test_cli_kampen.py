@@ -141,7 +141,8 @@ def test_advanced_autoplay_is_the_same_for_the_same_seed_ends_with_the_outcome_a
 def test_advanced_simulate_reports_and_passes_the_game_to_every_worker() -> None:
     shown = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2")
     assert shown.code == 0, shown.err
-    assert "Kampen om Norge (advanced game): 4 games" in shown.out and "Point cities held at the end" in shown.out
+    assert "Kampen om Norge (advanced game), 2 players: 4 games" in shown.out
+    assert "Point cities held at the end" in shown.out
     one = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--json")
     two = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
     basic = run("simulate", "kampen", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
@@ -149,6 +150,9 @@ def test_advanced_simulate_reports_and_passes_the_game_to_every_worker() -> None
     a, b, c = json.loads(one.out), json.loads(two.out), json.loads(basic.out)
     assert a == b and a["games"] == 4 and a["advanced"] is True and c["advanced"] is False
     assert a["held_at_end"] != c["held_at_end"], "the workers played the advanced game, not the basic one"
+    three = run("simulate", "kampen", "--players", "3", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
+    assert three.code == 0 and json.loads(three.out)["players"] == 3 and c["players"] == 2, three.err
+    assert "Kampen om Norge option" in run("simulate", "caen", "--players", "3", "--games", "1").err
 
 
 def test_advanced_is_refused_for_a_firestorm_campaign() -> None:
@@ -156,3 +160,29 @@ def test_advanced_is_refused_for_a_firestorm_campaign() -> None:
                  ("simulate", "lorraine", "--advanced", "--games", "2")):
         r = run(*args)
         assert r.code == 2 and "Kampen om Norge option" in r.err, (args, r.err)
+
+
+def test_a_sealed_save_keeps_no_seed_and_resumes_with_fresh_dice(tmp_path: Path) -> None:
+    """Hot-seat play: `--sealed` writes seed 0 (none), the log alone replays the game, and each resume rolls dice
+    that the save could not foretell: two resumes of one sealed save part ways at their first roll."""
+    assert "give --save FILE" in run("play", "kampen", "--sealed").err
+    assert "marks a save without its seed" in run("play", "kampen", "--seed", "0", "--save", tmp_path / "z.json").err
+    refused = run("autoplay", "kampen", "--seed", "0", "--save", tmp_path / "z.json")
+    assert "marks a save without its seed" in refused.err
+    assert not (tmp_path / "z.json").exists()
+    save = tmp_path / "sealed.json"
+    r = run("play", "kampen", "--players", "2", "--germany", "bot", "--norway", "human", "--sealed",
+            "--save", save, stdin="1\n" * 40)
+    assert r.code == 0, r.err
+    assert json.loads(save.read_text(encoding="utf-8"))["seed"] == 0
+    start = replays(save)
+    copies = [tmp_path / "a.json", tmp_path / "b.json"]
+    for copy in copies:
+        copy.write_bytes(save.read_bytes())
+        again = run("resume", copy, stdin="1\n" * 300)
+        assert again.code == 0 and "the dice from here on are fresh" in " ".join(again.out.split()), again.err
+        assert json.loads(copy.read_text(encoding="utf-8"))["seed"] == 0, "the save stays sealed"
+    logs = [log_of(copy)[len(start.log):] for copy in copies]
+    rolls = [[e["action"] for e in log if e["side"] == "chance"] for log in logs]
+    assert rolls[0] and rolls[1] and rolls[0] != rolls[1]
+    assert all(replays(copy).round > start.round for copy in copies)

@@ -13,11 +13,12 @@ from warroom.rulesets.kampen import KampenState, naval, new_game
 from warroom.rulesets.kampen.state import ALLIES, GERMANY
 
 
-def positions(seed: int, every: int = 37, limit: int = 12, advanced: bool = False) -> list[KampenState]:
-    """Decision points along a seeded game between heuristic bots."""
-    st = new_game(None, {"advanced": True} if advanced else None)
+def positions(seed: int, every: int = 37, limit: int = 12, advanced: bool = False, bot: str = "heuristic",
+              seats: int = 2) -> list[KampenState]:
+    """Decision points along a seeded game between bots of one kind."""
+    st = new_game(None, {"advanced": True, "seats": seats} if advanced else {"seats": seats})
     dice = random.Random(seed)
-    bots = {c: make_bot("heuristic", random.Random(seed + i)) for i, c in enumerate(st.sc.countries)}
+    bots = {c: make_bot(bot, random.Random(seed + i)) for i, c in enumerate(st.sc.countries)}
     out: list[KampenState] = []
     n = 0
     while not st.is_terminal() and len(out) < limit:

@@ -14,7 +14,19 @@ from warroom.core.game import replay
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, new_game
-from warroom.rulesets.kampen.actions import DONE, Discard, Exchange, Fight, Move, Place, Play, Remove, Retreat
+from warroom.rulesets.kampen.actions import (
+    DONE,
+    Discard,
+    Exchange,
+    Fight,
+    Lose,
+    Move,
+    Place,
+    Play,
+    Refuse,
+    Remove,
+    Retreat,
+)
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
 
@@ -111,9 +123,10 @@ def fight(st: KampenState, area: str, attack: tuple[int, ...], defence: tuple[in
     st.apply_action(Roll(defence))
 
 
-def test_example_1_lake_halving_a_six_and_the_tie_to_the_defender() -> None:
-    """Example 1 without its cards: 3 Germans across Mjøsa roll 1 die against 1 Norwegian; a Norwegian 6
-    eliminates one, the tie holds Hamar, and the 2 survivors go back to Gjøvik."""
+def test_a_defender_whose_last_battalion_falls_still_wins_the_tie() -> None:
+    """Both sides roll a 6 and lose a battalion: 3 Germans across Mjøsa (1 die) against Hamar's only
+    Norwegian. The tie still goes to the defender, so the 2 German survivors go back to Gjøvik and Hamar is
+    left empty. (The worked example with cards is tests/scenarios/test_kampen_example1.py.)"""
     st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
     st.apply_action(Move("gjovik", "hamar", 3))
     assert st.attacks["hamar"].over_water == 3
@@ -124,20 +137,6 @@ def test_example_1_lake_halving_a_six_and_the_tie_to_the_defender() -> None:
     st.apply_action(Roll((6,)))
     assert st.at("gjovik", GERMANY) == 2 and st.at("hamar", NORWAY) == 0, "the defender's battalion fell too"
     assert st.battle is None and st.step == "reinforce"
-
-
-def test_example_2_defenders_with_only_fjords_behind_them_are_lost() -> None:
-    """Example 2's battle: Åndalsnes has fjords to Ålesund and Kristiansund and a Norwegian Dombås, so the
-    beaten Germans cannot retreat and are lost."""
-    st = position({"dombas": {NORWAY: 1}, "andalsnes": {GERMANY: 2}, "alesund": {ALLIES: 3}}, country=ALLIES)
-    assert st.sc.board.crosses_water("alesund", "andalsnes")
-    st.apply_action(Move("alesund", "andalsnes", 3))
-    end_moves(st)
-    no_cards(st)
-    st.apply_action(Roll((5,)))  # 3 across a fjord: 1 die
-    st.apply_action(Roll((1, 2)))
-    assert st.at("andalsnes", GERMANY) == 0 and st.at("andalsnes", ALLIES) == 3
-    assert any("surrounded" in text for _, text in st.events)
 
 
 def test_a_beaten_defender_retreats_together_but_not_whence_the_attack_came() -> None:
@@ -237,57 +236,6 @@ def test_a_view_shows_only_the_viewers_hand() -> None:
                 assert not any(card in text for card in st.hands[c] + st.draw[c])
 
 
-def test_example_1_panzer_bakhold_and_speidertropp() -> None:
-    """Example 1's battle of Hamar with its cards: Panzer gives +1 (every attacker crossed Mjøsa), Norway's
-    Bakhold +2, and Germany's Speidertropp cancels Bakhold: 2 dice against 1; 3+3 against 6 is a tie, which
-    the defender wins; a Norwegian 6 costs Germany one battalion and two go back to Gjøvik."""
-    st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
-    panzer, scouts = give(st, GERMANY, "germany_panzer", "germany_speidertropp")
-    [ambush] = give(st, NORWAY, "norway_bakhold")
-    st.apply_action(Move("gjovik", "hamar", 3))
-    end_moves(st)
-    assert st.step == "attack_cards" and st.current_player() == GERMANY
-    st.apply_action(Play(panzer))
-    st.apply_action(DONE)  # Speidertropp is kept for step 3 (at step 1 it would only ignore the lake)
-    assert st.current_player() == NORWAY
-    st.apply_action(Play(ambush))
-    while st.step == "defend_cards":
-        st.apply_action(DONE)
-    assert st.step == "react_cards" and Play(scouts) in st.legal_actions()
-    st.apply_action(Play(scouts))
-    no_cards(st)
-    b = st.battle
-    assert b is not None and (b.att_dice, b.def_dice) == (2, 1)
-    st.apply_action(Roll((3, 3)))
-    st.apply_action(Roll((6,)))
-    assert st.at("gjovik", GERMANY) == 2 and st.at("hamar", NORWAY) == 1
-    assert st.cards_used == 2 and panzer in st.used[GERMANY] and ambush in st.used[NORWAY]
-
-
-def test_example_3_bombers_are_shot_down_and_the_panzers_drive_in() -> None:
-    """Example 3's battle of Narvik (both Germans by land here): Bombefly and Panzer; the Allied Jagerfly
-    cancels Bombefly; Panzer gives +2 over land: 4 dice against 2; 2+6+3+6 = 17 beats 6+5 = 11."""
-    st = position({"tysfjord": {GERMANY: 2}, "trondheim": {GERMANY: 1}, "narvik": {ALLIES: 2}})
-    bombers, panzer = give(st, GERMANY, "germany_bombefly", "germany_panzer")
-    [fighters] = give(st, ALLIES, "allies_jagerfly")
-    st.apply_action(Move("tysfjord", "narvik", 2))
-    end_moves(st)
-    st.apply_action(Play(bombers))
-    st.apply_action(Play(panzer))
-    while st.step == "attack_cards":
-        st.apply_action(DONE)
-    while st.current_player() != ALLIES:
-        st.apply_action(DONE)
-    st.apply_action(Play(fighters))
-    no_cards(st)
-    b = st.battle
-    assert b is not None and (b.att_dice, b.def_dice) == (4, 2)
-    st.apply_action(Roll((2, 6, 3, 6)))
-    st.apply_action(Roll((6, 5)))
-    decline(st, "rescue", "evacuation")  # the Allies keep their cards
-    assert st.at("narvik", GERMANY) == 1 and st.at("narvik", ALLIES) == 0
-
-
 def test_a_card_needs_its_requirement_and_one_per_type_per_step() -> None:
     st = position({"tysfjord": {GERMANY: 2}, "narvik": {ALLIES: 2}})  # no German airfield: Narvik out of range
     [bombers] = give(st, GERMANY, "germany_bombefly")
@@ -297,98 +245,6 @@ def test_a_card_needs_its_requirement_and_one_per_type_per_step() -> None:
     assert Play(bombers) not in legal, "Bombefly needs German air range over Narvik"
     with pytest.raises(IllegalActionError):
         st.apply_action(Play(bombers)) if st.step == "attack_cards" else st.apply_action(Play("nothing#0"))
-
-
-def test_example_1_in_full_veisperring_turns_back_the_road_attack() -> None:
-    """Example 1: Germany moves 2 Oslo -> Hønefoss, attacks Hamar from Kongsvinger (1, by road) and Gjøvik
-    (3, across Mjøsa). In phase 1c Norway's Veisperring sends the Kongsvinger battalion back; Germany has no
-    Ingeniørkompani. The battle is then Example 1's: 2 dice against 1, a tie, 2 Germans back to Gjøvik."""
-    st = position({"oslo": {GERMANY: 2}, "kongsvinger": {GERMANY: 1}, "gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
-    panzer, scouts = give(st, GERMANY, "germany_panzer", "germany_speidertropp")
-    st.hands[GERMANY] = [k for k in st.hands[GERMANY] if not k.startswith("germany_ingeniorkompani")] + [
-        k for k in st.draw[GERMANY] if not k.startswith("germany_ingeniorkompani")][:5 - len(st.hands[GERMANY])]
-    roadblock, ambush = give(st, NORWAY, "norway_veisperring", "norway_bakhold")
-    for m in (Move("oslo", "honefoss", 2), Move("kongsvinger", "hamar", 1), Move("gjovik", "hamar", 3)):
-        st.apply_action(m)
-    st.apply_action(DONE)
-    assert st.step == "sabotage" and st.current_player() == NORWAY
-    st.apply_action(Play(roadblock))
-    assert st.legal_actions() == [Place("hamar")], "only Hamar has an attacker that came by road"
-    st.apply_action(Place("hamar"))
-    decline(st, "sabotage_counter")  # Germany has no Ingeniørkompani to answer with
-    assert st.at("kongsvinger", GERMANY) == 1
-    decline(st, "sabotage")  # Norway is asked again, and lets the battle begin
-    assert st.battle is not None and st.battle.attack.origins == {"gjovik": 3}, "the only battle begins"
-    st.apply_action(Play(panzer))
-    st.apply_action(DONE)
-    st.apply_action(Play(ambush))
-    while st.step == "defend_cards":
-        st.apply_action(DONE)
-    st.apply_action(Play(scouts))
-    no_cards(st)
-    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (2, 1)
-    st.apply_action(Roll((3, 3)))
-    st.apply_action(Roll((6,)))
-    assert (st.at("gjovik", GERMANY), st.at("honefoss", GERMANY), st.at("hamar", NORWAY)) == (2, 2, 1)
-
-
-def test_example_2_invasjon_buys_battalions_that_attack_from_the_sea() -> None:
-    """Example 2: Invasjon, then Forsterkninger (7) and Kystevakuering (2) exchanged for 3 battalions placed
-    on Åndalsnes' coast; 3 dice against 2 (no halving from the sea); 12 against 7; a German 6 costs one
-    Allied battalion; the Germans cannot retreat and are lost."""
-    st = position({"dombas": {NORWAY: 1}, "andalsnes": {GERMANY: 2}}, country=ALLIES)
-    st.allies_landed = False
-    invasion, more, evacuation = give(st, ALLIES, "allies_invasjon", "allies_forsterkninger#2",
-                                      "allies_kystevakuering#0")
-    st.apply_action(Play(invasion))
-    assert st.step == "invasion_exchange"
-    st.apply_action(Exchange(more))
-    st.apply_action(Exchange(evacuation))
-    st.apply_action(DONE)
-    assert st.step == "invasion_landing" and Place("andalsnes") in st.legal_actions()
-    for _ in range(3):
-        st.apply_action(Place("andalsnes"))
-    assert st.attacks["andalsnes"].by_sea_or_air == 3
-    end_moves(st)
-    no_cards(st)
-    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (3, 2)
-    st.apply_action(Roll((3, 5, 4)))
-    st.apply_action(Roll((6, 1)))
-    assert st.at("andalsnes", ALLIES) == 2 and st.at("andalsnes", GERMANY) == 0
-    assert (st.cards_used == 3 and not st.hands[ALLIES]) or st.cards_used == 3
-
-
-def test_example_3_rask_forflytning_and_paratroops_then_the_narvik_battle() -> None:
-    """Example 3's movement: Rask forflytning takes one battalion from Tysfjord via Bjørnfjell to attack
-    Bardufoss; the other attacks Narvik; Fallskjermtropp drops one more on Narvik (in range of the Trondheim
-    airfield). Narvik: Bombefly and Panzer (+2: one attacker came by land), Jagerfly cancels Bombefly."""
-    st = position({"tysfjord": {GERMANY: 2}, "trondheim": {GERMANY: 1}, "bardufoss": {NORWAY: 1},
-                   "narvik": {ALLIES: 2}})
-    rapid, drop, bombers, panzer = give(st, GERMANY, "germany_rask_forflytning", "germany_fallskjermtropp",
-                                        "germany_bombefly", "germany_panzer")
-    [fighters] = give(st, ALLIES, "allies_jagerfly")
-    st.hands[NORWAY] = [k for k in st.hands[NORWAY] if "veisperring" not in k and "sprengt" not in k][:1]
-    st.apply_action(Play(rapid))
-    assert Move("tysfjord", "bardufoss", 1, "bjornfjell") in st.legal_actions()
-    st.apply_action(Move("tysfjord", "bardufoss", 1, "bjornfjell"))
-    st.apply_action(Move("tysfjord", "narvik", 1))
-    st.apply_action(Play(drop))
-    places = {a.area for a in st.legal_actions() if isinstance(a, Place)}
-    assert "narvik" in places and not places & {"gratangen", "bardufoss", "tromso"}, "Trondheim's range"
-    st.apply_action(Place("narvik"))
-    assert st.step == "drop_answer"
-    st.apply_action(DONE)  # the Allies keep their fighters for the bombers
-    assert st.attacks["narvik"].origins == {"tysfjord": 1} and st.attacks["narvik"].by_sea_or_air == 1
-    assert st.attacks["bardufoss"].origins == {"bjornfjell": 1}
-    end_moves(st)
-    st.apply_action(Fight("narvik"))
-    st.apply_action(Play(bombers))
-    st.apply_action(Play(panzer))
-    while st.current_player() != ALLIES:
-        st.apply_action(DONE)
-    st.apply_action(Play(fighters))
-    no_cards(st)
-    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (4, 2)
 
 
 def test_sprengt_bro_and_the_engineers() -> None:
@@ -428,35 +284,6 @@ def test_togtransport_lets_the_norwegians_slip_away() -> None:
     assert isinstance(to, Retreat) and to.to != "kongsvinger"
     st.apply_action(to)
     assert st.at(to.to, NORWAY) == 1 and st.at("hamar", GERMANY) == 2 and "hamar" not in st.attacks
-
-
-def test_example_3_kystevakuering_saves_one_eliminated_battalion_to_tromso() -> None:
-    st = position({"tysfjord": {GERMANY: 2}, "narvik": {ALLIES: 2}, "tromso": {NORWAY: 1}})
-    [evacuation] = give(st, ALLIES, "allies_kystevakuering")
-    st.apply_action(Move("tysfjord", "narvik", 2))
-    end_moves(st)
-    no_cards(st)
-    st.apply_action(Roll((6, 6)))
-    st.apply_action(Roll((6, 5)))
-    assert st.step == "rescue" and st.current_player() == ALLIES
-    st.apply_action(Play(evacuation))
-    assert Place("tromso", 1) in st.legal_actions() and Place("narvik", 1) not in st.legal_actions()
-    st.apply_action(Place("tromso", 1))
-    assert st.at("tromso", ALLIES) == 1 and st.at("narvik", GERMANY) == 1 and st.at("narvik", ALLIES) == 0
-
-
-def test_example_3_transportfly_puts_the_free_battalion_on_a_held_airfield() -> None:
-    st = position({"bardufoss": {GERMANY: 1}, "trondheim": {GERMANY: 1}, "tromso": {NORWAY: 1}})
-    [planes] = give(st, GERMANY, "germany_transportfly")
-    st.apply_action(DONE)
-    while st.step != "reinforce":
-        st.apply_action(DONE)
-    st.apply_action(Play(planes))
-    st.apply_action(DONE)
-    no_submarine(st)
-    assert Place("bardufoss") in st.legal_actions() and Place("oslo") in st.legal_actions()
-    st.apply_action(Place("bardufoss"))
-    assert st.at("bardufoss", GERMANY) == 2
 
 
 def test_an_ubat_sinks_one_reinforcement() -> None:
@@ -623,3 +450,102 @@ def test_the_attacker_chooses_which_of_its_battalions_are_lost() -> None:
     st.apply_action(Remove("bjornfjell"))
     decline(st, "rescue", "evacuation")
     assert st.at("tysfjord", GERMANY) == 1 and st.at("bjornfjell", GERMANY) == 0, "the survivor went home"
+
+
+def test_the_five_battalion_cap_comes_before_the_water_halving() -> None:
+    """J19, read in the order the rule states it: 7 Germans across Mjøsa give dice from 5 battalions, halved
+    to 2 (halving first would give 3); with 2 more from Kongsvinger by road, those 2 count first among the 5
+    and the 3 from across the lake add 1: 3 dice."""
+    st = position({"gjovik": {GERMANY: 7}, "hamar": {NORWAY: 1}})
+    st.apply_action(Move("gjovik", "hamar", 7))
+    end_moves(st)
+    no_cards(st)
+    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (2, 1)
+    mixed = position({"gjovik": {GERMANY: 7}, "kongsvinger": {GERMANY: 2}, "hamar": {NORWAY: 1}})
+    mixed.apply_action(Move("gjovik", "hamar", 7))
+    mixed.apply_action(Move("kongsvinger", "hamar", 2))
+    end_moves(mixed)
+    no_cards(mixed)
+    assert mixed.battle is not None and mixed.battle.att_dice == 3
+
+
+def joint_battle(seats: int) -> KampenState:
+    """Germany's 5 from Kongsvinger beat Norway's 2 and the Allies' 2 in Hamar with two 6s: two losses."""
+    st = position({"kongsvinger": {GERMANY: 5}, "hamar": {NORWAY: 2, ALLIES: 2}})
+    st.params["seats"] = seats
+    st.apply_action(Move("kongsvinger", "hamar", 5))
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((6, 6, 1, 1, 1)))
+    st.apply_action(Roll((1, 1, 1, 1)))
+    assert st.step == "losses" and st.current_player() == NORWAY
+    return st
+
+
+def test_three_players_norway_shares_out_joint_losses_and_the_allies_must_agree() -> None:
+    st = joint_battle(3)
+    st.apply_action(Lose(ALLIES))
+    assert Lose(ALLIES) in st.legal_actions(), "a proposal counts only what is there"
+    st.apply_action(Lose(ALLIES))
+    assert st.step == "losses_answer" and st.current_player() == ALLIES
+    assert (st.at("hamar", NORWAY), st.at("hamar", ALLIES)) == (2, 2), "nothing is lost before the answer"
+    shown = st.view(ALLIES)["battle"]
+    assert shown["defence_losses"] == 2 and shown["losses_proposed"] == [ALLIES, ALLIES]
+    assert st.legal_actions() == [DONE, Refuse()]
+    st.apply_action(Refuse())
+    assert st.step == "losses_forced" and st.current_player() == GERMANY
+    st.apply_action(Lose(NORWAY))
+    st.apply_action(Lose(NORWAY))
+    assert (st.at("hamar", NORWAY), st.at("hamar", ALLIES)) == (0, 2), "Germany decided"
+    assert sum("Germany decides: a Norwegian battalion is lost" in text for _r, text in st.events) == 2
+    agreed = joint_battle(3)
+    agreed.apply_action(Lose(NORWAY))
+    agreed.apply_action(Lose(ALLIES))
+    agreed.apply_action(DONE)
+    assert (agreed.at("hamar", NORWAY), agreed.at("hamar", ALLIES)) == (1, 1), "as Norway proposed"
+
+
+def test_nothing_to_agree_when_every_defender_is_lost() -> None:
+    st = position({"kongsvinger": {GERMANY: 5}, "hamar": {NORWAY: 1, ALLIES: 1}})
+    st.params["seats"] = 3
+    st.apply_action(Move("kongsvinger", "hamar", 5))
+    end_moves(st)
+    no_cards(st)
+    st.apply_action(Roll((6, 6, 1, 1, 1)))
+    st.apply_action(Roll((1, 1)))
+    assert st.step == "losses"
+    st.apply_action(Lose(NORWAY))
+    st.apply_action(Lose(ALLIES))
+    assert st.step != "losses_answer" and not st.at("hamar", NORWAY) and not st.at("hamar", ALLIES)
+
+
+def test_two_players_one_person_shares_out_joint_losses_alone() -> None:
+    st = joint_battle(2)
+    st.apply_action(Lose(ALLIES))
+    st.apply_action(Lose(NORWAY))
+    assert (st.at("hamar", NORWAY), st.at("hamar", ALLIES)) == (1, 1)
+    assert st.step not in ("losses_answer", "losses_forced")
+
+
+def test_one_card_of_a_type_per_step_so_two_speidertropp_may_serve_one_battle() -> None:
+    """The card-type limit counts per card step (effects.playable, after Example 3's Jagerbomber remark): a
+    Speidertropp at step 1 ignores Mjøsa, the second is not offered again at step 1, and at step 3 it cancels
+    Norway's Bakhold."""
+    st = position({"gjovik": {GERMANY: 3}, "hamar": {NORWAY: 1}})
+    first, second = give(st, GERMANY, "germany_speidertropp", "germany_speidertropp")
+    [ambush] = give(st, NORWAY, "norway_bakhold")
+    st.apply_action(Move("gjovik", "hamar", 3))
+    end_moves(st)
+    assert st.step == "attack_cards" and Play(first) in st.legal_actions()
+    st.apply_action(Play(first))
+    assert st.step == "attack_cards" and not any(
+        isinstance(a, Play) and a.card == second for a in st.legal_actions()), "one Speidertropp per step"
+    st.apply_action(DONE)
+    st.apply_action(Play(ambush))
+    while st.step == "defend_cards":
+        st.apply_action(DONE)
+    assert st.step == "react_cards" and Play(second) in st.legal_actions(), "a new step: the second may come"
+    st.apply_action(Play(second))
+    no_cards(st)
+    assert st.battle is not None and (st.battle.att_dice, st.battle.def_dice) == (3, 1), \
+        "3 across the lake count in full, and the ambush is cancelled"

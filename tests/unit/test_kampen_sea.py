@@ -712,6 +712,33 @@ def test_when_the_allied_deck_runs_out_4_battalions_and_5_ships_leave_mostly_cap
     assert len([c for _s, c in st.fleet.all() if c.owner == ALLIES]) == 13
 
 
+def test_an_allied_deck_that_runs_out_in_another_round_costs_its_battalions_and_ships_at_once() -> None:
+    """2.4 and 5.2 say 'at once': a German raid that takes the Allies' last face-down cards makes the Allies
+    remove 4 battalions and 5 ships before the German raid step goes on, not after phase 4 of some round."""
+    st = game()
+    april(st, german={SCHARNHORST: "VI", BLUCHER: "VIII"})
+    pass_until(st, "raid")
+    st.troops.setdefault("tromso", {})[ALLIES] = 3  # (a shortcut: Allied battalions already ashore)
+    st.troops.setdefault("harstad", {})[ALLIES] = 2
+    del st.draw[ALLIES][2:]  # (a shortcut: the Allied deck is down to two cards, what Scharnhorst's raid costs)
+    act(st, f"raid {SCHARNHORST}")
+    assert not st.draw[ALLIES] and st.allies_out
+    assert st.step == "deck_removal" and st.current_player() == ALLIES and st.removing == 4
+    assert sorted(legal(st)) == ["remove harstad", "remove tromso"]
+    act(st, "remove tromso", "remove tromso", "remove tromso", "remove harstad")
+    assert st.total(ALLIES) == 1
+    assert st.step == "ship_withdrawal" and st.current_player() == ALLIES
+    for _ in range(5):
+        act(st, legal(st)[0])
+    assert len([c for _s, c in st.fleet.all() if c.owner == ALLIES]) == 4
+    assert st.step == "raid" and st.current_player() == GERMANY, "the raid step goes on where it was"
+    assert f"raid {BLUCHER}" in legal(st) and f"raid {SCHARNHORST}" not in legal(st)
+    act(st, f"raid {BLUCHER}", "done")
+    assert st.step == "landing" and not st.removing and not st.flags.get("ships_out")
+    pass_until(st, "move", GERMANY)
+    assert st.round == 1 and st.total(ALLIES) == 1, "nothing more is removed at the end of the round"
+
+
 # ----- 11. 9 April cards (docs/kampen-cards.md section 4) -------------------------------------------------------------
 def test_skip_til_unnsetning_brings_two_more_ships_from_those_set_aside() -> None:
     st = game()

@@ -19,10 +19,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from warroom.ai import kampen_plan as plan
 from warroom.ai.kampen_naval import ADVANCED_ACTIONS, Naval
 from warroom.core.state import Action
 from warroom.rulesets.kampen import combat, naval
-from warroom.rulesets.kampen.actions import Discard, Done, Exchange, Fight, Lose, Move, Place, Play, Remove, Retreat
+from warroom.rulesets.kampen.actions import (
+    Discard,
+    Done,
+    Exchange,
+    Fight,
+    Lose,
+    Move,
+    Place,
+    Play,
+    Refuse,
+    Remove,
+    Retreat,
+)
 from warroom.rulesets.kampen.effects import card_of
 from warroom.rulesets.kampen.naval import ShipCard
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
@@ -134,11 +147,13 @@ class KampenHeuristic:
         self.rng = rng
         self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
         self._naval: Naval | None = None  # the ships as the decider sees them, for the decision being made
+        self._plans: dict[tuple[str, str], Any] = {}  # kampen_plan's answers, for the decision being made
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
         me = st.current_player()
         self._front = {}
         self._naval = None
+        self._plans = {}
         worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
         enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0) for w in worlds) / SAMPLES
         scored = [(self.score(worlds[0], me, a, enemy_bonus), i) for i, a in enumerate(legal)]
@@ -147,6 +162,22 @@ class KampenHeuristic:
         return legal[top[int(self.rng.random() * len(top))]]
 
     # ----- scores -------------------------------------------------------------------------------------------------
+    def targets(self, st: KampenState, me: str) -> dict[str, int]:
+        """`plan.targets`, worked out once per decision (every legal action is scored on the same copy)."""
+        key = ("targets", me)
+        if key not in self._plans:
+            self._plans[key] = plan.targets(st, me)
+        got: dict[str, int] = self._plans[key]
+        return got
+
+    def orders(self, st: KampenState, me: str) -> dict[str, dict[str, int]]:
+        """`plan.orders`, worked out once per decision."""
+        key = ("orders", me)
+        if key not in self._plans:
+            self._plans[key] = plan.orders(st, me)
+        got: dict[str, dict[str, int]] = self._plans[key]
+        return got
+
     def naval(self, st: KampenState, me: str) -> Naval:
         if self._naval is None:
             self._naval = Naval(st, me)
@@ -157,6 +188,10 @@ class KampenHeuristic:
             got = self.naval(st, me).score(action)
             if got is not None:
                 return got
+        if me == GERMANY and not st.april:
+            got = self.german_score(st, action, enemy_bonus)
+            if got is not None:
+                return got
         if isinstance(action, Move):
             return self.move_score(st, me, action, enemy_bonus)
         if isinstance(action, Play):
@@ -164,20 +199,22 @@ class KampenHeuristic:
         if isinstance(action, Exchange):
             if st.sc.is_april(action.card):  # 9 April cards leave at the end of the round: trade them all
                 return 5.0 + st.sc.symbols_of(action.card)
-            card = card_of(st, action.card)
-            keep = any(u.effect in BATTLE_EFFECTS for u in card.uses) and len(st.hands[me]) <= 2
-            return -5.0 if keep else st.sc.symbols_of(action.card)
+            return self.exchange_score(st, me, action.card)
         if isinstance(action, Done):
             if st.step == "reinforce":
-                return 2.5 if st.symbols % 3 == 0 or st.cards_used else 0.5
+                return 2.5 if st.symbols % 3 == 0 and (st.cards_used or me == NORWAY) else -1.0
             return 0.0
         if isinstance(action, Place):
             return self.place_score(st, me, action)
         if isinstance(action, Fight):
             attack = st.attacks[action.area]
             return attack.total - sum(st.at(action.area, d) for d in st.enemies(me))
-        if isinstance(action, Lose):
-            return float(st.at(st.battle.area, action.country)) if st.battle else 0.0
+        if isinstance(action, Lose):  # a defender loses from its bigger group; Germany, deciding, the smaller
+            b = st.battle
+            here = float(st.at(b.area, action.country) - b.proposal.count(action.country)) if b else 0.0
+            return -here if me == GERMANY else here
+        if isinstance(action, Refuse):
+            return 1.0 if self.unfair_share(st) else -1.0
         if isinstance(action, Retreat):
             return self.area_value(st, me, action.to) + sum(st.at(action.to, c) for c in side_of(me))
         if isinstance(action, Discard):
@@ -188,6 +225,120 @@ class KampenHeuristic:
             return -float(st.at(action.area, ALLIES))
         return 0.0
 
+    # ----- Germany's campaign (kampen_plan) -----------------------------------------------------------------------
+    def german_score(self, st: KampenState, action: Action, enemy_bonus: float) -> float | None:
+        """Germany's own scores where the campaign matters: marching, garrisons, placing, and the clock. None:
+        the common score applies."""
+        if isinstance(action, Move) and st.step in ("move", "card_effect", "redeploy_moves"):
+            return self.german_move(st, action, enemy_bonus)
+        if st.step == "reinforce" and st.country == GERMANY:
+            return self.german_reinforce(st, action)
+        if isinstance(action, Place) and st.step == "place" and st.country == GERMANY and action.area:
+            targets = self.targets(st, GERMANY)
+            best = max((short / (1.0 + plan.approach(st, action.area, c)) for c, short in targets.items()),
+                       default=0.0)
+            return 10.0 * best + 0.1 * self.front(st, GERMANY, action.area)
+        if isinstance(action, Play) and st.step == "move":
+            return self.german_move_card(st, action)
+        if isinstance(action, Play) and st.step in ("attack_cards", "defend_cards", "react_cards"):
+            b = st.battle
+            if b is None:
+                return None
+            close = abs(b.att_dice - b.def_dice) <= 2 or b.area in st.sc.board.point_cities
+            return 4.0 if close else -0.5  # every card spent shortens the game by one German round
+        if isinstance(action, Retreat):
+            targets = self.targets(st, GERMANY)
+            return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
+        return None
+
+    def german_move(self, st: KampenState, m: Move, enemy_bonus: float) -> float:
+        """Keep every held point city's garrison; march the rest to the city that needs it most; attack where the
+        dice favour it, and any enemy in a point city when this is the round that can end the game."""
+        free = plan.surplus(st, m.frm)
+        held_city = m.frm in st.sc.board.point_cities and st.holder(m.frm) == GERMANY
+        if held_city and st.at(m.frm, GERMANY) - m.n < 1:
+            return -20.0  # an empty point city counts for the enemy
+        strip = 3.0 * max(0, m.n - max(free, 0)) if held_city else 0.0
+        if st.hostile(m.to, GERMANY):
+            city = m.to in st.sc.board.point_cities
+            last = city and plan.german_cards_left(st) <= st.sc.hand[GERMANY]
+            value = (4.0 if city else 0.0) + (3.0 if last else 0.0)
+            waiting = st.attacks.get(m.to)
+            n = m.n + (waiting.total if waiting else 0)
+            return 2.0 * self.odds(st, GERMANY, m, enemy_bonus) + value - strip - 0.1 * max(0, n - combat.CAP)
+        if strip:
+            return -strip
+        orders = self.orders(st, GERMANY).get(m.frm, {})
+        if not orders:
+            return -0.5
+        progress, k = max((plan.approach(st, m.frm, c) - plan.approach(st, m.to, c), k) for c, k in orders.items())
+        return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+
+    def german_move_card(self, st: KampenState, p: Play) -> float:
+        """A movement card is worth its card when it carries battalions towards a far target: the round's one
+        card (the clock) is then spent on the march."""
+        effects = {u.effect for u in card_of(st, p.card).uses}
+        far = any(plan.approach(st, a, c) >= 3 for a, per in self.orders(st, GERMANY).items() for c in per)
+        if effects & {"airlift", "extra_move"} and far and st.cards_used == 0:
+            return 2.0
+        if "paradrop" in effects and any(st.hostile(c, GERMANY) for c in st.sc.board.point_cities):
+            return 1.0
+        return -1.0
+
+    def german_reinforce(self, st: KampenState, action: Action) -> float | None:
+        """The clock: the game ends when a German draw empties the deck. Holding every city, trade cards so that
+        this round's draw ends the game (a win), or run the clock fast while every garrison is full; otherwise
+        spend one card a round, the one that buys the most."""
+        hand = st.hands[GERMANY]
+        keep = st.sc.hand[GERMANY] - plan.german_cards_left(st)
+        if plan.can_end_now(st):
+            if isinstance(action, Exchange | Play):
+                return 10.0 if len(hand) > keep else -1.0
+            return 5.0 if len(hand) <= keep else -5.0
+        fast = plan.secure(st)
+        if isinstance(action, Play):  # Transportfly: new battalions onto a northern airfield
+            return 3.0 if st.cards_used == 0 and self.targets(st, GERMANY) else -1.0
+        if isinstance(action, Exchange):
+            symbols = st.sc.symbols_of(action.card)
+            if fast:
+                return 1.0 + symbols
+            if st.cards_used == 0:
+                card = card_of(st, action.card)
+                battle = any(u.effect in BATTLE_EFFECTS for u in card.uses)
+                return 1.0 + symbols - (2.0 if battle else 0.0)
+            return 1.0 if (st.symbols + symbols) % 3 == 0 and symbols >= 3 and len(hand) >= 5 else -1.0
+        if isinstance(action, Done):
+            return 0.5 if st.cards_used or not hand else -3.0
+        return None
+
+    @staticmethod
+    def exchange_score(st: KampenState, me: str, key: str) -> float:
+        """Norway and the Allies trade cards for battalions every round (Norway's deck is reshuffled, and the
+        Allies would otherwise discard one unused), keeping one card that strengthens a defence: the fortress
+        is where their battles are fought. Cards are traded while they still complete a battalion."""
+        card = card_of(st, key)
+        defends = any(u.effect in BATTLE_EFFECTS and u.step == "defend_cards" for u in card.uses)
+        keepers = [k for k in st.hands[me] if k != key and any(
+            u.effect in BATTLE_EFFECTS and u.step == "defend_cards" for u in card_of(st, k).uses)]
+        if defends and not keepers:
+            return -5.0
+        symbols = st.sc.symbols_of(key)
+        rest = sum(st.sc.symbols_of(k) for k in st.hands[me] if k != key)
+        completes = (st.symbols + symbols) // 3 > st.symbols // 3 or (st.symbols + symbols + rest) // 3 > (
+            st.symbols + rest) // 3
+        return 3.0 + symbols if completes or not st.cards_used else -2.0
+
+    @staticmethod
+    def unfair_share(st: KampenState) -> bool:
+        """The Allies refuse Norway's share of the losses when it takes more Allied battalions than the Allies'
+        part of the defence (rounded up)."""
+        b = st.battle
+        if b is None or not b.proposal:
+            return False
+        allied, total = st.at(b.area, ALLIES), sum(st.at(b.area, d) for d in DEFENDERS)
+        fair = -(-len(b.proposal) * allied // total) if total else 0
+        return b.proposal.count(ALLIES) > fair
+
     def area_value(self, st: KampenState, me: str, area: str) -> float:
         board = st.sc.board
         value = 3.0 if area in board.point_cities else 0.0
@@ -195,19 +346,36 @@ class KampenHeuristic:
         return value
 
     def move_score(self, st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
-        board = st.sc.board
-        defenders = sum(st.at(m.to, e) for e in st.enemies(me))
+        """Norway and the Allies: keep the point cities they hold, gather against the one German city the plan
+        picks (kampen_plan.defender_focus), and attack elsewhere only where the dice clearly favour them."""
+        free = plan.surplus(st, m.frm, me)
+        keep = plan.fortress(st)
+        if free < m.n and keep and (m.frm == keep or m.frm in plan.reserve(st, keep)):
+            return -10.0 if free <= 0 else -3.0 * (m.n - free)
         value = self.area_value(st, me, m.to)
-        if defenders:
-            waiting = st.attacks.get(m.to)
-            n = m.n + (waiting.total if waiting else 0)
-            water = board.crosses_water(m.via or m.frm, m.to)
-            mine = combat.attack_dice(combat.Attackers(0 if water else n, n if water else 0)) + battle_bonus(st, me)
-            theirs = combat.defence_dice(defenders) + enemy_bonus
-            return 2.0 * (mine - theirs) + value - (1.0 if m.n == st.at(m.frm, me) else 0.0)
-        if me == GERMANY:  # press on towards enemy-held point cities
-            return value + 0.5 * self.front(st, me, m.to) - 0.5 * self.front(st, me, m.frm) - 0.2
+        if st.hostile(m.to, me):
+            focus = m.to in self.targets(st, me)
+            odds = self.odds(st, me, m, enemy_bonus)
+            if not focus and odds < 1.5:
+                return -1.0
+            return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == st.at(m.frm, me) else 0.0)
+        mine = self.orders(st, me).get(m.frm, {})
+        if mine:
+            progress, k = max((plan.approach(st, m.frm, c, me) - plan.approach(st, m.to, c, me), k)
+                              for c, k in mine.items())
+            return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
         return value - self.area_value(st, me, m.frm) - 0.5 + 0.3 * self.front(st, me, m.to)
+
+    @staticmethod
+    def odds(st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
+        """The attacker's dice less the defender's, with the battalions already waiting at that border and the
+        battle cards each side may hold."""
+        waiting = st.attacks.get(m.to)
+        water = st.sc.board.crosses_water(m.via or m.frm, m.to)
+        over_water = (waiting.over_water if waiting else 0) + (m.n if water else 0)
+        over_land = (waiting.total - waiting.over_water if waiting else 0) + (0 if water else m.n)
+        mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + battle_bonus(st, me)
+        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - enemy_bonus
 
     def front(self, st: KampenState, me: str, area: str) -> float:
         got = self._front.get(area)
@@ -254,6 +422,10 @@ class KampenHeuristic:
                 p.area, NORWAY)
         front = self.front(st, me, p.area)
         value = self.area_value(st, me, p.area)
+        if st.step == "place" and me != GERMANY and not st.hostile(p.area, me):
+            need = self.targets(st, me)
+            best = max((short / (1.0 + plan.approach(st, p.area, c, me)) for c, short in need.items()), default=0.0)
+            return 10.0 * best + value + 0.3 * front
         if st.hostile(p.area, me):  # a landing or drop into an enemy area
             return 2.0 * (p.n - sum(st.at(p.area, e) for e in st.enemies(me))) + value
         return value + front - 0.1 * sum(st.at(p.area, c) for c in side_of(me))

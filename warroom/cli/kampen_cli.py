@@ -48,10 +48,12 @@ def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[s
 
 
 def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, norway: Any, allies: Any,
-                players: int | None, advanced: bool, fail: Callable[[str], Exception], bot: str = "heuristic") -> None:
+                players: int | None, advanced: bool, fail: Callable[[str], Exception], bot: str = "heuristic",
+                sealed: bool = False) -> None:
     """`warroom play kampen`: a new game (basic, or with `advanced` the advanced game: ships and the 9 April
     round) with humans and bots in the chosen seats."""
     from warroom.cli.main import _session
+    from warroom.core.log import SEALED
 
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' or choose another file")
@@ -62,17 +64,18 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
     st = new_game(sc, game_params(advanced) | {"players": who, "bot": bot, "seats": players or 2})
     if save is not None:
         try:
-            st.record(seed).save(save)
+            st.record(SEALED if sealed else seed).save(save)
         except OSError as exc:
             raise fail(f"cannot write save file {save}: {exc}") from exc
-    _session(st, seed, who, bot, save)
+    _session(st, seed, who, bot, save, sealed=sealed)
 
 
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
     from warroom.cli.main import outcome_table
 
     title = game_title(sc, bool(report.get("advanced")))
-    console.print(outcome_table(f"{title}: {report['games']} games", report["outcomes"]))
+    console.print(outcome_table(f"{title}, {report.get('players', 2)} players: {report['games']} games",
+                                report["outcomes"]))
     cities = report["vp_difference"]
     pct = ", ".join(f"p{q} {v}" for q, v in cities["percentiles"].items())
     console.print(f"Point cities German at the end: mean {cities['mean']:.2f}; {pct}")

@@ -53,6 +53,12 @@ def screen(st: KampenState, legal: Sequence[Action], seen: int | None = None, vi
     if b is not None:
         parts.append(Text(f"Battle of {board.land[b.area].name}: cards so far "
                           + (", ".join(sc.card_name(p.card) for p in b.played) or "none")))
+        if st.step in ("losses", "losses_answer", "losses_forced") and b.def_losses:
+            asked = {"losses": "Norway shares them out", "losses_answer": "the Allies agree (done) or refuse, "
+                     "and then Germany decides", "losses_forced": "Germany decides"}[st.step]
+            parts.append(Text(f"The defence loses {plural(b.def_losses, 'battalion')}"
+                              + (f"; proposed so far: {', '.join(sc.names[c] for c in b.proposal)}" if b.proposal
+                                 else "") + f" ({asked})"))
     if st.advanced:
         parts.extend(at_sea(st, st.view(viewer), viewer))
     decks = ", ".join(f"{sc.names[c]} {len(st.draw[c])} face down" for c in sc.countries)

@@ -22,7 +22,7 @@ from rich.table import Table
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
-from warroom.core.log import GameRecord
+from warroom.core.log import SEALED, GameRecord
 from warroom.core.state import CHANCE
 from warroom.rulesets import new_game
 from warroom.rulesets.kampen.scenario import KampenScenario
@@ -100,13 +100,13 @@ def scenarios() -> None:
 
 
 def fresh_seed() -> int:
-    """Dice for a new game that no earlier game shares: 62 random bits (the save records them, so `resume`
-    and replay stay exact, and `--seed` plays the same game again)."""
-    return secrets.randbits(62)
+    """Dice for a new game that no earlier game shares: 62 random bits, never `SEALED` (the save records them,
+    so `resume` and replay stay exact, and `--seed` plays the same game again)."""
+    return 1 + secrets.randbits(62)
 
 
 def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
-             dice: random.Random | None = None) -> None:
+             dice: random.Random | None = None, sealed: bool = False) -> None:
     from warroom.cli.session import KAMPEN_HELP, Session
     from warroom.rulesets.kampen import KampenState
 
@@ -114,9 +114,9 @@ def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path |
     if isinstance(st, KampenState):
         from warroom.cli.kampen_screen import screen
 
-        session = Session(st, seed, players, bot, save, console, input, dice, screen, KAMPEN_HELP)
+        session = Session(st, seed, players, bot, save, console, input, dice, screen, KAMPEN_HELP, sealed)
     else:
-        session = Session(st, seed, players, bot, save, console, input, dice)
+        session = Session(st, seed, players, bot, save, console, input, dice, sealed=sealed)
     finished = session.run()
     if not finished and save is not None:
         console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False)
@@ -128,8 +128,12 @@ def play(
     allies: Annotated[Who, typer.Option(help="who plays the Allies")] = Who.human,
     axis: Annotated[Who, typer.Option(help="who plays the Axis")] = Who.bot,
     seed: Annotated[int | None, typer.Option(
-        help="dice seed, to play a game again exactly (default: fresh dice each game; the save records them)")] = None,
+        help="dice seed, to play a game again exactly (default: fresh dice each game; the save records them; "
+             "0 is kept for sealed saves)")] = None,
     save: Annotated[Path | None, typer.Option(help="save file, written after every action")] = None,
+    sealed: Annotated[bool, typer.Option(
+        help="the save leaves out the dice seed, so opening it does not tell the dice to come; resuming it rolls "
+             "fresh dice (for hot-seat play)")] = False,
     bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
     allotment: Annotated[int | None, typer.Option(
@@ -147,12 +151,17 @@ def play(
     """Play a campaign at the terminal: against the bot, or both sides hot-seat. For Kampen om Norge use
     --germany/--norway/--allies and --players instead of --allies/--axis."""
     sc = scenario_or_exit(scenario)
+    if seed == SEALED:
+        raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed")
+    if sealed and save is None:
+        raise fail("--sealed applies to the save file: give --save FILE as well")
     if seed is None:
         seed = fresh_seed()
     if isinstance(sc, KampenScenario):
         from warroom.cli.kampen_cli import play_kampen
 
-        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value)
+        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value,
+                    sealed)
         return
     if germany or norway or kampen_allies or players_count or advanced:
         raise fail("--germany, --norway, --kampen-allies, --players and --advanced are Kampen om Norge options")
@@ -172,10 +181,10 @@ def play(
     st = new_game(sc, params)
     if save is not None:
         try:
-            st.record(seed).save(save)
+            st.record(SEALED if sealed else seed).save(save)
         except OSError as exc:
             raise fail(f"cannot write save file {save}: {exc}") from exc
-    _session(st, seed, players, bot.value, save)
+    _session(st, seed, players, bot.value, save, sealed=sealed)
 
 
 def load_record(path: Path) -> tuple[GameRecord, Any]:
@@ -209,8 +218,10 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
     if bot not in (b.value for b in BotKind):
         raise fail(f"cannot resume {file}: save parameter 'bot' is {bot!r} "
                    f"(known: {', '.join(b.value for b in BotKind)})")
-    dice = random.Random(record.seed)
-    for entry in record.log:  # advance the dice to where the saved game stopped: one draw per die face
+    sealed = record.seed == SEALED
+    seed = fresh_seed() if sealed else record.seed
+    dice = random.Random(seed)
+    for entry in [] if sealed else record.log:  # advance the dice to where the game stopped: a draw per face
         if entry.side == CHANCE:
             for _ in Roll.parse(entry.action.split()[1:]).values:
                 dice.random()
@@ -219,8 +230,9 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
         from warroom.cli.kampen_cli import game_title
 
         title = game_title(st.sc, bool(record.params.get("advanced")))
-    out.print(f"Resumed {title} at turn {st.turn} ({len(record.log)} actions replayed)", markup=False)
-    _session(st, record.seed, players, str(bot), file, dice)
+    out.print(f"Resumed {title} at turn {st.turn} ({len(record.log)} actions replayed"
+              + ("; the save has no seed, so the dice from here on are fresh)" if sealed else ")"), markup=False)
+    _session(st, seed, players, str(bot), file, dice, sealed)
 
 
 @app.command()
@@ -239,6 +251,8 @@ def autoplay(
     refuse_advanced(sc, advanced)
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; not overwritten")
+    if save is not None and seed == SEALED:
+        raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed to save the game")
     if isinstance(sc, KampenScenario):
         from warroom.cli.kampen_cli import bots_for, game_params, game_title
 
@@ -282,6 +296,8 @@ def simulate(
     axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
     ray: Annotated[bool, typer.Option("--ray", help="run on a Ray cluster")] = False,
     advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
+    players_count: Annotated[int | None, typer.Option(
+        "--players", min=2, max=3, help="Kampen om Norge: 2 (one bot holds Norway and the Allies) or 3")] = None,
 ) -> None:
     """Play many campaigns bot against bot and report outcome rates, VP and area control."""
     from warroom.sim.runner import simulate as run
@@ -294,8 +310,10 @@ def simulate(
         from warroom.cli.kampen_cli import bots_for, game_params
 
         bots = bots_for(axis_bot.value, allies_bot.value)
-        params = game_params(advanced)
+        params = game_params(advanced) | ({"seats": players_count} if players_count else {})
     else:
+        if players_count:
+            raise fail("--players is a Kampen om Norge option")
         bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:
@@ -305,6 +323,7 @@ def simulate(
     if isinstance(sc, KampenScenario):
         report = summary.report(("germany", "norway_allies"), "point cities German at the end")
         report["advanced"] = advanced
+        report["players"] = players_count or 2
     else:
         report = summary.report((sc.sides[0], sc.sides[1]))
     report.update({"scenario": sc.id, "seed": seed, "bots": bots})

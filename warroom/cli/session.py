@@ -14,7 +14,7 @@ from warroom.ai import make_bot
 from warroom.cli.screen import screen
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.game import Player
-from warroom.core.log import GameRecord
+from warroom.core.log import SEALED, GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
 
 HELP = """Type the number of a choice, or the action itself:
@@ -53,6 +53,7 @@ KAMPEN_HELP = """Type the number of a choice, or the action itself:
   play CARD [USE]          play a card from your hand (CARD as shown, e.g. germany_panzer#3)
   fight AREA               (attacker) the next battle to fight
   lose norway|allies       (joint defence) whose battalion is eliminated
+  refuse                   (the Allies, 3 players) do not agree to Norway's share of the losses
   retreat AREA             beaten battalions withdraw there together
   exchange CARD            trade a card for its reinforcement symbols (3 symbols = 1 battalion)
   place AREA [N]           place new battalions (or aim a card at AREA)
@@ -156,9 +157,11 @@ class Session:
 
     def __init__(self, st: Any, seed: int, players: dict[str, str], bot: str,
                  save: Path | None, console: Console, ask: Callable[[str], str],
-                 dice: random.Random | None = None, render: Render = screen, help_text: str = HELP) -> None:
+                 dice: random.Random | None = None, render: Render = screen, help_text: str = HELP,
+                 sealed: bool = False) -> None:
         self.st = st
         self.seed = seed
+        self.sealed = sealed  # the save records no seed: the log alone replays the game
         self.save = save
         self.console = console
         self.dice = dice if dice is not None else random.Random(seed)
@@ -172,7 +175,7 @@ class Session:
         self.shown = len(st.events)
 
     def record(self) -> GameRecord:
-        record: GameRecord = self.st.record(self.seed)
+        record: GameRecord = self.st.record(SEALED if self.sealed else self.seed)
         return record
 
     def autosave(self) -> None:

@@ -98,8 +98,13 @@ class Flow(Generic[S]):
             nxt = step.next(state)
             if not nxt:
                 return
-            self._enter(state, nxt)
+            self._enter(state, self.entering(state, nxt))
         raise RuntimeError(f"flow did not settle (stuck around step {state.step!r})")
+
+    def entering(self, state: S, name: str) -> str:
+        """The step actually entered when the flow moves on to `name`: `name` itself, unless a rule system
+        breaks in between (a subclass may return another step, and arrange to come back to `name`)."""
+        return name
 
     def apply(self, state: S, action: Any) -> None:
         """Apply `action` in the current step, then settle."""

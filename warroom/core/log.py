@@ -65,6 +65,11 @@ class LogEntry(NamedTuple):
         return cls(action, side, turn, phase, flags[0], flags[1])
 
 
+SEALED = 0
+"""The seed of a save that leaves its seed out (`warroom play --sealed`, the club server's export): every roll
+so far is in its log, so it still replays exactly, but the dice to come cannot be foretold from it."""
+
+
 @dataclass(slots=True)
 class GameRecord:
     """Everything needed to rebuild a game exactly."""

@@ -23,7 +23,7 @@ from warroom.ai import make_bot
 from warroom.core.dice import keyed_rng
 from warroom.core.errors import IllegalActionError, SaveError, ScenarioError, UnknownNameError, shown
 from warroom.core.game import replay
-from warroom.core.log import GameRecord, LogEntry
+from warroom.core.log import SEALED, GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import Report
@@ -261,7 +261,7 @@ class Campaigns:
         title, the seats and an uploaded scenario's file (`portable.export_document`)."""
         row = self.store.campaign(cid)
         sc = scenario_of(row)
-        record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(cid))
+        record = GameRecord(sc.id, sc.version, row.params, SEALED, self.store.log(cid))
         live = {(g.role, g.side) for g in self.store.tokens(cid)}
         seats = [seat for seat in seats_in_order(sc, sorted(live)) if seat in live]
         st = self._state(row)

@@ -50,6 +50,8 @@ def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, A
         st.record_events = record_events
         rng = random.Random(seed ^ 0x9E3779B97F4A7C15)
         players = {c: make_bot(bots.get(c, "random"), random.Random(rng.getrandbits(62))) for c in sc.sides}
+        if int(st.params.get("seats", 2)) == 2:  # one person holds Norway and the Allies: one bot plays both
+            players["allies"] = players["norway"]
         play(st, players, random.Random(seed), trusted=True)
         return st
     params = params or {"mode": "gw"}

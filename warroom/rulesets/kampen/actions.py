@@ -45,6 +45,15 @@ class Lose:
 
 
 @dataclass(frozen=True, slots=True)
+class Refuse:
+    """The Allies do not agree to how Norway shared out a joint defence's losses: Germany then decides (4.2 step
+    6, three players)."""
+
+    def to_str(self) -> str:
+        return "refuse"
+
+
+@dataclass(frozen=True, slots=True)
 class Retreat:
     """The beaten defenders withdraw together into `to` (4.2 step 8)."""
 
@@ -219,8 +228,8 @@ class Withdraw:
 
 
 DONE = Done()
-KampenAction = (Move | Fight | Lose | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll | Choose | Ship
-                | Sail | Intercept | Join | Sea | Raid | Land | Recall | Withdraw)
+KampenAction = (Move | Fight | Lose | Refuse | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll
+                | Choose | Ship | Sail | Intercept | Join | Sea | Raid | Land | Recall | Withdraw)
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
 
@@ -274,6 +283,9 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb == "lose":
         need(1, "a country (norway or allies)")
         return Lose(args[0].lower())
+    if verb == "refuse":
+        need(0, "nothing")
+        return Refuse()
     if verb == "retreat":
         need(1, "an area")
         return Retreat(area(args[0]))
@@ -332,6 +344,6 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb == "withdraw":
         need(1, "a ship card")
         return Withdraw(ship_key(args[0]))
-    raise IllegalActionError(f"unknown action {verb!r} (move, fight, play, lose, retreat, exchange, place, "
+    raise IllegalActionError(f"unknown action {verb!r} (move, fight, play, lose, refuse, retreat, exchange, place, "
                              "discard, remove, done; advanced game: choose, ship, sail, intercept, join, sea, "
                              "raid, land, recall, withdraw)")

@@ -27,20 +27,23 @@ class Attackers:
 
 
 def attack_dice(attackers: Attackers, card_dice: int = 0) -> int:
-    """The attacker's dice: battalions over land count one each, those crossing a fjord or lake one per
-    two (rounded down), the sum is capped at 5, and card dice come on top.
+    """The attacker's dice: dice come from at most 5 battalions, those of the counted battalions that crossed a
+    fjord or lake give one die per two (rounded down), and card dice come on top.
 
-    assumption: (K-digest J19) the halving belongs to the crossing, so in a mixed attack it applies only to
-    the battalions that cross water, and the cap of 5 applies afterwards to the whole side: halving is a
-    property of how troops reach the table, the cap a limit of the table itself. Example 1 (3 across Mjøsa
-    give 1 die) holds under either order.
+    assumption: (K-digest J19) the cap comes first, then the halving, in the order the Norwegian rule states
+    them: dice come from at most 5 battalions, and then the dice the attacker gets from its battalions are
+    halved when the attack crosses water. So 10 battalions across a fjord get 2 dice, not 5. In a mixed attack
+    the halving belongs to the battalions that cross water (the rule speaks of the attack that crosses), and the
+    attacker counts its battalions over land first among the 5, as any player would. Example 1 (3 across Mjøsa
+    give 1 die) holds under every order.
 
-    >>> attack_dice(Attackers(over_water=3), card_dice=1)
-    2
+    >>> attack_dice(Attackers(over_water=3), card_dice=1), attack_dice(Attackers(over_water=10))
+    (2, 2)
     >>> attack_dice(Attackers(over_land=4, over_water=5)), attack_dice(Attackers(over_land=7))
-    (5, 5)
+    (4, 5)
     """
-    return min(CAP, attackers.over_land + attackers.over_water // 2) + card_dice
+    land = min(CAP, attackers.over_land)
+    return land + min(CAP - land, attackers.over_water) // 2 + card_dice
 
 
 def defence_dice(defenders: int, card_dice: int = 0) -> int:

@@ -141,7 +141,14 @@ def has_target(played: list[Played], side: str, use: CardUse) -> bool:
 
 
 def playable(st: KampenState, country: str, step: str) -> list[Play]:
-    """The cards `country` may play now at this card step of the battle (one per type per side and step)."""
+    """The cards `country` may play now at this card step of the battle (one per type per side and step).
+
+    assumption: (4.2 steps 1-3) the one-card-per-type limit counts per card step, not per battle. The text
+    prints it under steps 1 and 2 ("per battle"), but Example 3 says a Jagerbomber in step 3 could have
+    stopped the Jagerfly that shot down Germany's step-1 Bombefly, and the two count as one type: a battle-wide
+    limit would forbid exactly what the book offers. So a side may play a card of a type at step 1 and another
+    of that type at step 3 (two Speidertropp: one to ignore the water, one to cancel a Bakhold), but never two
+    of a type at one step. See docs/kampen-cards.md."""
     b = st.battle
     if b is None:
         return []

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 EXPECTED = {
     "move": "move FROM TO [N], play CARD or done", "pick": "fight AREA", "losses": "lose norway|allies",
+    "losses_answer": "done (agree to Norway's share of the losses) or refuse", "losses_forced": "lose norway|allies",
     "retreat": "retreat AREA", "reinforce": "exchange CARD, play CARD or done", "place": "place AREA",
     "discard": "discard CARD", "deck_removal": "remove AREA", "card_effect": "move FROM TO N or place AREA",
     "invasion_exchange": "exchange CARD or done", "invasion_landing": "place AREA",
@@ -57,52 +58,69 @@ EXPECTED = {
 
 
 def explain(st: KampenState, action: Action) -> str:
-    who = st.sc.names.get(st.current_player(), st.current_player())
+    """Why `action` is refused, from what the country asked may know and nothing more.
+
+    The legal actions of a step depend only on what the acting country can see (the twin tests hold that), so
+    the reasons below are chosen from those, the public board and the actor's own cards and ships: never from
+    another country's hand, nor from where a face-down ship of another country lies.
+    """
+    actor = st.current_player()
+    who = st.sc.names.get(actor, actor)
     head = f"illegal action {action.to_str()!r} in step '{st.step}' ({who} to act; expected " \
            f"'{EXPECTED.get(st.step, '')}')"
+    return f"{head}: {reason(st, actor, action)}"
+
+
+def reason(st: KampenState, actor: str, action: Action) -> str:
+    verb = action.to_str().split(" ", 1)[0]
+    if verb not in {a.to_str().split(" ", 1)[0] for a in st.legal_actions()}:
+        return f"{verb!r} is not asked for at this step"
     board = st.sc.board
     if isinstance(action, Move):
-        if action.to not in board.neighbours(action.frm):
-            return f"{head}: {action.to} is not next to {action.frm}; a battalion moves one area a round (4.1)"
+        if action.to not in board.neighbours(action.frm) and not action.via:
+            return f"{action.to} is not next to {action.frm}; a battalion moves one area a round (4.1)"
         have = st.at(action.frm, st.country) - st.arrived.get(action.frm, 0)
         if have < action.n:
-            return (f"{head}: {st.sc.names[st.country]} have {max(have, 0)} battalions in {action.frm} that may "
-                    "still move (those that arrived this round move no more, 4.1)")
-    if isinstance(action, Exchange | Discard) and action.card not in st.hands[st.country]:
-        return f"{head}: {action.card} is not in your hand"
-    actor = st.current_player()
-    if isinstance(action, Play) and action.card not in st.hands.get(actor, []):
-        return f"{head}: {action.card} is not in your hand"
+            return (f"{st.sc.names[st.country]} have {max(have, 0)} battalions in {action.frm} that may still "
+                    "move (those that arrived this round move no more, 4.1)")
+    if isinstance(action, Exchange | Discard | Play) and action.card not in st.hands.get(actor, []):
+        return f"{action.card} is not in your hand"
     if isinstance(action, Play):
-        return f"{head}: that card has no use that fits this moment (see its timing and requirements)"
+        return "that card has no use that fits this moment (see its timing and requirements)"
     if isinstance(action, Place):
-        return f"{head}: {st.sc.names[st.country]} may not place battalions in {action.area} now (4.3)"
-    if isinstance(action, Ship | Sail | Join | Raid | Land | Withdraw | Intercept | Recall | Sea | Choose):
-        return f"{head}: {sea_reason(st, action)}"
-    return f"{head}: not one of the legal actions"
+        return f"{st.sc.names[st.country]} may not place battalions in {action.area} now (4.3)"
+    if isinstance(action, Choose) and action.card not in st.april_deck.get(actor, []):
+        return f"{action.card} is not in your 9 April deck"
+    if isinstance(action, Ship | Sail | Join | Raid | Land | Withdraw | Intercept | Recall | Sea):
+        return sea_reason(st, actor, action)
+    return "not one of the legal actions"
 
 
-def sea_reason(st: KampenState, action: Action) -> str:
-    """Why an advanced-game action is refused, as far as a common mistake can be named."""
+def sea_reason(st: KampenState, actor: str, action: Action) -> str:
+    """Why an advanced-game action is refused, as far as a common mistake can be named. Every ship card is
+    checked for its owner first: where another country's card lies, and whether it is real, stays unsaid."""
     from warroom.rulesets.kampen import naval
 
     if not st.advanced:
         return "ships and the 9 April round belong to the advanced game (play with --advanced)"
-    actor = st.current_player()
     key = getattr(action, "key", "")
-    if key and key.split("#", 1)[0] not in st.sc.cards.ships.ships:
+    ships = st.sc.cards.ships.ships
+    if key and key.split("#", 1)[0] not in ships:
         return f"there is no ship card {key!r}"
-    if isinstance(action, Ship) and key not in st.ships_hand.get(actor, []) and st.step != "sea_chase":
+    owner = ships[key.split("#", 1)[0]].owner if key else actor
+    chasing = isinstance(action, Ship) and st.step == "sea_chase"  # the only verb that moves an enemy card
+    if owner != actor and not chasing:
+        return f"{key} is not one of your ship cards"
+    if isinstance(action, Ship) and not chasing and key not in st.ships_hand.get(actor, []):
         return f"{key} is not among your ships waiting to be put to sea"
-    owner = st.sc.cards.ships.ships[key.split("#", 1)[0]].owner if key else actor
     to = action.sea if isinstance(action, Ship) else action.to if isinstance(action, Sail) else ""
     if to and not naval.may_enter(owner, to):
         return "Allied ships never enter sea areas I and II (5.1)"
     if isinstance(action, Ship) and st.step == "deploy_norway" and to in st.sc.rules["advanced"]["eidsvoll_not_in"]:
         return f"Eidsvoll & Norge is deployed in any sea area but {to} (7.0)"
-    if isinstance(action, Ship) and st.step == "sea_chase" and st.sea_battle is not None and to != "raid" \
-            and to not in st.sc.board.seas[st.sea_battle.sea].adjacent:
-        return f"a chased ship goes to a sea area next to {st.sea_battle.sea}, and {to} is not (8.2 step 7)"
+    battle = st.sea_battle
+    if chasing and battle is not None and to != "raid" and to not in st.sc.board.seas[battle.sea].adjacent:
+        return f"a chased ship goes to a sea area next to {battle.sea}, and {to} is not (8.2 step 7)"
     if isinstance(action, Sail):
         if action.frm == "raid":
             return "raiders leave the raid box only after Germany pays 6 symbols to recall them (recall; 7.2)" \
@@ -113,6 +131,4 @@ def sea_reason(st: KampenState, action: Action) -> str:
             return f"{key} is not one of your ship cards in sea area {action.frm}"
         return "that group cannot sail there now (a ship sails 2 areas a round, Eidsvoll & Norge 1; found or " \
                "intercepting ships stop)"
-    if isinstance(action, Choose) and action.card not in st.april_deck.get(actor, []):
-        return f"{action.card} is not in your 9 April deck"
     return "not one of the legal actions"

@@ -789,12 +789,29 @@ def legal_withdraw(st: St) -> list[Any]:
     return [Withdraw(k) for k in keys]
 
 
+def forget(st: St, key: str) -> None:
+    """A ship card that left the board mid-round (withdrawn at once when the Allied deck ran out) is dropped from
+    whatever the round still holds it for: the sea battle's hits and chases, the group sailing, the cards an
+    interception is rolling for."""
+    sb = st.sea_battle
+    if sb is not None:
+        sb.chased = [k for k in sb.chased if k != key]
+        sb.hits = [h for h in sb.hits if h.target != key]
+    sailing = st.flags.get("sailing")
+    if sailing:
+        st.flags["sailing"] = (sailing[0], tuple(k for k in sailing[1] if k != key))
+    rolling = st.flags.get("icept_roll")
+    if rolling:
+        st.flags["icept_roll"] = (rolling[0], rolling[1], tuple(k for k in rolling[2] if k != key))
+
+
 def apply_withdraw(st: St, action: Any) -> None:
     assert isinstance(action, Withdraw)
     if action.key in st.ships_hand[ALLIES]:
         st.ships_hand[ALLIES].remove(action.key)
     else:
         st.fleet.remove(st.fleet.where(action.key), action.key)
+        forget(st, action.key)
     st.flags["withdrawn"] = (*st.flags.get("withdrawn", ()), stype(st, action.key).id)
     st.flags["ships_out"] -= 1
     st.note(f"{ship_name(st, action.key)} leaves Norwegian waters")
@@ -911,5 +928,6 @@ def flow_steps() -> list[Step[St]]:
         Step("sea_end", "combat", on_begin=end_sea_battle, next=after_sea_battle),
         # 5.2
         Step("ship_withdrawal", "new cards", actor=lambda st: ALLIES, legal=legal_withdraw, apply=apply_withdraw,
-             end_if=lambda st: not st.flags.get("ships_out"), next=goto("round_end")),
+             end_if=lambda st: not st.flags.get("ships_out"),
+             next=lambda st: "resume" if st.flags.get("resume") else "round_end"),
     ]

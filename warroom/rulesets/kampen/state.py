@@ -61,11 +61,13 @@ class Battle:
     def_losses: int = 0  # left to remove from the defence (a joint defence chooses whose)
     allied_lost: int = 0  # Allied battalions eliminated in this battle (Kystevakuering may save some)
     winner: str = ""  # "attacker" | "defender"
+    proposal: list[str] = field(default_factory=list)  # Norway's share of a joint defence's losses, to agree
     played: list[Played] = field(default_factory=list)  # cards played into the battle, in order
     seats: list[str] = field(default_factory=list)  # who still may play at the current card step
 
     def clone(self) -> Battle:
-        return replace(self, attack=self.attack.clone(), played=list(self.played), seats=list(self.seats))
+        return replace(self, attack=self.attack.clone(), played=list(self.played), seats=list(self.seats),
+                       proposal=list(self.proposal))
 
 
 @dataclass(slots=True)

@@ -25,7 +25,8 @@ def build_view(st: KampenState, side: str | None) -> dict[str, Any]:
                         "by_sea_or_air": x.by_sea_or_air} for a, x in sorted(st.attacks.items())},
         "battle": None if b is None else {
             "area": b.area, "attacker": b.attack.country, "attack_dice": b.att_dice, "defence_dice": b.def_dice,
-            "attack_roll": list(b.att_faces), "defence_roll": list(b.def_faces), "winner": b.winner},
+            "attack_roll": list(b.att_faces), "defence_roll": list(b.def_faces), "winner": b.winner,
+            "defence_losses": b.def_losses, "losses_proposed": list(b.proposal)},
         "decks": {c: {"face_down": len(st.draw[c]), "used": list(st.used[c])} for c in st.sc.countries},
         "hands": {c: (list(st.hands[c]) if c == side else len(st.hands[c])) for c in st.sc.countries},
         "terminal": st.terminal,

@@ -1,0 +1,116 @@
+"""A refusal tells the acting country only what it may know (legality.py): on twin positions that differ only in
+cards and ships the actor cannot see, every verb (each card and ship verb with every card and ship of the game,
+the others over the whole board) gets the same answer, word for word."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import chain
+
+import pytest
+from test_kampen_bot import hidden_differs, positions, twin
+
+from warroom.core.errors import IllegalActionError
+from warroom.core.state import Action
+from warroom.rulesets.kampen import KampenState
+from warroom.rulesets.kampen.actions import (
+    DONE,
+    SEAS,
+    Choose,
+    Discard,
+    Exchange,
+    Fight,
+    Intercept,
+    Join,
+    Land,
+    Lose,
+    Move,
+    Place,
+    Play,
+    Raid,
+    Recall,
+    Refuse,
+    Remove,
+    Retreat,
+    Sail,
+    Sea,
+    Ship,
+    Withdraw,
+)
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
+
+
+def answer(st: KampenState, legal: set[Action], action: Action) -> str:
+    """What the actor is told: nothing for a legal action, else the refusal."""
+    if action in legal:
+        return "legal"
+    probe = st.clone()
+    with pytest.raises(IllegalActionError) as refused:
+        probe.apply_action(action, probe.current_player())
+    return str(refused.value)
+
+
+def card_verbs(st: KampenState) -> Iterator[Action]:
+    """Every card verb with every card of the game, whoever holds it."""
+    for c in st.sc.countries:
+        for key in sorted(set(st.sc.deck(c)) | (set(st.sc.april_deck(c)) if st.advanced else set())):
+            yield from (Exchange(key), Discard(key), Play(key), Choose(key))
+
+
+def ship_verbs(st: KampenState) -> Iterator[Action]:
+    """Every ship verb with every ship card of the game, into or out of each sea area."""
+    board = st.sc.board
+    for c in st.sc.countries:
+        for key in st.sc.ship_keys(c):
+            yield from (Join(key), Raid(key), Withdraw(key))
+            for sea in SEAS:
+                yield Ship(key, sea)
+                yield Sail(sea, min(board.seas[sea].adjacent), key)
+                yield from (Land(key, area) for area in sorted(board.coastal({sea}))[:1])
+
+
+def board_verbs(st: KampenState) -> Iterator[Action]:
+    """Every other verb, over the whole board: from each area a move to a neighbour (one that changes with the
+    round) and on through it, placements, retreats, battles, removals; losses, sea areas and the one-word verbs."""
+    board = st.sc.board
+    for area in sorted(board.land):
+        yield from (Place(area), Retreat(area), Fight(area), Remove(area))
+        to = sorted(board.neighbours(area))[st.round % len(board.neighbours(area))]
+        yield from (Move(area, to, 1), Move(area, to, 3), Move(area, min(board.neighbours(to)), 2, to))
+    yield from (Lose(NORWAY), Lose(ALLIES), Refuse(), DONE, Intercept(), Recall())
+    yield from (Sea(sea) for sea in SEAS)
+
+
+def compare(states: list[KampenState], ships: bool) -> set[tuple[str, str]]:
+    """Every card verb (and with `ships` every ship verb) answered alike on each position and its twin; the
+    (step, actor) pairs compared."""
+    steps: set[tuple[str, str]] = set()
+    for i, st in enumerate(states):
+        me = st.current_player()
+        other = twin(st, me, random.Random(i))
+        assert other.view(me) == st.view(me), "the twin looks the same to the actor"
+        if not hidden_differs(st, other):
+            continue
+        legal, legal2 = set(st.legal_actions()), set(other.legal_actions())
+        for action in chain(card_verbs(st), board_verbs(st), ship_verbs(st) if ships else ()):
+            a, b = answer(st, legal, action), answer(other, legal2, action)
+            assert a == b, f"{me} at {st.step}, {action.to_str()!r}: {a!r} against {b!r} on the twin"
+        steps.add((st.step, me))
+    return steps
+
+
+def test_card_refusals_are_the_same_whatever_the_hidden_cards() -> None:
+    steps = compare([p for seed in range(3) for p in positions(seed, every=11, limit=40, bot="random", seats=3)],
+                    ships=False)
+    # Norway asked in the German round, and Germany asked at a card step of another country's round
+    assert {("sabotage", NORWAY), ("defend_cards", NORWAY), ("move", GERMANY), ("defend_cards", GERMANY)} <= steps, \
+        sorted(steps)
+
+
+def test_card_and_ship_refusals_are_the_same_whatever_the_hidden_cards_and_ships() -> None:
+    games = [positions(seed, every=5, limit=40, advanced=True, bot="random", seats=3) for seed in range(3)]
+    steps = compare([p for game in games for p in game[::2]], ships=True)
+    asked = {step for step, _me in steps}
+    assert {"april_choose", "deploy_germany", "sea_move", "sea_chase", "landing", "raid", "sabotage"} <= asked, \
+        sorted(steps)
