@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -221,9 +222,15 @@ def test_a_reported_result_reaches_the_other_commanders_page_by_itself(browser: 
                      {"battle": result["battle"], "attacker_vp": 4, "defender_vp": 2})
     assert status == 200
     confirmer.wait_for_selector(f"{box} .confirm", timeout=15_000)  # no reload by the test
-    with confirmer.expect_navigation():
-        confirmer.click(f"{box} .confirm")
-    assert confirmer.locator(f"{box} .confirm").count() == 0
+    status, before = call(base_url, "GET", f"/api/campaigns/{cid}/view", reporter)
+    assert status == 200
+    confirmer.click(f"{box} .confirm")
+    # the confirmation reloads the page, and so may the event it sends: wait for the result, not for one reload
+    deadline = time.monotonic() + 15
+    while call(base_url, "GET", f"/api/campaigns/{cid}/view", reporter)[1]["seq"] == before["seq"]:
+        assert time.monotonic() < deadline, "the confirmation never reached the campaign"
+        time.sleep(0.2)
+    confirmer.wait_for_selector(f"{box} .confirm", state="detached", timeout=15_000)
 
 
 def test_the_organiser_decides_undoes_and_manages_links_in_the_browser(browser: Browser, base_url: str) -> None:

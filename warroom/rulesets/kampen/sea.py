@@ -33,6 +33,7 @@ from warroom.rulesets.kampen.actions import (
     Withdraw,
 )
 from warroom.rulesets.kampen.cards import STEPS, ShipType
+from warroom.rulesets.kampen.deckout import allied_ships
 from warroom.rulesets.kampen.effects import (
     Played,
     advanced_met,
@@ -775,10 +776,6 @@ def after_sea_battle(st: St) -> str:
 
 
 # ----- 5.2 the Allies' ships when their deck runs out -----------------------------------------------------------
-def allied_ships(st: St) -> list[str]:
-    return [c.key for _s, c in st.fleet.all() if c.owner == ALLIES] + list(st.ships_hand[ALLIES])
-
-
 def legal_withdraw(st: St) -> list[Any]:
     """At most one smaller ship and one heavy cruiser; the rest battleships or carriers, while there are any."""
     ships = allied_ships(st)

@@ -21,7 +21,6 @@ from warroom.rulesets.kampen.actions import (
     Done,
     Exchange,
     Fight,
-    Lose,
     Move,
     Place,
     Play,
@@ -29,7 +28,15 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
-from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, Battle, KampenState
+from warroom.rulesets.kampen.deckout import KampenFlow, after_losses_taken, resume_after_losses, ships_leaving
+from warroom.rulesets.kampen.losses import (
+    apply_answer,
+    apply_loss,
+    legal_losses,
+    losses_proposed,
+    removal_actor,
+)
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Battle, KampenState
 
 St = KampenState
 
@@ -401,71 +408,6 @@ def apply_attacker_loss(st: St, action: Any) -> None:
     assert b is not None and isinstance(action, Remove)
     remove_attacker(b, action.area)
     settle_attacker_losses(b)
-
-
-def removal_actor(st: St) -> str:
-    return GERMANY if st.step == "losses_forced" else NORWAY
-
-
-def agreeing(st: St) -> bool:
-    """Whether a joint defence's losses need the Allies' consent: with three players, when both countries have
-    battalions in the battle. Norway shares them out, the Allies agree or refuse, and Germany decides when they
-    refuse (4.2 step 6).
-
-    assumption: (4.2 step 6) Norway proposes and the Allies answer, rather than both bargaining freely: the
-    rule asks only that they agree, and one proposal with a yes or no is the shortest exchange that lets each
-    country have its say. With two players one person holds both countries, so there is nothing to agree."""
-    b = st.battle
-    return (int(st.params.get("seats", 2)) == 3 and b is not None and st.step == "losses"
-            and all(st.at(b.area, d) for d in DEFENDERS)
-            and b.def_losses < sum(st.at(b.area, d) for d in DEFENDERS))  # else all are lost: nothing to agree
-
-
-def legal_losses(st: St) -> list[Any]:
-    b = st.battle
-    assert b is not None
-    return [Lose(d) for d in DEFENDERS if st.at(b.area, d) > b.proposal.count(d)]
-
-
-def apply_loss(st: St, action: Any) -> None:
-    assert isinstance(action, Lose) and st.battle is not None
-    if st.battle.proposal or agreeing(st):
-        st.battle.proposal.append(action.country)
-        if len(st.battle.proposal) == st.battle.def_losses:
-            st.note(f"Norway proposes to lose {share(st.battle.proposal)}; the Allies answer")
-        return
-    if st.step == "losses_forced":
-        st.note(f"Germany decides: a {'Norwegian' if action.country == NORWAY else 'Allied'} battalion is lost")
-    take_loss(st, action.country)
-
-
-def take_loss(st: St, country: str) -> None:
-    assert st.battle is not None
-    st.add(st.battle.area, country, -1)
-    st.battle.def_losses -= 1
-    if country == ALLIES:
-        st.battle.allied_lost += 1
-
-
-def share(proposal: list[str]) -> str:
-    n = proposal.count(NORWAY)
-    return f"{n} Norwegian and {len(proposal) - n} Allied battalion{'s' * (len(proposal) - n != 1)}"
-
-
-def losses_proposed(st: St) -> bool:
-    b = st.battle
-    return b is not None and bool(b.proposal) and len(b.proposal) == b.def_losses
-
-
-def apply_answer(st: St, action: Any) -> None:
-    b = st.battle
-    assert b is not None
-    proposal, b.proposal = b.proposal, []
-    if isinstance(action, Refuse):
-        st.note("The Allies refuse; Germany decides whose battalions are lost")
-        return
-    for country in proposal:
-        take_loss(st, country)
 
 
 # ----- step 6: Kystevakuering saves eliminated Allied battalions ----------------------------------------------------
@@ -845,83 +787,6 @@ def after_new_cards(st: St) -> str:
     if st.removing:
         return "deck_removal"
     return "ship_withdrawal" if ships_leaving(st) else "round_end"
-
-
-def ships_leaving(st: St) -> bool:
-    """Whether Allied ships must still leave the board (5.2); with none left to withdraw the count is dropped."""
-    if st.flags.get("ships_out"):
-        from warroom.rulesets.kampen import sea
-
-        if sea.allied_ships(st):
-            return True
-        st.flags["ships_out"] = 0
-    return False
-
-
-AT_ONCE_STEPS = ("deck_removal", "ship_withdrawal", "resume")
-
-
-class KampenFlow(Flow[St]):
-    """The flow table, with the one interruption the rules have: the Allied deck running out (2.4, 5.2)."""
-
-    def entering(self, st: St, name: str) -> str:
-        """Between two steps: the Allies' losses come first when their deck has just run out, then `name`."""
-        first = losses_due(st, name)
-        if first:
-            st.flags["resume"] = (name, False)
-            return first
-        return name
-
-    def settle(self, state: St) -> None:
-        super().settle(state)
-        at_once(self, state)
-
-
-def losses_due(st: St, then: str) -> str:
-    """The first step of the Allies' deck-out losses when they are due before `then` ('' when none are). A battle
-    under way is fought out first (a sea battle's chases included): the losses come as it ends."""
-    if st.terminal or then in AT_ONCE_STEPS or st.step in AT_ONCE_STEPS or not (
-            st.removing or st.flags.get("ships_out")) or st.battle is not None or st.sea_battle is not None:
-        return ""
-    st.removing = min(st.removing, st.total(ALLIES))
-    if st.removing:
-        st.note("The Allied deck is used up: the Allies take their losses at once, before the round goes on")
-        return "deck_removal"
-    if ships_leaving(st):
-        st.note("The Allied deck is used up: Allied ships leave at once, before the round goes on")
-        return "ship_withdrawal"
-    return ""
-
-
-def at_once(flow: Flow[St], st: St) -> None:
-    """When the Allied deck runs out in the middle of a round (a ship sunk, a raid, the telegraph line), the
-    four battalions and, in the advanced game, the five ships leave at once (2.4, 5.2). Mostly the deck runs
-    out in an automatic step and `KampenFlow.entering` takes the losses before the next step begins; when it
-    runs out by a decision (a raid) and the same step asks again, they are taken here, before that next
-    decision, and the step goes on where it was. At the end of the Allies' own round the draw that empties the
-    deck leads straight into the same steps (`after_new_cards`)."""
-    first = losses_due(st, st.step)
-    if first:
-        st.flags["resume"] = (st.step, True)
-        flow.enter(st, first)
-
-
-def after_losses_taken(st: St) -> str:
-    """After the battalions, the ships; then on to the step the round was going to ('resume')."""
-    if st.terminal:
-        return "over"
-    return "ship_withdrawal" if ships_leaving(st) else "resume"
-
-
-def resume_after_losses(st: St) -> str:
-    """The step the deck-out interrupted: entered afresh when the flow was moving on to it; when it was waiting
-    for a decision, returned to as it was (its decision is still open), or left if the losses ended it."""
-    name, begun = st.flags.pop("resume")
-    if not begun:
-        return str(name)
-    st.step = name
-    step = st.flow.steps[name]
-    return step.next(st) if step.end_if(st) or (not step.legal(st) and step.actor(st) != CHANCE) else ""
 
 
 def legal_removals(st: St) -> list[Any]:
