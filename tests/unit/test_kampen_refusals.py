@@ -59,15 +59,15 @@ def card_verbs(st: KampenState) -> Iterator[Action]:
 
 
 def ship_verbs(st: KampenState) -> Iterator[Action]:
-    """Every ship verb with every ship card of the game, into or out of each sea area."""
+    """Every ship verb with every ship card of the game, into or out of three sea areas that change from one
+    position to the next (so that all eight are met across the positions)."""
     board = st.sc.board
-    for c in st.sc.countries:
-        for key in st.sc.ship_keys(c):
-            yield from (Join(key), Raid(key), Withdraw(key))
-            for sea in SEAS:
-                yield Ship(key, sea)
-                yield Sail(sea, min(board.seas[sea].adjacent), key)
-                yield from (Land(key, area) for area in sorted(board.coastal({sea}))[:1])
+    for i, key in enumerate(k for c in st.sc.countries for k in st.sc.ship_keys(c)):
+        yield from (Join(key), Raid(key), Withdraw(key))
+        for sea in (SEAS[(len(st.log) + i + j) % len(SEAS)] for j in (0, 3, 5)):
+            yield Ship(key, sea)
+            yield Sail(sea, min(board.seas[sea].adjacent), key)
+            yield from (Land(key, area) for area in sorted(board.coastal({sea}))[:1])
 
 
 def board_verbs(st: KampenState) -> Iterator[Action]:

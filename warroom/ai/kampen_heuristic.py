@@ -240,12 +240,6 @@ class KampenHeuristic:
             return 10.0 * best + 0.1 * self.front(st, GERMANY, action.area)
         if isinstance(action, Play) and st.step == "move":
             return self.german_move_card(st, action)
-        if isinstance(action, Play) and st.step in ("attack_cards", "defend_cards", "react_cards"):
-            b = st.battle
-            if b is None:
-                return None
-            close = abs(b.att_dice - b.def_dice) <= 2 or b.area in st.sc.board.point_cities
-            return 4.0 if close else -0.5  # every card spent shortens the game by one German round
         if isinstance(action, Retreat):
             targets = self.targets(st, GERMANY)
             return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
