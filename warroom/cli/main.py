@@ -132,8 +132,8 @@ def play(
              "0 is kept for sealed saves)")] = None,
     save: Annotated[Path | None, typer.Option(help="save file, written after every action")] = None,
     sealed: Annotated[bool, typer.Option(
-        help="the save leaves out the dice seed, so opening it does not tell the dice to come; resuming it rolls "
-             "fresh dice (for hot-seat play)")] = False,
+        help="the save leaves out the dice seed, so the dice to come cannot be foretold from it (its log still "
+             "holds every roll and card dealt so far); resuming it rolls fresh dice")] = False,
     bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
     allotment: Annotated[int | None, typer.Option(
