@@ -136,10 +136,6 @@ def battle_bonus(st: KampenState, country: str) -> int:
     return sum(sorted(best.values(), reverse=True)[:2])
 
 
-def side_of(country: str) -> tuple[str, ...]:
-    return DEFENDERS if country in DEFENDERS else (GERMANY,)
-
-
 class KampenHeuristic:
     """Chooses among the legal actions from a determinised copy of the position."""
 
@@ -177,6 +173,21 @@ class KampenHeuristic:
             self._plans[key] = plan.orders(st, me)
         got: dict[str, dict[str, int]] = self._plans[key]
         return got
+
+    def march(self, st: KampenState, me: str, m: Move) -> float | None:
+        """A move by `me`'s spare battalions towards the cities `plan.orders` sends them to: the steps it gains,
+        less for battalions beyond those ordered (None: no orders for the area moved from)."""
+        mine = self.orders(st, me).get(m.frm, {})
+        if not mine:
+            return None
+        progress, k = max((plan.approach(st, m.frm, c, me) - plan.approach(st, m.to, c, me), k)
+                          for c, k in mine.items())
+        return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+
+    def need_near(self, st: KampenState, me: str, area: str) -> float:
+        """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""
+        return max((short / (1.0 + plan.approach(st, area, c, me)) for c, short in self.targets(st, me).items()),
+                   default=0.0)
 
     def naval(self, st: KampenState, me: str) -> Naval:
         if self._naval is None:
@@ -216,7 +227,7 @@ class KampenHeuristic:
         if isinstance(action, Refuse):
             return 1.0 if self.unfair_share(st) else -1.0
         if isinstance(action, Retreat):
-            return self.area_value(st, me, action.to) + sum(st.at(action.to, c) for c in side_of(me))
+            return self.area_value(st, me, action.to) + plan.present(st, action.to, me)
         if isinstance(action, Discard):
             return -float(st.sc.symbols_of(action.card))
         if isinstance(action, Remove):
@@ -234,10 +245,7 @@ class KampenHeuristic:
         if st.step == "reinforce" and st.country == GERMANY:
             return self.german_reinforce(st, action)
         if isinstance(action, Place) and st.step == "place" and st.country == GERMANY and action.area:
-            targets = self.targets(st, GERMANY)
-            best = max((short / (1.0 + plan.approach(st, action.area, c)) for c, short in targets.items()),
-                       default=0.0)
-            return 10.0 * best + 0.1 * self.front(st, GERMANY, action.area)
+            return 10.0 * self.need_near(st, GERMANY, action.area) + 0.1 * self.front(st, GERMANY, action.area)
         if isinstance(action, Play) and st.step == "move":
             return self.german_move_card(st, action)
         if isinstance(action, Retreat):
@@ -262,11 +270,8 @@ class KampenHeuristic:
             return 2.0 * self.odds(st, GERMANY, m, enemy_bonus) + value - strip - 0.1 * max(0, n - combat.CAP)
         if strip:
             return -strip
-        orders = self.orders(st, GERMANY).get(m.frm, {})
-        if not orders:
-            return -0.5
-        progress, k = max((plan.approach(st, m.frm, c) - plan.approach(st, m.to, c), k) for c, k in orders.items())
-        return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+        marching = self.march(st, GERMANY, m)
+        return -0.5 if marching is None else marching
 
     def german_move_card(self, st: KampenState, p: Play) -> float:
         """A movement card is worth its card when it carries battalions towards a far target: the round's one
@@ -310,11 +315,10 @@ class KampenHeuristic:
         """Norway and the Allies trade cards for battalions every round (Norway's deck is reshuffled, and the
         Allies would otherwise discard one unused), keeping one card that strengthens a defence: the fortress
         is where their battles are fought. Cards are traded while they still complete a battalion."""
-        card = card_of(st, key)
-        defends = any(u.effect in BATTLE_EFFECTS and u.step == "defend_cards" for u in card.uses)
-        keepers = [k for k in st.hands[me] if k != key and any(
-            u.effect in BATTLE_EFFECTS and u.step == "defend_cards" for u in card_of(st, k).uses)]
-        if defends and not keepers:
+        def defends(card: str) -> bool:
+            return any(u.effect in BATTLE_EFFECTS and u.step == "defend_cards" for u in card_of(st, card).uses)
+
+        if defends(key) and not any(defends(k) for k in st.hands[me] if k != key):
             return -5.0
         symbols = st.sc.symbols_of(key)
         rest = sum(st.sc.symbols_of(k) for k in st.hands[me] if k != key)
@@ -353,11 +357,9 @@ class KampenHeuristic:
             if not focus and odds < 1.5:
                 return -1.0
             return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == st.at(m.frm, me) else 0.0)
-        mine = self.orders(st, me).get(m.frm, {})
-        if mine:
-            progress, k = max((plan.approach(st, m.frm, c, me) - plan.approach(st, m.to, c, me), k)
-                              for c, k in mine.items())
-            return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+        marching = self.march(st, me, m)
+        if marching is not None:
+            return marching
         return value - self.area_value(st, me, m.frm) - 0.5 + 0.3 * self.front(st, me, m.to)
 
     @staticmethod
@@ -408,7 +410,7 @@ class KampenHeuristic:
         if st.step == "drop_scatter":  # the enemy's paratroops: away from the point cities, onto defenders
             board = st.sc.board
             near = sum(1 for n in board.neighbours(p.area) if n in board.point_cities)
-            return sum(st.at(p.area, c) for c in side_of(me)) - self.area_value(st, GERMANY, p.area) - 0.7 * near
+            return plan.present(st, p.area, me) - self.area_value(st, GERMANY, p.area) - 0.7 * near
         if st.april and me == NORWAY:  # deployment and mobilisation: near the point cities Germany will want
             board = st.sc.board
             near = sum(1 for n in board.neighbours(p.area) if n in board.point_cities)
@@ -417,12 +419,10 @@ class KampenHeuristic:
         front = self.front(st, me, p.area)
         value = self.area_value(st, me, p.area)
         if st.step == "place" and me != GERMANY and not st.hostile(p.area, me):
-            need = self.targets(st, me)
-            best = max((short / (1.0 + plan.approach(st, p.area, c, me)) for c, short in need.items()), default=0.0)
-            return 10.0 * best + value + 0.3 * front
+            return 10.0 * self.need_near(st, me, p.area) + value + 0.3 * front
         if st.hostile(p.area, me):  # a landing or drop into an enemy area
             return 2.0 * (p.n - sum(st.at(p.area, e) for e in st.enemies(me))) + value
-        return value + front - 0.1 * sum(st.at(p.area, c) for c in side_of(me))
+        return value + front - 0.1 * plan.present(st, p.area, me)
 
 
 def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -143,10 +143,6 @@ def fortress_need(st: KampenState, city: str) -> int:
     return combat.CAP + 2 if threat(st, city, NORWAY) >= 2 else 4
 
 
-def german_targets(st: KampenState) -> dict[str, int]:
-    return targets(st, GERMANY)
-
-
 def approach(st: KampenState, area: str, city: str, me: str = GERMANY) -> int:
     """Land steps from `area` to `city`; to an enemy-held city, to the nearest area from which it can be attacked
     without crossing water (an attack across a fjord or lake gets half the dice), plus the attack itself."""
@@ -199,10 +195,6 @@ def orders(st: KampenState, me: str) -> dict[str, dict[str, int]]:
             mine = out.setdefault(a, {})
             mine[main] = mine.get(main, 0) + left
     return out
-
-
-def german_orders(st: KampenState) -> dict[str, dict[str, int]]:
-    return orders(st, GERMANY)
 
 
 def all_cities_german(st: KampenState) -> bool:

@@ -15,6 +15,13 @@ def allied_ships(st: St) -> list[str]:
     return [c.key for _s, c in st.fleet.all() if c.owner == ALLIES] + list(st.ships_hand[ALLIES])
 
 
+def removals_due(st: St) -> int:
+    """Allied battalions still to remove for the deck-out; no more than the Allies have (the deck may have run out
+    before their last losses)."""
+    st.removing = min(st.removing, st.total(ALLIES))
+    return st.removing
+
+
 def ships_leaving(st: St) -> bool:
     """Whether Allied ships must still leave the board (5.2); with none left to withdraw the count is dropped."""
     if st.flags.get("ships_out"):
@@ -49,8 +56,7 @@ def losses_due(st: St, then: str) -> str:
     if st.terminal or then in AT_ONCE_STEPS or st.step in AT_ONCE_STEPS or not (
             st.removing or st.flags.get("ships_out")) or st.battle is not None or st.sea_battle is not None:
         return ""
-    st.removing = min(st.removing, st.total(ALLIES))
-    if st.removing:
+    if removals_due(st):
         st.note("The Allied deck is used up: the Allies take their losses at once, before the round goes on")
         return "deck_removal"
     if ships_leaving(st):

@@ -28,7 +28,13 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
-from warroom.rulesets.kampen.deckout import KampenFlow, after_losses_taken, resume_after_losses, ships_leaving
+from warroom.rulesets.kampen.deckout import (
+    KampenFlow,
+    after_losses_taken,
+    removals_due,
+    resume_after_losses,
+    ships_leaving,
+)
 from warroom.rulesets.kampen.losses import (
     apply_answer,
     apply_loss,
@@ -783,8 +789,7 @@ def after_new_cards(st: St) -> str:
         return "over"
     if st.flags.get("reshuffle") and st.used[NORWAY]:
         return "reshuffle"
-    st.removing = min(st.removing, st.total(ALLIES))  # the deck may have run out before the last losses
-    if st.removing:
+    if removals_due(st):
         return "deck_removal"
     return "ship_withdrawal" if ships_leaving(st) else "round_end"
 
