@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck unit bench clean
+.PHONY: run play test lint typecheck unit bench fuzz clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,7 +27,7 @@ play: $(RUN_STAMP)
 	$(BIN)/warroom play $(or $(SCENARIO),caen) --allies human --axis bot
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check warroom tests bench
+	$(BIN)/ruff check warroom tests bench scripts
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
@@ -43,6 +43,10 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/kampen.py
 	$(BIN)/python bench/server_load.py
 	$(BIN)/python bench/server_load.py --think 0 --runs 1 --alone 0
+
+GAMES ?= 1000
+fuzz: $(DEV_STAMP)
+	$(BIN)/python scripts/fuzz.py --games $(GAMES)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -19,7 +19,7 @@ from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.naval import ship_type
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
-GAMES = 300
+GAMES = 150  # per variant; the conformance harness (test_conformance.py) plays 50 more of each, with twin checks
 REPLAY_EVERY = 10
 VIEW_EVERY = 25  # actions between view-leak checks within a game
 
@@ -127,3 +127,20 @@ def test_seeded_games_keep_every_invariant_and_replay(advanced: bool, players: i
             assert (again.troops, again.hands, again.draw, again.events) == (st.troops, st.hands, st.draw, st.events)
             assert again.fleet == st.fleet
     assert sum(outcomes.values()) == GAMES
+
+
+def test_flags_hold_only_values_a_shallow_clone_may_share() -> None:
+    """`KampenState.clone` copies `flags` shallowly: that is safe only while every value is immutable (a tuple,
+    a frozenset, a number or text), which random games of every variant check after every action."""
+    for seed, (advanced, players) in enumerate([(False, 2), (False, 3), (True, 2), (True, 3)] * 3):
+        st = new_game(None, {"advanced": advanced, "seats": players})
+        dice, rng = random.Random(seed), random.Random(seed + 100)
+        while not st.is_terminal():
+            if st.current_player() == CHANCE:
+                st.apply_action(st.chance_dice().sample(dice))
+            else:
+                legal = st.legal_actions()
+                st.apply_action(legal[rng.randrange(len(legal))])
+            for name, value in st.flags.items():
+                assert not isinstance(value, list | dict | set), f"flag {name!r} holds a mutable {type(value)}"
+                hash(value)

@@ -1085,8 +1085,50 @@ def test_illegal_moves_name_the_broken_rule() -> None:
     assert st.step == "moves" and st.current_player() == ALLIES
     with pytest.raises(IllegalActionError, match="C3 is not held by your side"):
         act(st, "move inf_50 C3")
-    with pytest.raises(IllegalActionError, match="B3 already holds 3 troops"):
+    st.moved.update({"inf_3", "inf_15", "inf_43"})  # none of B3's troops could make room (issue 13: before the
+    with pytest.raises(IllegalActionError, match="B3 already holds 3 troops"):  # fix a full area was always refused)
         act(st, "move inf_50 B3")
+    st.moved.clear()
     act(st, "move inf_50 A3")
     with pytest.raises(IllegalActionError, match="already made its strategic move"):
         act(st, "move inf_50 A2")
+
+
+# ----- Caen 4.1: the stacking limit may be exceeded while moving, and must hold when the step ends --------------
+def two_full_beaches() -> FirestormState:
+    st = position(turn=2, allied=["A2", "A3", "B3"],
+                  units={"inf_50": "A2", "inf_51": "A2", "inf_3": "A2",
+                         "inf_15": "B3", "inf_43": "B3", "bde_8": "B3"})
+    st.flow.enter(st, "strategic_start")
+    assert st.step == "moves" and st.current_player() == ALLIES
+    return st
+
+
+def legal_texts(st: FirestormState) -> list[str]:
+    return [a.to_str() for a in st.legal_actions()]
+
+
+def test_two_full_areas_swap_troops_through_the_limit() -> None:
+    st = two_full_beaches()
+    assert "move inf_50 B3" in legal_texts(st), "a troop in B3 could then move out to make room"
+    act(st, "move inf_50 B3")
+    assert st.stack_count("B3") == 4 and st.stack_count("A2") == 2
+    legal = legal_texts(st)
+    assert "pass" not in legal, "the moves cannot end with B3 over the limit"
+    assert legal and all(t.split()[1] in ("inf_15", "inf_43", "bde_8") for t in legal), legal
+    with pytest.raises(IllegalActionError, match="B3 holds more than 3 troops"):
+        act(st, "pass")
+    with pytest.raises(IllegalActionError, match="B3 holds more than 3 troops after your last move"):
+        act(st, "move inf_51 A3")
+    act(st, "move inf_15 A2")
+    assert (st.stack_count("A2"), st.stack_count("B3")) == (3, 3)
+    assert st.loc["inf_50"] == "B3" and st.loc["inf_15"] == "A2"
+    assert "pass" in legal_texts(st)
+
+
+def test_a_full_area_whose_troops_cannot_leave_stays_closed() -> None:
+    st = two_full_beaches()
+    st.moved.update({"inf_15", "inf_43", "bde_8"})
+    assert "move inf_50 B3" not in legal_texts(st)
+    with pytest.raises(IllegalActionError, match="none of them could then move out to make room"):
+        act(st, "move inf_50 B3")

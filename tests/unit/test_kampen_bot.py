@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 from warroom.ai import make_bot
-from warroom.ai.kampen_heuristic import KampenHeuristic, determinise, ship_seen
+from warroom.ai.kampen_heuristic import KampenHeuristic
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, naval, new_game
+from warroom.rulesets.kampen.determinise import determinise, ship_seen
 from warroom.rulesets.kampen.state import ALLIES, GERMANY
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from warroom.core.schema import Reader
+from warroom.rulesets.firestorm import read_tree as read_toml_tree
 from warroom.rulesets.firestorm.counters import CounterDef, parse_counters
 from warroom.rulesets.firestorm.maps import MapSet, parse_maps
-from warroom.scenarios import read_toml_tree
 
 NORWAY = Path(__file__).resolve().parents[2] / "warroom" / "scenarios" / "data" / "norway"
 SIDES = ("allies", "axis")

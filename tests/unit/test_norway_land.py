@@ -10,10 +10,11 @@ import pytest
 from warroom.core.dice import Roll
 from warroom.core.errors import IllegalActionError, ScenarioError
 from warroom.rulesets.firestorm import new_game, norway
+from warroom.rulesets.firestorm import read_tree as read_toml_tree
 from warroom.rulesets.firestorm.actions import AIR, NAVAL, TOKEN_LABELS, Arrow, Commit, is_token
 from warroom.rulesets.firestorm.model import HOOKS, VALUE_DEFAULTS, parse_scenario
 from warroom.rulesets.firestorm.state import GONE
-from warroom.scenarios.loader import DATA, read_toml_tree
+from warroom.scenarios.loader import DATA
 
 LAND_HOOKS = ("ofotfjord", "evacuation", "naval_gunfire", "norway_air", "norway_turns", "norway_briefing")
 

@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from warroom.core.state import Action
+from warroom.rulesets import heuristic, of
+
+KINDS = ("random", "heuristic")
 
 
 class RandomBot:
@@ -29,18 +32,10 @@ def make_bot(kind: str, rng: random.Random) -> Any:
 
 
 class HeuristicBot(RandomBot):
-    """Scores every legal action with the ruleset's heuristics (random play where it has none)."""
+    """Plays with the heuristic its state's rule system declares (random play where it declares none)."""
 
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
-        from warroom.rulesets.firestorm.state import FirestormState
-        from warroom.rulesets.kampen.state import KampenState
-
-        if isinstance(state, FirestormState):
-            from warroom.ai.firestorm_heuristic import choose
-
-            return choose(state, legal, self.rng)
-        if isinstance(state, KampenState):
-            from warroom.ai.kampen_heuristic import choose as choose_kampen
-
-            return choose_kampen(state, legal, self.rng)
-        return super().choose(state, legal)
+        choose = heuristic(of(state))
+        if choose is None:
+            return super().choose(state, legal)
+        return choose(state, legal, self.rng)  # type: ignore[no-any-return]

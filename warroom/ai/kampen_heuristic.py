@@ -22,7 +22,7 @@ from typing import Any
 from warroom.ai import kampen_plan as plan
 from warroom.ai.kampen_naval import ADVANCED_ACTIONS, Naval
 from warroom.core.state import Action
-from warroom.rulesets.kampen import combat, naval
+from warroom.rulesets.kampen import combat
 from warroom.rulesets.kampen.actions import (
     Discard,
     Done,
@@ -36,93 +36,12 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
+from warroom.rulesets.kampen.determinise import determinise
 from warroom.rulesets.kampen.effects import card_of
-from warroom.rulesets.kampen.naval import ShipCard
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
 
 SAMPLES = 3
 BATTLE_EFFECTS = ("extra_dice", "cancel", "ignore_water")
-
-
-def determinise(st: KampenState, me: str, rng: random.Random) -> KampenState:
-    """A copy of `st` in which everything `me` cannot see is dealt again at random, every size kept.
-
-    Cards: the other countries' hands and every face-down deck. A hand's 9 April cards (during the 9 April
-    round) are dealt again from that country's 9 April cards, those in hand and those it did not choose; its
-    play cards from its play deck. Ships (advanced game): see `deal_ships`."""
-    copy = st.clone(history=False)
-    april = st.sc.is_april
-    for c in st.sc.countries:
-        if c != me:
-            hand = st.hands[c]
-            play_cards = sum(1 for k in hand if not april(k))
-            play = sorted(st.draw[c] + [k for k in hand if not april(k)])  # every unseen card, in no telling order
-            spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
-            dealt = rng.sample(play, play_cards)
-            fresh = rng.sample(spare, len(hand) - play_cards)
-            copy.hands[c] = dealt + fresh
-            copy.draw[c] = sorted(set(play) - set(dealt))
-            copy.april_deck[c] = sorted(set(spare) - set(fresh))
-        else:
-            copy.draw[c] = sorted(st.draw[c])  # the real order is forgotten; the scores never read a deck's order
-    if st.advanced:
-        deal_ships(copy, me, rng)
-    return copy
-
-
-def ship_seen(st: KampenState, card: ShipCard, me: str) -> bool:
-    """Whether `me` knows which ship a card at sea is (as its view shows it)."""
-    return card.face_up or card.owner == me or (me == ALLIES and card.key in st.spotted)
-
-
-def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
-    """Deal again, in place, the identities of the ship cards `me` cannot see: the other countries' cards
-    lying face down at sea (for the Allies, not those they looked at), their ships in hand, and for any
-    country but the Allies which Allied ships are in hand and which are set aside. Every card keeps its sea
-    area and flags. Which card a landing was declared with is Germany's secret (the others see only the sea
-    and the area), so a card declared for a landing is dealt like any other, even a false identity. Nobody
-    knows the order of the set-aside Allied ships, so it is always dealt again. Keys the position holds elsewhere
-    (landings, looked-at cards, the group sailing, the cards an interception found) follow their cards."""
-    rename: dict[str, str] = {}
-    for owner in st.sc.countries:
-        if owner == me:
-            continue
-        cards = [card for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me)]
-        reserve = st.reserve if owner == ALLIES else []
-        old = [card.key for card in cards] + st.ships_hand[owner] + reserve
-        new = sorted(old)  # forget which card was where before the random deal
-        rng.shuffle(new)
-        rename.update(zip(old, new, strict=True))
-        for card, key in zip(cards, new, strict=False):
-            card.key = key
-        n_hand = len(st.ships_hand[owner])
-        st.ships_hand[owner] = new[len(cards):len(cards) + n_hand]
-        if owner == ALLIES:
-            st.reserve = new[len(cards) + n_hand:]
-    if me == ALLIES:
-        st.reserve.sort()
-        rng.shuffle(st.reserve)
-    if not rename:
-        return
-    st.landings = [(rename.get(k, k), s, a) for k, s, a in st.landings]
-    st.spotted = {rename.get(k, k) for k in st.spotted}
-    flags = st.flags
-    if flags.get("sailing"):
-        sea_, keys = flags["sailing"]
-        flags["sailing"] = (sea_, tuple(rename.get(k, k) for k in keys))
-    if flags.get("icept_roll"):
-        sea_, who, keys = flags["icept_roll"]
-        flags["icept_roll"] = (sea_, who, tuple(rename.get(k, k) for k in keys))
-    for name in ("smoke_keys", "diverting"):
-        if flags.get(name):
-            flags[name] = tuple(rename.get(k, k) for k in flags[name])
-    feinted = [name for name in flags if name.startswith("feinted_")]
-    moved = {f"feinted_{rename.get(n[8:], n[8:])}": flags.pop(n) for n in feinted}
-    flags.update(moved)
-    sb = st.sea_battle
-    if sb is not None:
-        sb.hits = [naval.Hit(rename.get(h.target, h.target), h.outcome) for h in sb.hits]
-        sb.chased = [rename.get(k, k) for k in sb.chased]
 
 
 def battle_bonus(st: KampenState, country: str) -> int:

@@ -9,8 +9,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from warroom.cli.common import outcome_table, start_session
+from warroom.core.log import SEALED
 from warroom.rulesets.kampen import new_game
-from warroom.rulesets.kampen.scenario import KampenScenario
+from warroom.rulesets.kampen.scenario import KampenScenario, game_title
 
 COUNTRIES = ("germany", "norway", "allies")
 
@@ -24,14 +26,6 @@ def game_params(advanced: bool) -> dict[str, Any]:
     """The parameters that choose the game: the advanced game is asked for by name, the basic game by nothing
     (so basic saves stay as they were)."""
     return {"advanced": True} if advanced else {}
-
-
-def game_title(sc: KampenScenario, advanced: bool) -> str:
-    """The scenario's title naming the game played: 'Kampen om Norge (advanced game)' for the advanced game."""
-    if not advanced:
-        return sc.title
-    return sc.title.replace("(basic game)", "(advanced game)") if "(basic game)" in sc.title \
-        else f"{sc.title} (advanced game)"
 
 
 def seats(germany: Any, norway: Any, allies: Any, players: int | None) -> dict[str, str]:
@@ -52,9 +46,6 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
                 sealed: bool = False) -> None:
     """`warroom play kampen`: a new game (basic, or with `advanced` the advanced game: ships and the 9 April
     round) with humans and bots in the chosen seats."""
-    from warroom.cli.main import _session
-    from warroom.core.log import SEALED
-
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' or choose another file")
     try:
@@ -67,12 +58,10 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
             st.record(SEALED if sealed else seed).save(save)
         except OSError as exc:
             raise fail(f"cannot write save file {save}: {exc}") from exc
-    _session(st, seed, who, bot, save, sealed=sealed)
+    start_session(st, seed, who, bot, save, sealed=sealed)
 
 
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
-    from warroom.cli.main import outcome_table
-
     title = game_title(sc, bool(report.get("advanced")))
     console.print(outcome_table(f"{title}, {report.get('players', 2)} players: {report['games']} games",
                                 report["outcomes"]))

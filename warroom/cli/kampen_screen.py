@@ -12,8 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from warroom.cli.kampen_cli import game_title
 from warroom.core.state import Action
+from warroom.rulesets.kampen.scenario import game_title
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
 
 SHORT = {GERMANY: "G", NORWAY: "N", ALLIES: "A"}

@@ -14,26 +14,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from warroom import rulesets
+from warroom.cli.common import err, fail, out, outcome_table, start_session
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
 from warroom.core.log import SEALED, GameRecord
 from warroom.core.state import CHANCE
 from warroom.rulesets import new_game
-from warroom.rulesets.kampen.scenario import KampenScenario
 from warroom.scenarios import bundled_ids, load_game, load_game_path
 from warroom.server.config import ACT_LIMIT, CAMPAIGN_LIMIT, CREATE_LIMIT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway) and the board "
                        "game Kampen om Norge.")
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
 
 
 class Who(StrEnum):
@@ -52,11 +50,6 @@ class ModeOpt(StrEnum):
     mixed = "mixed"
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/bold red] {escape(message)}", markup=True)
-    return typer.Exit(code)
-
-
 def scenario_or_exit(name: str) -> Any:
     """A scenario to play; drafts (data still being built) are refused with a clear message."""
     try:
@@ -69,11 +62,20 @@ def scenario_or_exit(name: str) -> Any:
     return sc
 
 
-def refuse_advanced(sc: Any, advanced: bool) -> None:
-    """--advanced chooses the advanced game of Kampen om Norge; a Firestorm campaign has none."""
-    if advanced and not isinstance(sc, KampenScenario):
-        raise fail(f"--advanced is a Kampen om Norge option (the advanced game: ships and the 9 April round); "
-                   f"{sc.title} has no advanced game")
+def refuse_params(sc: Any, given: dict[str, Any]) -> None:
+    """Refuse, naming the option, a game parameter the scenario's rule system does not read: e.g. --advanced
+    (Kampen om Norge's advanced game) for a Firestorm campaign."""
+    system = rulesets.of(sc)
+    for name, value in given.items():
+        if value in (None, False) or name in system.params:
+            continue
+        owners = [s for s in rulesets.systems().values() if name in s.params]
+        what = f"a {owners[0].name} option ({owners[0].params[name]})" if owners else "not a game option"
+        raise fail(f"--{OPTION_OF.get(name, name)} is {what}; {sc.title} has no such option")
+
+
+OPTION_OF = {"seats": "players"}
+"""The command-line option of a game parameter, where its name differs."""
 
 
 @app.command()
@@ -82,18 +84,16 @@ def scenarios() -> None:
     table = Table(title="Bundled campaigns")
     for col in ("id", "title", "turns", "sides", "areas", "troops"):
         table.add_column(col)
+    notes: dict[str, str] = {}
     for sid in bundled_ids():
         sc = load_game(sid)
-        if isinstance(sc, KampenScenario):
-            table.add_row(sid, "Kampen om Norge", "deck", "Germany vs Norway, Allies", str(len(sc.board.land)),
-                          str(sum(sum(p.values()) for p in sc.setup.values())))
-            continue
-        table.add_row(sid, sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
-                      str(len(sc.areas)), str(len(sc.troops)))
+        system = rulesets.of(sc)
+        table.add_row(sid, *system.listing(sc))
+        if system.about:
+            notes[system.id] = system.about
     out.print(table)
-    if "kampen" in bundled_ids():
-        out.print("Kampen om Norge plays rounds until the German deck runs out; its troops are battalions.",
-                  markup=False)
+    for note in notes.values():
+        out.print(note, markup=False)
     drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
     if drafts:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
@@ -103,23 +103,6 @@ def fresh_seed() -> int:
     """Dice for a new game that no earlier game shares: 62 random bits, never `SEALED` (the save records them,
     so `resume` and replay stay exact, and `--seed` plays the same game again)."""
     return 1 + secrets.randbits(62)
-
-
-def _session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
-             dice: random.Random | None = None, sealed: bool = False) -> None:
-    from warroom.cli.session import KAMPEN_HELP, Session
-    from warroom.rulesets.kampen import KampenState
-
-    console = Console(highlight=False)
-    if isinstance(st, KampenState):
-        from warroom.cli.kampen_screen import screen
-
-        session = Session(st, seed, players, bot, save, console, input, dice, screen, KAMPEN_HELP, sealed)
-    else:
-        session = Session(st, seed, players, bot, save, console, input, dice, sealed=sealed)
-    finished = session.run()
-    if not finished and save is not None:
-        console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False)
 
 
 @app.command()
@@ -157,7 +140,7 @@ def play(
         raise fail("--sealed applies to the save file: give --save FILE as well")
     if seed is None:
         seed = fresh_seed()
-    if isinstance(sc, KampenScenario):
+    if rulesets.of(sc).id == "kampen":
         from warroom.cli.kampen_cli import play_kampen
 
         play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value,
@@ -184,7 +167,7 @@ def play(
             st.record(SEALED if sealed else seed).save(save)
         except OSError as exc:
             raise fail(f"cannot write save file {save}: {exc}") from exc
-    _session(st, seed, players, bot.value, save, sealed=sealed)
+    start_session(st, seed, players, bot.value, save, sealed=sealed)
 
 
 def load_record(path: Path) -> tuple[GameRecord, Any]:
@@ -225,14 +208,10 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
         if entry.side == CHANCE:
             for _ in Roll.parse(entry.action.split()[1:]).values:
                 dice.random()
-    title = st.sc.title
-    if isinstance(st.sc, KampenScenario):
-        from warroom.cli.kampen_cli import game_title
-
-        title = game_title(st.sc, bool(record.params.get("advanced")))
+    title = rulesets.of(st.sc).title(st.sc, record.params)
     out.print(f"Resumed {title} at turn {st.turn} ({len(record.log)} actions replayed"
               + ("; the save has no seed, so the dice from here on are fresh)" if sealed else ")"), markup=False)
-    _session(st, seed, players, str(bot), file, dice, sealed)
+    start_session(st, seed, players, str(bot), file, dice, sealed)
 
 
 @app.command()
@@ -248,13 +227,14 @@ def autoplay(
     from warroom.sim.runner import play_one
 
     sc = scenario_or_exit(scenario)
-    refuse_advanced(sc, advanced)
+    refuse_params(sc, {"advanced": advanced})
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; not overwritten")
     if save is not None and seed == SEALED:
         raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed to save the game")
-    if isinstance(sc, KampenScenario):
-        from warroom.cli.kampen_cli import bots_for, game_params, game_title
+    if rulesets.of(sc).id == "kampen":
+        from warroom.cli.kampen_cli import bots_for, game_params
+        from warroom.rulesets.kampen.scenario import game_title
 
         kbots = bots_for(axis_bot.value, allies_bot.value)
         kst = play_one(scenario, seed, kbots, game_params(advanced), record_events=True)
@@ -303,8 +283,8 @@ def simulate(
     from warroom.sim.runner import simulate as run
 
     sc = scenario_or_exit(scenario)
-    refuse_advanced(sc, advanced)
-    kampen = isinstance(sc, KampenScenario)
+    refuse_params(sc, {"advanced": advanced})
+    kampen = rulesets.of(sc).id == "kampen"
     params: dict[str, Any] | None = None
     if kampen:
         from warroom.cli.kampen_cli import bots_for, game_params
@@ -320,33 +300,21 @@ def simulate(
         task = progress.add_task(f"simulating {sc.id}{' (advanced game)' if advanced else ''}", total=games)
         summary = run(scenario, games, seed, bots, jobs=jobs, backend="ray" if ray else "local",
                       progress=lambda n: progress.advance(task, n), params=params)
-    if isinstance(sc, KampenScenario):
-        report = summary.report(("germany", "norway_allies"), "point cities German at the end")
+    system = rulesets.of(sc)
+    report = summary.report(system.score_sides(sc), system.score_label)
+    if kampen:
         report["advanced"] = advanced
         report["players"] = players_count or 2
-    else:
-        report = summary.report((sc.sides[0], sc.sides[1]))
     report.update({"scenario": sc.id, "seed": seed, "bots": bots})
     if as_json:
         typer.echo(json.dumps(report, indent=1, ensure_ascii=False))
         return
-    if isinstance(sc, KampenScenario):
+    if kampen:
         from warroom.cli.kampen_cli import print_report as print_kampen
 
         print_kampen(out, sc, report)
         return
     print_report(sc, report)
-
-
-def outcome_table(title: str, outcomes: dict[str, Any]) -> Table:
-    """Simulated outcomes with their rates and 95% intervals (any rule system)."""
-    t = Table(title=title)
-    for col in ("outcome", "games", "rate", "95% interval"):
-        t.add_column(col)
-    for name, row in outcomes.items():
-        lo, hi = row["ci95"]
-        t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
-    return t
 
 
 def print_report(sc: Any, report: dict[str, Any]) -> None:
@@ -381,16 +349,9 @@ def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or 
         for p in exc.problems:
             err.print(f"  - {p}", markup=False)
         raise typer.Exit(1) from exc
-    if isinstance(sc, KampenScenario):
-        from warroom.rulesets.kampen.scenario import assumptions
-
-        out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.board.land)} land areas, {len(sc.board.seas)} sea "
-                  f"areas, {len(sc.board.borders)} borders, {sum(len(d) for d in sc.decks.values())} play cards, "
-                  f"{assumptions(sc)} recorded assumptions", markup=False)
-        return
-    out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {len(sc.areas)} areas, {len(sc.borders)} borders, "
-              f"{len(sc.troops)} troops, {len(sc.turns)} turns, {len(sc.assumptions)} recorded assumptions",
-              markup=False)
+    system = rulesets.of(sc)
+    out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {system.facts(sc)}, {system.assumptions(sc)} recorded "
+              "assumptions", markup=False)
 
 
 SERVE_HELP = (

@@ -10,9 +10,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from warroom.cli.sea_screen import describe_naval, on_strategic_map, strategic_panel
+from warroom.cli.sea_screen import on_strategic_map, strategic_panel
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS
+from warroom.rulesets.firestorm.describe import describe
 from warroom.rulesets.firestorm.state import POOL, RESERVE, FirestormState
 
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
@@ -138,60 +139,8 @@ def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
     return Panel(Group(*rows), title=title, subtitle=status, border_style="magenta")
 
 
-def commit_bonus(st: FirestormState, units: Sequence[str]) -> str:
-    """The General's Wargame bonus a commitment brings in the attacked area, e.g. '+5' or '+3 +d6 table'."""
-    from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE
-    from warroom.rulesets.firestorm.steps import item_bonus
-
-    b = st.battle
-    if b is None or b.mode == "tabletop" or st.mode == "tabletop":
-        return ""
-    sc = st.sc
-    side = st.current_player()
-    terrain = sc.areas[b.to].terrain
-    fixed, rolled = 0, 0
-    for u in units:
-        if u == CARPET:
-            fixed += int(sc.rules.value("carpet_gw"))
-        elif u == DEFENCE:
-            rolled += 1
-        elif u == AIR:
-            air = sc.air[side]
-            if air.variable:
-                rolled += 1
-            else:
-                fixed += air.gw_bonus(terrain)
-        elif u in sc.troops and sc.troops[u].variable:
-            rolled += 1
-        else:
-            fixed += item_bonus(st, side, u, terrain, 0)  # a troop, or an extra such as naval gunfire
-    return f" ({fixed:+d}" + (f", plus {rolled} rolled" if rolled else "") + f" in {terrain})"
 
 
-def describe(st: FirestormState, action: Action) -> str:
-    """A readable line for an action (the bracketed text form is what can be typed)."""
-    from warroom.rulesets.firestorm.actions import Advance, Arrow, Commit, Move, Pass, Place, Retreat
-
-    naval = describe_naval(st, action)
-    if naval is not None:
-        return naval
-    if isinstance(action, Arrow):
-        return f"attack {st.area_label(action.to)} from {st.area_label(action.frm)}"
-    if isinstance(action, Commit):
-        names = " + ".join(TOKEN_LABELS.get(u, st.name(u)) for u in action.units) or "nothing"
-        return f"commit {names}{commit_bonus(st, action.units) if action.units else ''}"
-    if isinstance(action, Retreat):
-        return f"retreat {st.name(action.unit)} to {st.area_label(action.to)}"
-    if isinstance(action, Advance):
-        return f"advance {st.name(action.unit)} (from {st.loc[action.unit]})"
-    if isinstance(action, Place):
-        where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
-        return f"place {st.name(action.unit)} in {where}"
-    if isinstance(action, Move):
-        return f"move {st.name(action.unit)} from {st.loc[action.unit]} to {st.area_label(action.to)}"
-    if isinstance(action, Pass):
-        return "pass / done"
-    return action.to_str()
 
 
 def screen(st: FirestormState, legal: Sequence[Action], since: int | None = None, viewer: str | None = None) -> Group:

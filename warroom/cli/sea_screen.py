@@ -11,10 +11,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from warroom.core.state import Action
-from warroom.rulesets.firestorm.actions import Move, Order
+from warroom.rulesets.firestorm.describe import short
 from warroom.rulesets.firestorm.naval_combat import target_name
-from warroom.rulesets.firestorm.sea import air_steps
 from warroom.rulesets.firestorm.sea_legality import KIND_TEXT, NAVAL_STEPS
 from warroom.rulesets.firestorm.state import FirestormState
 
@@ -29,12 +27,6 @@ def on_strategic_map(st: FirestormState) -> bool:
     return st.navy is not None and st.step in NAVAL_STEPS | {"nv_roll", "nv_reroll", "nv_bship"}
 
 
-def short(st: FirestormState, loc: str, width: int = 26) -> str:
-    """A location as typed, with its name where it is a code: 'B4 Northern North Sea (off…', 'narvik_harbour'."""
-    s = st.sc.strat_areas[loc]
-    named = s.name and s.name.split()[0].lower() not in loc.lower()
-    text = f"{loc} {s.name}" if named else loc
-    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def map_table(st: FirestormState, sv: dict[str, Any]) -> Table:
@@ -119,36 +111,3 @@ def strategic_panel(st: FirestormState, viewer: str | None) -> Panel:
         who = sc.side_names.get(sv["player"], sv["player"])
         title = f"Strategic Map: {sv['actions_left']} actions left; {who}: {STAGES.get(sv['stage'], sv['stage'])}"
     return Panel(Group(map_table(st, sv), *action_lines(st, sv)), title=title, border_style="cyan")
-
-
-def describe_naval(st: FirestormState, action: Action) -> str | None:
-    """A readable line for a Strategic Game order or a counter's strategic move; None for other actions."""
-    sc = st.sc
-    navy = st.navy
-    if navy is None:
-        return None
-    if isinstance(action, Move) and action.unit in sc.counters:
-        c = sc.counters[action.unit]
-        return f"move {c.name} from {short(st, navy.where[action.unit], 12)} to {short(st, action.to)}"
-    if not isinstance(action, Order):
-        return None
-    verb, arg = action.verb, action.arg
-    if verb == "activate":
-        return f"activate {KIND_TEXT[action.what]} at {short(st, arg)}"
-    if verb in ("take", "sortie"):
-        c = sc.counters[arg]
-        stats = f"CV {c.cv}" + (f", range {c.range}" if c.is_aircraft else "")
-        return (f"take {c.name} ({c.type}, {stats})" if verb == "take"
-                else f"lend {c.name} to the land battles this turn")
-    if verb == "fly":
-        return f"strike at the enemy ships at {short(st, arg)} ({air_steps(sc, navy.at, arg)} areas away)"
-    if verb == "allocate":
-        return f"fire {action.n} {'die' if action.n == 1 else 'dice'} at {target_name(st, arg)}"
-    fixed = {"launch": "launch: the group sets off", "halt": "halt: the action ends here",
-             "attack": "attack the enemy ships here", "fight": "fight",
-             "evade": "voluntary retreat: no German dice, the Allies fire half theirs",
-             "stand": "stop here and reply with every ship", "press": "sail on, replying with half the ships"}
-    if verb in fixed:
-        return fixed[verb]
-    moves = {"sail": "sail to", "dive": "move the submarines to", "bomb": "bomb", "withdraw": "retreat to"}
-    return f"{moves.get(verb, verb)} {short(st, arg)}"

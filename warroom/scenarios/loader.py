@@ -1,6 +1,7 @@
-"""Read a scenario (a TOML file or a folder of them), validate it, and build the ruleset's model.
+"""Read a scenario (a TOML file or a folder of them) of any registered rule system, validated.
 
-Errors name the file, the key and what was expected; every problem is reported at once.
+The scenario names its system (`[scenario] system`, in a folder's scenario.toml); the registry's system reads
+it. Errors name the file, the key and what was expected; every problem is reported at once.
 """
 
 from __future__ import annotations
@@ -8,17 +9,18 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from warroom import rulesets
 from warroom.core.errors import ScenarioError, UnknownNameError
-from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
+from warroom.core.tomlfiles import MAX_FILE_BYTES, declared_system
 
 if TYPE_CHECKING:
-    from warroom.rulesets.kampen.scenario import KampenScenario
+    from warroom.rulesets.firestorm.model import FirestormScenario
 
 DATA = Path(__file__).parent / "data"
-MAX_FILE_BYTES = 2_000_000
-LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
+__all__ = ["DATA", "MAX_FILE_BYTES", "bundled_ids", "load_game", "load_game_path", "load_path", "load_scenario",
+           "system_of"]
 
 
 def bundled_ids(drafts: bool = False, system: str | None = None) -> list[str]:
@@ -42,79 +44,31 @@ def _is_draft(path: Path) -> bool:
     return isinstance(head, dict) and head.get("status") == "draft"
 
 
-def read_toml_tree(path: Path) -> tuple[dict[str, Any], str]:
-    """Read one TOML file, or merge every TOML file of a folder (arrays of tables are concatenated)."""
-    path = Path(path)
-    if path.is_dir():
-        files = sorted(path.glob("*.toml"))
-        if not files:
-            raise ScenarioError([f"{path}: folder holds no .toml files"])
-    elif path.is_file():
-        files = [path]
-    else:
-        raise ScenarioError([f"{path}: no such scenario file or folder"])
-    merged: dict[str, Any] = {}
-    problems: list[str] = []
-    for f in files:
-        if f.stat().st_size > MAX_FILE_BYTES:
-            problems.append(f"{f}: file is larger than {MAX_FILE_BYTES} bytes")
-            continue
-        try:
-            data = tomllib.loads(f.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            problems.append(f"{f}: not valid TOML: {exc}")
-            continue
-        except UnicodeDecodeError:
-            problems.append(f"{f}: not UTF-8 text")
-            continue
-        for key, value in data.items():
-            if key in LIST_KEYS and isinstance(value, list) and isinstance(merged.get(key), list):
-                merged[key].extend(value)
-            elif key in merged:
-                problems.append(f"{f}: top-level key {key!r} is defined in more than one file")
-            else:
-                merged[key] = value
-    if problems:
-        raise ScenarioError(problems)
-    return merged, str(path)
-
-
 def system_of(path: Path) -> str:
-    """The rule system a scenario folder declares in its scenario.toml ('firestorm' when it says none)."""
-    head = Path(path) / "scenario.toml"
-    if not head.is_file():
-        return "firestorm"
-    try:
-        data = tomllib.loads(head.read_text(encoding="utf-8")).get("scenario", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return "firestorm"  # reported in full when the folder is read
-    return str(data.get("system", "firestorm")) if isinstance(data, dict) else "firestorm"
+    """The rule system a scenario file or folder declares (the registry's default when it says none)."""
+    return declared_system(path, rulesets.DEFAULT)
 
 
-def load_game_path(path: Path) -> FirestormScenario | KampenScenario:
-    """Load and validate a scenario from a file or folder: a Firestorm campaign, or Kampen om Norge."""
-    if Path(path).is_dir() and system_of(path) == "kampen":
-        from warroom.rulesets.kampen.scenario import load_folder
+def load_game_path(path: Path) -> Any:
+    """Load and validate a scenario from a file or folder, by the rule system it declares."""
+    system_id = system_of(path)
+    system = rulesets.find(system_id)
+    if system is None:
+        raise ScenarioError([f"{path}: [scenario] system {system_id!r} is not supported "
+                             f"(known: {', '.join(rulesets.systems())})"])
+    return system.load(Path(path))
 
-        return load_folder(Path(path))
-    return load_path(path)
 
-
-def load_path(path: Path) -> FirestormScenario:
-    """Load and validate a Firestorm scenario from a file or folder."""
-    data, where = read_toml_tree(path)
-    system = data.get("scenario", {}).get("system", "firestorm") if isinstance(data.get("scenario"), dict) else ""
-    if system != "firestorm":
-        raise ScenarioError([f"{where}: [scenario] system {system!r} is not supported (known: firestorm, kampen)"])
-    return parse_scenario(data, where)
+load_path = load_game_path
+"""A scenario from a file or folder (the older name of `load_game_path`)."""
 
 
 @cache
-def _bundled(name: str) -> FirestormScenario | KampenScenario:
+def _bundled(name: str) -> Any:
     return load_game_path(DATA / name)
 
 
-def load_game(name: str) -> FirestormScenario | KampenScenario:
+def load_game(name: str) -> Any:
     """A bundled game by id, or a scenario file/folder by path, of any rule system."""
     if name in bundled_ids(drafts=True):
         return _bundled(name)
@@ -127,6 +81,7 @@ def load_game(name: str) -> FirestormScenario | KampenScenario:
 def load_scenario(name: str) -> FirestormScenario:
     """A Firestorm campaign by id or path (`load_game` takes any rule system)."""
     sc = load_game(name)
-    if not isinstance(sc, FirestormScenario):
-        raise UnknownNameError(f"{name!r} is Kampen om Norge, not a Firestorm campaign")
-    return sc
+    system = rulesets.of(sc)
+    if system.id != "firestorm":
+        raise UnknownNameError(f"{name!r} is {system.name}, not a Firestorm campaign")
+    return cast("FirestormScenario", sc)

@@ -1,5 +1,6 @@
 """Batch simulation: many seeded campaigns, aggregated in constant memory."""
 
-from warroom.sim.runner import GameSummary, Summary, play_one, simulate
+from warroom.core.system import GameSummary
+from warroom.sim.runner import Summary, play_one, simulate
 
 __all__ = ["GameSummary", "Summary", "play_one", "simulate"]

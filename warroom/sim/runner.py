@@ -8,24 +8,17 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom import rulesets
 from warroom.ai import make_bot
 from warroom.core.game import play
-from warroom.rulesets import new_game, system_of
+from warroom.core.system import GameSummary
 from warroom.scenarios import load_game
 from warroom.sim.stats import percentile, wilson
-
-
-@dataclass(slots=True)
-class GameSummary:
-    outcome: str
-    winner: str
-    diff: int
-    held: dict[str, str]
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -33,49 +26,32 @@ def game_seed(run_seed: int, index: int) -> int:
     return random.Random(run_seed * 1_000_003 + index).getrandbits(62)
 
 
-def player_seeds(seed: int) -> tuple[int, int]:
-    """Seeds for the two bots of a game whose dice use `seed` (independent of the dice stream)."""
-    return seed ^ 0x5DEECE66D, seed ^ 0x2545F4914F6CDD1D
-
-
-def play_one(scenario: str, seed: int, bots: dict[str, str], params: dict[str, Any] | None = None,
+def play_one(scenario: str, seed: int, bots: Mapping[str, str], params: dict[str, Any] | None = None,
              record_events: bool = False) -> Any:
-    """Play one bot-against-bot campaign with dice from `random.Random(seed)`; returns the final state.
+    """Play one bot-against-bot game with dice from `random.Random(seed)`; returns the final state. `bots` names
+    each side's bot kind (random by default); `params` None plays the system's default for bot games.
 
-    Bots play General's Wargame battles only: a tabletop result needs people at a table.
+    Bots play whole games only: a Firestorm battle at the table needs people, so bot games use the General's
+    Wargame.
     """
     sc = load_game(scenario)
-    if system_of(sc) == "kampen":
-        st = new_game(sc, params or {})
-        st.record_events = record_events
-        rng = random.Random(seed ^ 0x9E3779B97F4A7C15)
-        players = {c: make_bot(bots.get(c, "random"), random.Random(rng.getrandbits(62))) for c in sc.sides}
-        if int(st.params.get("seats", 2)) == 2:  # one person holds Norway and the Allies: one bot plays both
-            players["allies"] = players["norway"]
-        play(st, players, random.Random(seed), trusted=True)
-        return st
-    params = params or {"mode": "gw"}
-    if params.get("mode", "gw") != "gw":
-        raise ValueError(f"bot games resolve battles by the General's Wargame, not mode {params['mode']!r}")
-    st = new_game(sc, params)
+    system = rulesets.of(sc)
+    params = dict(system.sim_params) if params is None else params
+    problem = system.bot_game_problem(params)
+    if problem:
+        raise ValueError(problem)
+    st = system.new_game(sc, params)
     st.record_events = record_events
-    s1, s2 = player_seeds(seed)
-    a, b = sc.sides
-    players = {a: make_bot(bots[a], random.Random(s1)), b: make_bot(bots[b], random.Random(s2))}
-    play(st, players, random.Random(seed), trusted=True)
+    seeds = system.bot_seeds(seed, tuple(sc.sides))
+    made = {side: make_bot(bots.get(side, "random"), random.Random(seeds[side])) for side in sc.sides}
+    seats = system.seats(sc, st.params)  # sides one person holds together share that seat's bot
+    play(st, {side: made[seats[side]] for side in sc.sides}, random.Random(seed), trusted=True)
     return st
 
 
 def summarise(st: Any) -> GameSummary:
-    from warroom.rulesets.kampen import KampenState
-
-    if isinstance(st, KampenState):  # the "difference" is the point cities Germany holds at the end
-        cities = st.sc.board.point_cities
-        held = {a: st.holder(a) or "empty" for a in sorted(st.sc.board.land)}
-        return GameSummary(st.outcome_label(), st.result[0], sum(1 for c in cities if held[c] == "germany"), held)
-    winner, _level, _margin = st.outcome()
-    a, b = st.sc.sides
-    return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
+    """A finished game as its rule system counts it."""
+    return rulesets.of(st).summarise(st)
 
 
 @dataclass(slots=True)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from warroom.core.errors import shown
+from warroom.core.errors import ScenarioError, shown
 from warroom.core.flow import Flow
+from warroom.core.tomlfiles import read_toml_tree
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.state import FirestormState
 
@@ -15,6 +17,24 @@ MODES = ("gw", "tabletop", "mixed")
 RULE_PARAMS = ("mode", "allotment", "parallel")
 """The parameters the rules read; a game's other parameters belong to whoever drives it (players, bots)."""
 MAX_ALLOTMENT = 1000
+LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
+"""The arrays of tables a campaign folder may spread over several files (each file adds its entries)."""
+
+
+def read_tree(path: Path) -> tuple[dict[str, Any], str]:
+    """A campaign's data: one TOML file, or every file of a folder merged (`LIST_KEYS` concatenated)."""
+    return read_toml_tree(path, LIST_KEYS)
+
+
+def load(path: Path) -> FirestormScenario:
+    """Read and validate a Firestorm campaign from a TOML file or a folder of them."""
+    data, where = read_tree(path)
+    head = data.get("scenario", {})
+    system = head.get("system", "firestorm") if isinstance(head, dict) else ""
+    if system != "firestorm":
+        raise ScenarioError([f"{where}: [scenario] system {system!r} is not supported here: this is read as a "
+                             "Firestorm campaign"])
+    return parse_scenario(data, where)
 
 
 def check_params(params: Mapping[str, Any]) -> None:
@@ -62,4 +82,5 @@ def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) 
     return st
 
 
-__all__ = ["MODES", "RULE_PARAMS", "FirestormScenario", "FirestormState", "check_params", "new_game", "parse_scenario"]
+__all__ = ["LIST_KEYS", "MODES", "RULE_PARAMS", "FirestormScenario", "FirestormState", "check_params", "load",
+           "new_game", "parse_scenario", "read_tree"]

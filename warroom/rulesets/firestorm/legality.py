@@ -20,6 +20,7 @@ from warroom.rulesets.firestorm.actions import (
     Retreat,
     is_token,
 )
+from warroom.rulesets.firestorm.moves import move_problem, pass_problem
 from warroom.rulesets.firestorm.sea_legality import NAVAL_STEPS, expected_form, order_problem
 from warroom.rulesets.firestorm.state import RESERVE
 
@@ -55,11 +56,18 @@ def explain(st: FirestormState, action: Action) -> str:
     for u in units:
         if u and u not in sc.troops:
             return f"{head}: unknown unit {u!r}"
+    if step == "moves" and isinstance(action, Move | Pass):
+        why = move_problem(st, action) if isinstance(action, Move) else pass_problem(st)
+        return f"{head}: {why or 'not one of the legal actions'}"
     legal = st.legal_actions()
     b = st.battle
     if isinstance(action, Pass) and step == "advance" and b is not None and b.survivors:
         names = ", ".join(b.survivors)
         return f"{head}: once one troop has advanced, the battle survivors ({names}) must advance first"
+    if isinstance(action, Advance):
+        at_table = [b.no for b in st.parked if action.unit in (*b.att, *b.dfn)]
+        if at_table:
+            return f"{head}: {action.unit} is committed to battle {at_table[0]}, still on the table"
     if not any(type(a) is type(action) for a in legal):
         return f"{head}: that kind of action is not allowed now"
     if isinstance(action, Arrow):
@@ -87,9 +95,6 @@ def explain(st: FirestormState, action: Action) -> str:
             return f"{head}: unknown area {to!r}"
         return f"{head}: {destination_problem(st, action, to)}"
     if isinstance(action, Advance):
-        at_table = [b.no for b in st.parked if action.unit in (*b.att, *b.dfn)]
-        if at_table:
-            return f"{head}: {action.unit} is committed to battle {at_table[0]}, still on the table"
         return f"{head}: {action.unit} cannot advance now (survivors first; up to {sc.rules.advance_cap})"
     return f"{head}: not one of the legal actions"
 

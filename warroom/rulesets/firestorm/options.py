@@ -6,7 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.firestorm import norway, parallel
-from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Move, Place, is_token
+from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Place, is_token
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import RESERVE
 
@@ -164,102 +164,6 @@ def _commit(units: tuple[str, ...]) -> Commit:
     if got is None:
         got = _COMMITS[units] = Commit(units)
     return got
-
-
-def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | None = None) -> list[str]:
-    """Strategic move destinations (core 2; Caen 4.9; Lorraine 4.6).
-
-    `counts` (troops per area) may be passed in when many units are asked about at once.
-    """
-    sc = st.sc
-    side = sc.troops[unit].side
-    start = st.loc[unit]
-    control = st.control
-    if unit in st.returned and sc.rules.redeploy_returned:
-        supplied = st.supplied_areas(side)
-        dests = sorted(a for a in sc.areas if a != start and control[a] == side and a in supplied
-                       and a not in sc.no_stop)
-    else:
-        dests = list(st.reach(side, start, sc.rules.move_range))
-    limit = sc.rules.stacking
-    if limit:
-        if counts is None:
-            counts = st.stack_counts()
-        dests = [a for a in dests if counts.get(a, 0) < limit]
-    return dests
-
-
-def movable_units(st: FirestormState, side: str) -> list[str]:
-    troops = st.sc.troops
-    control = st.control
-    moved = st.moved
-    return [u for u, where in st.loc.items() if where in control and troops[u].side == side and u not in moved]
-
-
-def move_options(st: FirestormState, side: str) -> list[Move]:
-    """Every strategic move open to `side` now: its menu for this step, less moved troops and full areas."""
-    menu = _move_menu(st, side)
-    moved = st.moved
-    limit = st.sc.rules.stacking
-    if limit:
-        counts = st.loc.counts
-        return [m for m in menu if m.unit not in moved and counts.get(m.to, 0) < limit]
-    return [m for m in menu if m.unit not in moved]
-
-
-def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
-    """All moves of `side`'s troops ignoring stacking, built once per side per Strategic Phase.
-
-    Control does not change during strategic moves and a troop moves once, so only the moved troops
-    and the stacking counts change between two decisions; `move_options` filters those.
-    """
-    key = (side, st.turn)
-    menu = st.flags.get("move_menu")
-    if menu is not None and menu[0] == key:
-        menu_moves: tuple[Move, ...] = menu[1]
-        return menu_moves
-    troops = st.sc.troops
-    control = st.control
-    steps = st.sc.rules.move_range
-    out: list[Move] = []
-    by_area: dict[str, tuple[str, ...]] = {}
-    for u, where in st.loc.items():
-        if where not in control or troops[u].side != side:
-            continue
-        if u in st.returned and st.sc.rules.redeploy_returned:
-            dests: tuple[str, ...] | list[str] = move_destinations(st, u, {})
-        else:
-            got = by_area.get(where)
-            if got is None:
-                got = by_area[where] = st.reach(side, where, steps)
-            dests = got
-        row = _MOVES.get(u)
-        if row is None:
-            row = _MOVES[u] = {}
-        for a in dests:
-            m = row.get(a)
-            if m is None:
-                m = row[a] = Move(u, a)
-            out.append(m)
-    result = tuple(out)
-    st.flags["move_menu"] = (key, result)
-    return result
-
-
-_MOVES: dict[str, dict[str, Move]] = {}
-"""Interned `Move` values by unit and destination: equal actions are built once (bots ask often)."""
-
-
-def can_move(st: FirestormState, side: str) -> bool:
-    moved = st.moved
-    limit = st.sc.rules.stacking
-    counts = st.loc.counts
-    return any(m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in _move_menu(st, side))
-
-
-def is_legal_move(st: FirestormState, action: Move) -> bool:
-    return action.unit in movable_units(st, st.sc.troops[action.unit].side) and action.to in move_destinations(
-        st, action.unit)
 
 
 def place_areas(st: FirestormState, unit: str) -> list[str]:

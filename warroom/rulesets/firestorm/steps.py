@@ -43,12 +43,10 @@ from warroom.rulesets.firestorm.battle import (
     table_entry,
     tabletop_winner,
 )
+from warroom.rulesets.firestorm.moves import can_move, move_options, move_problem, pass_problem
 from warroom.rulesets.firestorm.options import (
     arrow_options,
-    can_move,
     commit_options,
-    is_legal_move,
-    move_options,
     open_battle,
     place_options,
     placeable,
@@ -764,9 +762,8 @@ def skip_idle_movers(st: St) -> None:
 
 def check_move(st: St, action: Any) -> bool:
     if isinstance(action, Pass):
-        return True
-    return (isinstance(action, Move) and action.unit in st.sc.troops
-            and st.sc.troops[action.unit].side == mover(st) and is_legal_move(st, action))
+        return not pass_problem(st)
+    return isinstance(action, Move) and not move_problem(st, action)
 
 
 def mover(st: St) -> str:
@@ -774,7 +771,8 @@ def mover(st: St) -> str:
 
 
 def legal_moves(st: St) -> Sequence[Any]:
-    return [*move_options(st, mover(st)), PASS]
+    options = move_options(st, mover(st))
+    return options if pass_problem(st) else [*options, PASS]
 
 
 def apply_move(st: St, action: Any) -> None:

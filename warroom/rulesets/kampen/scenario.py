@@ -71,6 +71,14 @@ class KampenScenario:
         return None
 
 
+def game_title(sc: KampenScenario, advanced: bool) -> str:
+    """The scenario's title naming the game played: 'Kampen om Norge (advanced game)' for the advanced game."""
+    if not advanced:
+        return sc.title
+    return sc.title.replace("(basic game)", "(advanced game)") if "(basic game)" in sc.title \
+        else f"{sc.title} (advanced game)"
+
+
 def load_setup(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

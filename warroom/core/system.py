@@ -1,0 +1,129 @@
+"""What a rule system declares about itself, once (after OpenSpiel's `GameType` and `register_game`).
+
+A rule system is a package of rules (`warroom.rulesets.<id>`) holding one declaration, a `RuleSystem`, which
+the registry (`warroom.rulesets.registry`) lists by one line, or which another installed package offers as an
+entry point of the group `warroom.systems`. The CLI, the simulator, the bots, the club server and the scenario loader
+find a system there, by its id, its scenario or its state, and reach it only through this declaration and the
+state API (`core.state.GameState`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from warroom.core.state import Action
+
+
+class Capability(StrEnum):
+    """What a system may or may not offer; an adapter offers a feature only where the system declares it."""
+
+    TABLETOP = "tabletop"
+    """Battles can be fought at a real table: `current_player()` is `REPORT` until players report a result."""
+    PARKED = "parked"
+    """Battles at the table may wait while the turn goes on (results are reported out of turn)."""
+    HIDDEN = "hidden"
+    """Sides hold secrets (hands, deck order, face-down pieces): views differ per side beyond the public map."""
+    CLUB = "club"
+    """The club server hosts its campaigns."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished game as the simulator counts it: the outcome's label, the winning side ('' for a draw), the
+    system's score difference and who holds each area at the end."""
+
+    outcome: str
+    winner: str
+    diff: int
+    held: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named way to play a system's scenarios (e.g. Kampen om Norge's advanced game with three players):
+    the parameters that choose it. The conformance harness plays every variant of every bundled scenario."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+Heuristic = Callable[[Any, Sequence[Action], random.Random], Action]
+"""A heuristic bot's choice: (state, legal actions, the bot's own random stream) -> one of the actions."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleSystem:
+    """One rule system's declaration: everything an adapter needs besides the state API.
+
+    Scenarios and states are typed `Any` here because each system has its own; `scenario_type` and
+    `state_type` say which, and the registry finds a system from either.
+    """
+
+    id: str
+    """The id a scenario names in `[scenario] system = ...` (e.g. 'firestorm', 'kampen')."""
+    name: str
+    """The system's name for people, e.g. 'the Firestorm campaign system'."""
+    scenario_type: type
+    state_type: type
+    load: Callable[[Path], Any]
+    """Read and validate a scenario file or folder; raises `ScenarioError` naming every problem."""
+    parse: Callable[[dict[str, Any], str], Any] | None
+    """Validate a scenario already read from one TOML text (an upload), or None if it takes several files."""
+    new_game: Callable[[Any, dict[str, Any] | None], Any]
+    """A new game of a scenario with the given parameters, at its very start."""
+    check_params: Callable[[Mapping[str, Any]], None]
+    """Raise `ValueError`, naming the parameter, unless the rule parameters given are well formed."""
+    params: Mapping[str, str]
+    """The rule parameters the system reads, each with what it does (a game's other parameters belong to whoever
+    drives it: players, bots)."""
+    sim_params: Mapping[str, Any]
+    """The parameters of a bot-against-bot game when none are given."""
+    seats: Callable[[Any, Mapping[str, Any]], dict[str, str]]
+    """Who decides for each side in a game with these parameters: side -> the side whose player decides for it
+    (itself, but in Kampen om Norge with two players Norway's player also decides for the Allies)."""
+    bot_seeds: Callable[[int, tuple[str, ...]], dict[str, int]]
+    """The seed of each side's bot in a bot-against-bot game whose dice use the given seed (independent of the
+    dice stream, so that a bot's choices and the dice do not correlate)."""
+    bot_game_problem: Callable[[Mapping[str, Any]], str]
+    """Why bots cannot play a whole game with these parameters ('' if they can): e.g. battles at the table."""
+    heuristic: str | None
+    """The system's heuristic bot as an entry point, 'module:function' with the `Heuristic` signature (the bots
+    sit above the rules, so a rule package names its bot rather than importing it); None: random play."""
+    summarise: Callable[[Any], GameSummary]
+    """A finished game as the simulator counts it."""
+    score_sides: Callable[[Any], tuple[str, str]]
+    """The two camps a simulation report compares (e.g. Germany against Norway and the Allies)."""
+    score_label: str
+    """What `GameSummary.diff` counts, for reports, e.g. 'point cities German at the end'."""
+    describe: Callable[[Any, Action], str]
+    """An action in words, as the player to act would read it."""
+    title: Callable[[Any, Mapping[str, Any]], str]
+    """The title of a game of the scenario with these parameters."""
+    assumptions: Callable[[Any], int]
+    """How many decisions the scenario's data records as `assumption:`."""
+    facts: Callable[[Any], str]
+    """One line on a scenario's size, for `warroom validate` and `warroom scenarios`."""
+    reports: Callable[[Any], Sequence[Action]] | None
+    """The tabletop results that may be reported now (`Capability.TABLETOP`): every result of the battle asked
+    for at a `REPORT` node and, with parked battles, of each battle waiting at the table. None: no tabletop."""
+    determinise: Callable[[Any, str, random.Random], Any] | None
+    """A copy of a position in which everything the given side cannot see is dealt again at random (every size
+    kept): a position that side cannot tell from this one. None: the system hides nothing but the future."""
+    listing: Callable[[Any], tuple[str, str, str, str, str]]
+    """A scenario's row in a list of games: its title, length, sides, areas and troops."""
+    about: str
+    """A sentence on how the system's games are measured, for under such a list ('' if nothing needs saying)."""
+    variants: tuple[Variant, ...]
+    """The variants the conformance harness plays (the first is the default game)."""
+    max_actions: int
+    """No game of any bundled scenario lasts longer than this many actions: the harness's termination bound."""
+    capabilities: frozenset[Capability] = frozenset()
+
+    def can(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+

@@ -1,0 +1,211 @@
+"""Strategic moves (core 2; Caen 4.9; Lorraine 4.6), with stacking while moving (Caen 4.1).
+
+Caen's stacking limit may be exceeded while troops move, as long as it holds when the step ends. So a troop may
+move into a full area when one of the troops there can then move out to an area with room (two full areas can
+swap troops), and until one does, moving a troop out of that area is the only move, and the step cannot end.
+
+assumption: one area at a time may be over the limit, by one troop, and only when a way back within it exists.
+The book only asks that the limit hold at the end; this keeps every sequence of moves able to end within it,
+so no player can be stranded over the limit with no legal move.
+
+`move_options` lists the moves fast for the bots; `move_problem` says why one move is not legal. The
+conformance harness (tests/property/test_conformance.py) checks that the two agree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from warroom.rulesets.firestorm.actions import Move
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.state import FirestormState
+
+
+def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | None = None) -> list[str]:
+    """Strategic move destinations with room under stacking (core 2; Caen 4.9; Lorraine 4.6).
+
+    `counts` (troops per area) may be passed in when many units are asked about at once.
+    """
+    sc = st.sc
+    side = sc.troops[unit].side
+    start = st.loc[unit]
+    control = st.control
+    if unit in st.returned and sc.rules.redeploy_returned:
+        supplied = st.supplied_areas(side)
+        dests = sorted(a for a in sc.areas if a != start and control[a] == side and a in supplied
+                       and a not in sc.no_stop)
+    else:
+        dests = list(st.reach(side, start, sc.rules.move_range))
+    limit = sc.rules.stacking
+    if limit:
+        if counts is None:
+            counts = st.stack_counts()
+        dests = [a for a in dests if counts.get(a, 0) < limit]
+    return dests
+
+
+def movable_units(st: FirestormState, side: str) -> list[str]:
+    troops = st.sc.troops
+    control = st.control
+    moved = st.moved
+    return [u for u, where in st.loc.items() if where in control and troops[u].side == side and u not in moved]
+
+
+def overfull(st: FirestormState) -> str:
+    """The area a strategic move has taken over the stacking limit, or '' (Caen 4.1)."""
+    limit = st.sc.rules.stacking
+    if not limit:
+        return ""
+    areas = st.sc.areas
+    for where, n in st.loc.counts.items():
+        if n > limit and where in areas:
+            return where
+    return ""
+
+
+def move_options(st: FirestormState, side: str) -> list[Move]:
+    """Every strategic move open to `side` now: its menu for this step, less moved troops and full areas, a full
+    area only where a troop there could then move out to make room; while an area is over the limit, only the
+    moves that take a troop out of it into an area with room."""
+    menu = _move_menu(st, side)
+    moved = st.moved
+    limit = st.sc.rules.stacking
+    if not limit:
+        return [m for m in menu if m.unit not in moved]
+    counts = st.loc.counts
+    over = overfull(st)
+    if over:
+        loc = st.loc
+        return [m for m in menu if m.unit not in moved and loc[m.unit] == over and counts.get(m.to, 0) < limit]
+    out: list[Move] = []
+    exits: dict[str, list[Move]] | None = None
+    for m in menu:
+        if m.unit in moved:
+            continue
+        if counts.get(m.to, 0) < limit:
+            out.append(m)
+            continue
+        if exits is None:
+            exits = _exits(st, menu)
+        if _makes_room(st, m, exits):
+            out.append(m)
+    return out
+
+
+def _exits(st: FirestormState, menu: tuple[Move, ...]) -> dict[str, list[Move]]:
+    """The unmoved troops' moves, by the area they would leave."""
+    loc = st.loc
+    moved = st.moved
+    out: dict[str, list[Move]] = {}
+    for m in menu:
+        if m.unit not in moved:
+            out.setdefault(loc[m.unit], []).append(m)
+    return out
+
+
+def _makes_room(st: FirestormState, move: Move, exits: dict[str, list[Move]]) -> bool:
+    """Whether, after `move` into its full area, a troop there could move out to an area with room (the area the
+    troop came from has room by then)."""
+    limit = st.sc.rules.stacking
+    counts = st.loc.counts
+    came_from = st.loc[move.unit]
+    return any(m.to == came_from or counts.get(m.to, 0) < limit for m in exits.get(move.to, ()))
+
+
+def can_move(st: FirestormState, side: str) -> bool:
+    """Whether `side` has a strategic move left (answered without listing them where it can be)."""
+    moved = st.moved
+    limit = st.sc.rules.stacking
+    if limit and overfull(st):
+        return True  # a way out was there when the area went over, and nothing has moved since
+    counts = st.loc.counts
+    if any(m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in _move_menu(st, side)):
+        return True
+    return bool(limit) and bool(move_options(st, side))
+
+
+def move_problem(st: FirestormState, action: Move) -> str:
+    """Why `action` is not a legal strategic move now ('' if it is): the message a refusal gives."""
+    sc = st.sc
+    unit, to = action.unit, action.to
+    side = st.current_player()
+    if unit not in sc.troops:
+        return f"unknown unit {unit!r}"
+    if to not in sc.areas:
+        return f"unknown area {to!r}"
+    if sc.troops[unit].side != side:
+        return f"{unit} is not one of your troops"
+    if unit in st.moved:
+        return f"{unit} has already made its strategic move this turn"
+    if st.loc[unit] not in sc.areas:
+        return f"{unit} is not on the map"
+    if st.control[to] != side:
+        return f"{to} is not held by your side"
+    limit = sc.rules.stacking
+    over = overfull(st)
+    if over and st.loc[unit] != over:
+        return (f"{over} holds more than {limit} troops after your last move: move one of its troops out first "
+                "(the stacking limit must hold when the moves end)")
+    menu = _move_menu(st, side)
+    if not any(m.unit == unit and m.to == to for m in menu):
+        return f"{to} is more than {sc.rules.move_range} step(s) through friendly areas from {st.loc[unit]}"
+    if limit and st.loc.counts.get(to, 0) >= limit:
+        if over:
+            return f"{to} is full as well: move the troop out of {over} into an area with room"
+        if not _makes_room(st, action, _exits(st, menu)):
+            return (f"{to} already holds {limit} troops, and none of them could then move out to make room "
+                    "(stacking)")
+    return ""
+
+
+def pass_problem(st: FirestormState) -> str:
+    """Why the mover may not end its strategic moves now ('' if it may)."""
+    over = overfull(st)
+    if over:
+        return (f"{over} holds more than {st.sc.rules.stacking} troops: move one of them out before ending the "
+                "moves (the stacking limit must hold when the step ends)")
+    return ""
+
+
+def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
+    """All moves of `side`'s troops ignoring stacking, built once per side per Strategic Phase.
+
+    Control does not change during strategic moves and a troop moves once, so only the moved troops
+    and the stacking counts change between two decisions; `move_options` filters those.
+    """
+    key = (side, st.turn)
+    menu = st.flags.get("move_menu")
+    if menu is not None and menu[0] == key:
+        menu_moves: tuple[Move, ...] = menu[1]
+        return menu_moves
+    troops = st.sc.troops
+    control = st.control
+    steps = st.sc.rules.move_range
+    out: list[Move] = []
+    by_area: dict[str, tuple[str, ...]] = {}
+    for u, where in st.loc.items():
+        if where not in control or troops[u].side != side:
+            continue
+        if u in st.returned and st.sc.rules.redeploy_returned:
+            dests: tuple[str, ...] | list[str] = move_destinations(st, u, {})
+        else:
+            got = by_area.get(where)
+            if got is None:
+                got = by_area[where] = st.reach(side, where, steps)
+            dests = got
+        row = _MOVES.get(u)
+        if row is None:
+            row = _MOVES[u] = {}
+        for a in dests:
+            m = row.get(a)
+            if m is None:
+                m = row[a] = Move(u, a)
+            out.append(m)
+    result = tuple(out)
+    st.flags["move_menu"] = (key, result)
+    return result
+
+
+_MOVES: dict[str, dict[str, Move]] = {}
+"""Interned `Move` values by unit and destination: equal actions are built once (bots ask often)."""

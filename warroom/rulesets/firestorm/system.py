@@ -1,0 +1,89 @@
+"""The Firestorm campaign system (Caen, Lorraine, Norway) declared to the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
+from warroom.rulesets.firestorm import check_params, load, new_game
+from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.describe import describe
+from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
+from warroom.rulesets.firestorm.parallel import VP_RANGE, waiting_for
+from warroom.rulesets.firestorm.state import FirestormState
+
+PARAMS = {
+    "mode": "how battles are resolved: gw (the General's Wargame, default), tabletop or mixed",
+    "allotment": "mixed mode: tabletop battles each side may claim per turn (default: no limit)",
+    "parallel": "tabletop battles go to the table while the turn goes on (true or false)",
+}
+BOT_STREAMS = (0x5DEECE66D, 0x2545F4914F6CDD1D)
+"""Mixed into a game's seed for the first and the second side's bot."""
+
+
+def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
+    return {side: seed ^ mix for side, mix in zip(sides, BOT_STREAMS, strict=True)}
+
+
+def bot_game_problem(params: Mapping[str, Any]) -> str:
+    mode = params.get("mode", "gw")
+    return "" if mode == "gw" else f"bot games resolve battles by the General's Wargame, not mode {mode!r}"
+
+
+def summarise(st: FirestormState) -> GameSummary:
+    winner, _level, _margin = st.outcome()
+    a, b = st.sc.sides
+    return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
+
+
+def reports(st: FirestormState) -> list[Report]:
+    """Every result players may report now: of the battle being fought (at a `REPORT` node), and of each battle
+    parked at the table (at any decision but a roll)."""
+    who = st.current_player()
+    if who in (CHANCE, TERMINAL):
+        return []
+    asked = who == REPORT and st.step != "await_reports"  # the battle being fought, or a D-Day landing
+    out = [Report(a, d) for a in VP_RANGE for d in VP_RANGE] if asked else []
+    out.extend(Report(a, d, no) for no in waiting_for(st) for a in VP_RANGE for d in VP_RANGE)
+    return out
+
+
+def facts(sc: FirestormScenario) -> str:
+    return f"{len(sc.areas)} areas, {len(sc.borders)} borders, {len(sc.troops)} troops, {len(sc.turns)} turns"
+
+
+SYSTEM = RuleSystem(
+    id="firestorm",
+    name="the Firestorm campaign system",
+    scenario_type=FirestormScenario,
+    state_type=FirestormState,
+    load=load,
+    parse=parse_scenario,
+    new_game=new_game,
+    check_params=check_params,
+    params=PARAMS,
+    sim_params={"mode": "gw"},
+    seats=lambda sc, params: {s: s for s in sc.sides},
+    bot_seeds=bot_seeds,
+    bot_game_problem=bot_game_problem,
+    heuristic="warroom.ai.firestorm_heuristic:choose",
+    summarise=summarise,
+    score_sides=lambda sc: (sc.sides[0], sc.sides[1]),
+    score_label="",
+    describe=describe,
+    title=lambda sc, params: str(sc.title),
+    assumptions=lambda sc: len(sc.assumptions),
+    facts=facts,
+    reports=reports,
+    determinise=None,
+    listing=lambda sc: (sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
+                        str(len(sc.areas)), str(len(sc.troops))),
+    about="",
+    variants=(Variant("General's Wargame", {"mode": "gw"}), Variant("tabletop", {"mode": "tabletop"}),
+              Variant("mixed, 1 battle a side at the table", {"mode": "mixed", "allotment": 1}),
+              Variant("tabletop, battles in parallel", {"mode": "tabletop", "parallel": True})),
+    max_actions=20_000,
+    capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
+)

@@ -1,0 +1,228 @@
+"""One conformance harness for every registered rule system (after OpenSpiel's `random_sim_test`).
+
+Random legal play of a system's scenario and variant, checking at every step what the state API promises:
+
+- **contracts**: `current_player()` is a side, `CHANCE`, `REPORT` or `TERMINAL`, and `is_terminal()` agrees;
+  a side to act has legal actions, each written in a form that reads back to itself; a chance node rolls dice
+  whose listed outcomes (where few enough to list) add up to 1; a finished game has returns for every side;
+- **exact replay**: the game's record, through its JSON form, replays to the same log and the same view;
+- **clone independence**: playing on a clone leaves the original as it was;
+- **legality**: every legal action applies, and a probe that is not legal (another moment's action) is refused
+  with `IllegalActionError`;
+- **secrets** (systems that determinise): the side to act sees the same view, the same legal actions and the
+  same refusals on a twin position in which everything it cannot see is dealt again;
+- **no dead ends, and termination** within the system's bound.
+
+A broken promise is a `Problem` naming the system, scenario, variant and seed, so that it can be played again.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom import rulesets
+from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.game import replay
+from warroom.core.log import GameRecord
+from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.core.system import RuleSystem, Variant
+from warroom.scenarios import bundled_ids, load_game
+
+PROBES = 3
+"""Illegal-action probes tried at a checked decision."""
+CHECK_EVERY = 7
+"""A decision in this many gets the costly checks (probes, clone independence, twins)."""
+MAX_LISTED = 1296
+"""Chance nodes with at most this many outcomes have their probabilities summed."""
+REPORT_RATE = 0.25
+"""How often a random player reports a waiting battle's result when it could also decide."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    kind: str  # crash, contract, replay, clone, legality, leak, dead end, endless
+    system: str
+    scenario: str
+    variant: str
+    seed: int
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.system}/{self.scenario} ({self.variant}) seed {self.seed}: {self.detail}"
+
+
+@dataclass(slots=True)
+class Tally:
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    problems: list[Problem] = field(default_factory=list)
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.actions += other.actions
+        self.seconds += other.seconds
+        self.problems.extend(other.problems)
+
+
+class Broken(Exception):
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+
+
+def cases(system_id: str | None = None) -> Iterator[tuple[RuleSystem, str, Variant]]:
+    """Every registered system's every bundled, playable scenario in each of its variants."""
+    for system in rulesets.systems().values():
+        if system_id is not None and system.id != system_id:
+            continue
+        for scenario in bundled_ids(system=system.id):
+            for variant in system.variants:
+                yield system, scenario, variant
+
+
+def fingerprint(st: Any) -> str:
+    """What the whole table may see, and who is to act: equal fingerprints for positions no one can tell apart
+    by their public view."""
+    return repr((st.current_player(), st.view(None), [a.to_str() for a in st.legal_actions()]))
+
+
+def legal_strings(st: Any) -> list[str]:
+    return [a.to_str() for a in st.legal_actions()]
+
+
+def refusal(st: Any, action: Action, side: str) -> str | None:
+    """The refusal message for `action` by `side` on a copy of `st`, or None if it was accepted."""
+    probe = st.clone()
+    try:
+        probe.apply_action(action, side)
+    except IllegalActionError as exc:
+        return str(exc)
+    return None
+
+
+def check_decision(system: RuleSystem, st: Any, who: str, legal: Sequence[Action], seen: list[str],
+                   rng: random.Random) -> None:
+    """The costly checks at one decision by side `who`."""
+    texts = [a.to_str() for a in legal]
+    for text in texts:
+        back = st.parse_action(text)
+        if back.to_str() != text:
+            raise Broken("contract", f"{text!r} reads back as {back.to_str()!r}")
+    allowed = set(texts) | ({r.to_str() for r in system.reports(st)} if system.reports is not None else set())
+    probes = [t for t in rng.sample(seen, min(len(seen), PROBES * 3)) if t not in allowed][:PROBES]
+    before = fingerprint(st)
+    refused: dict[str, str | None] = {}
+    for text in probes:
+        try:
+            action = st.parse_action(text)
+        except (IllegalActionError, UnknownNameError):
+            continue
+        refused[text] = refusal(st, action, who)
+        if refused[text] is None:
+            raise Broken("legality", f"{text!r} by {who} was accepted but is not among the legal actions {texts[:8]}")
+    pick = legal[rng.randrange(len(legal))]
+    why = refusal(st, pick, who)
+    if why is not None:
+        raise Broken("legality", f"the legal action {pick.to_str()!r} by {who} was refused: {why}")
+    if fingerprint(st) != before:
+        raise Broken("clone", "playing on a clone changed the original position")
+    if system.determinise is not None:
+        twin = system.determinise(st, who, random.Random(rng.getrandbits(32)))
+        if repr(twin.view(who)) != repr(st.view(who)):
+            raise Broken("leak", f"{who}'s view differs on a twin position (something it cannot see shows)")
+        if legal_strings(twin) != texts:
+            raise Broken("leak", f"{who}'s legal actions differ on a twin position")
+        for text, why_not in refused.items():
+            if refusal(twin, twin.parse_action(text), who) != why_not:
+                raise Broken("leak", f"the refusal of {text!r} differs on a twin position: {why_not!r}")
+
+
+def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int) -> int:
+    """Play one random game with every check; returns its length in actions; raises `Broken`."""
+    sc = load_game(scenario)
+    st = system.new_game(sc, dict(variant.params))
+    rng = random.Random(seed)
+    dice = random.Random(seed ^ 0x9E3779B97F4A7C15)
+    sides = set(sc.sides)
+    seen: list[str] = []
+    known: set[str] = set()
+    for step in range(system.max_actions):
+        who = st.current_player()
+        if (who == TERMINAL) != st.is_terminal():
+            raise Broken("contract", f"current_player() is {who!r} but is_terminal() is {st.is_terminal()}")
+        if who == TERMINAL:
+            returns = st.returns()
+            if set(returns) != sides:
+                raise Broken("contract", f"returns() names {sorted(returns)}, not the sides {sorted(sides)}")
+            check_replay(system, sc, variant, st, seed)
+            return step
+        if who == CHANCE:
+            if st.legal_actions():
+                raise Broken("contract", "a chance node lists legal actions")
+            roll_dice = st.chance_dice()
+            sizes = getattr(roll_dice, "sides", 6)
+            count = len(sizes) if isinstance(sizes, tuple) else roll_dice.count
+            if count and (max(sizes) if isinstance(sizes, tuple) else sizes) ** count <= MAX_LISTED:
+                total = sum(p for _, p in roll_dice.outcomes())
+                if abs(total - 1.0) > 1e-9:
+                    raise Broken("contract", f"the chance outcomes add up to {total}, not 1")
+            st.apply_action(roll_dice.sample(dice))
+            continue
+        reports = list(system.reports(st)) if system.reports is not None else []
+        if who == REPORT:
+            if not reports:
+                raise Broken("dead end", f"a tabletop result is asked for (step {getattr(st, 'step', '?')}) but "
+                                         "none can be reported")
+            st.apply_action(reports[rng.randrange(len(reports))], REPORT)
+            continue
+        if who not in sides:
+            raise Broken("contract", f"current_player() is {who!r}, not a side, chance, report or terminal")
+        legal = st.legal_actions()
+        if not legal:
+            raise Broken("dead end", f"{who} is to act (step {getattr(st, 'step', '?')}) with no legal action")
+        for a in legal:
+            text = a.to_str()
+            if text not in known and len(known) < 5000:
+                known.add(text)
+                seen.append(text)
+        if step % CHECK_EVERY == 0:
+            check_decision(system, st, who, legal, seen, rng)
+        if reports and rng.random() < REPORT_RATE:
+            st.apply_action(reports[rng.randrange(len(reports))], REPORT)
+        else:
+            st.apply_action(legal[rng.randrange(len(legal))], who)
+    raise Broken("endless", f"no end after {system.max_actions} actions")
+
+
+def check_replay(system: RuleSystem, sc: Any, variant: Variant, st: Any, seed: int) -> None:
+    record = GameRecord.from_json(st.record(seed).to_json())
+    again: Any = replay(record, lambda: system.new_game(sc, dict(variant.params)))
+    if [e.action for e in again.log] != [e.action for e in st.log]:
+        raise Broken("replay", "the replayed log differs from the game's")
+    for side in (None, *sc.sides):
+        if repr(again.view(side)) != repr(st.view(side)):
+            raise Broken("replay", f"the replayed game's view for {side} differs")
+
+
+def run(system: RuleSystem, scenario: str, variant: Variant, seeds: Sequence[int]) -> Tally:
+    """Play `seeds` games of one case; every broken promise (or crash) becomes a `Problem`."""
+    tally = Tally()
+    start = time.perf_counter()
+    for seed in seeds:
+        tally.games += 1
+        try:
+            tally.actions += play_checked(system, scenario, variant, seed)
+        except Broken as exc:
+            tally.problems.append(Problem(exc.kind, system.id, scenario, variant.name, seed, str(exc)))
+        except Exception as exc:  # a crash is a finding, with where it happened
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            tally.problems.append(Problem("crash", system.id, scenario, variant.name, seed,
+                                          f"{type(exc).__name__}: {exc} ({where.filename}:{where.lineno})"))
+    tally.seconds = time.perf_counter() - start
+    return tally
