@@ -79,8 +79,10 @@ def test_simulate_aggregates_do_not_depend_on_jobs() -> None:
     assert sum(row["count"] for row in report["outcomes"].values()) == 20
 
 
-ORDERS = ["activate A2 ships", "take renown", "take repulse", "launch", "sail B2", "allocate gneisenau 2"]
-"""Seed 2: HMS Renown and HMS Repulse sail into B2; a U-boat strikes, the German battleships fight."""
+ORDERS = ["activate A2 ships", "take renown", "take repulse", "launch", "sail B2", "aim renown ships",
+          "allocate gneisenau 2"]
+"""Seed 2: HMS Renown and HMS Repulse sail into B2; a U-boat sinks Repulse, Renown aims at the German battleships
+rather than the U-boat (6.8 mixed defence), and they fight."""
 
 
 def test_play_naval_orders_then_quit_and_resume(tmp_path: Path) -> None:

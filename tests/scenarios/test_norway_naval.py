@@ -247,3 +247,51 @@ def test_ex9_battleship_rule_in_combat(hits: int, reroll: int | None, sunk: bool
         assert combat(st).pending == ["rodney"]
         roll(st, reroll)
     assert (nav(st).where["rodney"] == GONE) is sunk
+
+
+# ----- 6.8 mixed defence: the entering side aims each counter at the submarines or at the surface ships ---------
+def mixed_defence() -> FirestormState:
+    """Valiant and two destroyers sail into B4, where a U-Boat Group waits beside German surface ships."""
+    group = {u: "A3" for u in ("valiant", "destroyer_1", "destroyer_2")}
+    st = position({**group, "uboat_3": "B4", "scharnhorst": "B4"})
+    do(st, "activate A3 ships", *[f"take {u}" for u in group], "sail B4")
+    assert st.step == "nv_alloc" and combat(st).kind == "sub"
+    do(st, "allocate destroyer_2 1")
+    roll(st, 2)  # the submarine misses
+    return st
+
+
+def test_mixed_defence_each_counter_chooses_the_submarines_or_the_ships() -> None:
+    st = mixed_defence()
+    assert st.step == "nv_aim" and st.current_player() == ALLIES
+    assert [a.to_str() for a in st.legal_actions()] == ["aim valiant subs", "aim valiant ships"]
+    with pytest.raises(IllegalActionError, match="aim"):
+        do(st, "fight")
+    do(st, "aim valiant ships", "aim destroyer_1 subs", "aim destroyer_2 subs")
+    reply = combat(st)
+    assert reply.kind == "reply" and reply.volleys[0].dice == 2 and reply.defenders == ("uboat_3",)
+    roll(st, 1, 3)  # the two destroyers miss the U-boats
+    assert st.step == "nv_evade" and st.current_player() == AXIS  # the Germans may still evade (6.5)
+    do(st, "fight")
+    surface = combat(st)
+    assert surface.kind == "surface"
+    valiant_cv = st.sc.counters["valiant"].cv
+    assert surface.volleys[0].dice == valiant_cv, "only the counter aimed at the ships adds its CV"
+    assert set(surface.defenders) == {"scharnhorst"}
+    assert set(surface.volleys[1].targets) == {"valiant", "destroyer_1", "destroyer_2"}
+
+
+def test_mixed_defence_all_at_the_ships_fights_as_before() -> None:
+    st = mixed_defence()
+    do(st, "aim valiant ships", "aim destroyer_1 ships", "aim destroyer_2 ships", "fight")
+    surface = combat(st)
+    assert surface.kind == "surface"
+    assert surface.volleys[0].dice == sum(st.sc.counters[u].cv for u in ("valiant", "destroyer_1", "destroyer_2"))
+
+
+def test_an_aim_is_read_and_refused_with_its_reason() -> None:
+    st = mixed_defence()
+    with pytest.raises(IllegalActionError, match="submarines or the surface ships"):
+        st.parse_action("aim valiant planes")
+    with pytest.raises(IllegalActionError):
+        do(st, "aim destroyer_1 subs")  # Valiant is asked first

@@ -133,6 +133,9 @@ def score(st: FirestormState, side: str, action: Action) -> float:
         return 0.5 if navy.at in lane_seas(st) else 0.0
     if verb == "press":
         return 0.2
+    if verb == "aim":  # mixed defence: light counters hunt the submarines, the heavy ones fight the ships
+        hunts = sc.counters[action.arg].cv <= 1
+        return 1.0 if (action.what == "subs") == hunts else 0.0
     if verb == "withdraw":
         danger = -5.0 if enemy_surface(st, action.arg, navy.retreat_side) else 0.0
         return danger - 0.1 * sea_gap(st, action.arg)

@@ -19,7 +19,8 @@ from warroom.rulesets.firestorm.state import FirestormState
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
 STAGES = {"stuka": "Ju-87s may go to the land maps", "choose": "choose an action", "form": "forming a group",
           "move": "the group acts", "evade": "fight or evade", "combat": "dice", "retreat": "retreat",
-          "reply": "reply to the submarines", "done": "action over", "end": "actions over", "over": "actions over"}
+          "reply": "reply to the submarines", "aim": "each counter attacks the submarines or the ships",
+          "done": "action over", "end": "actions over", "over": "actions over"}
 
 
 def on_strategic_map(st: FirestormState) -> bool:

@@ -38,6 +38,7 @@ Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   fight / evade            Germans: meet the enemy, or retreat under half fire
   withdraw LOC             retreat on (never back, nor to an enemy home port)
   stand / press            ships hit by submarines: stop and reply, or sail on
+  aim COUNTER subs|ships   with enemy ships there too: each counter attacks the submarines or the ships
   sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
   move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
 Other commands: log (this turn's full log), options (every legal action), help,

@@ -137,9 +137,12 @@ NAVAL_VERBS = {
     "activate": "LOCATION ships|subs|air", "take": "COUNTER", "launch": "", "sail": "LOCATION", "halt": "",
     "dive": "LOCATION", "attack": "", "fly": "LOCATION", "bomb": "HARBOUR", "allocate": "TARGET DICE",
     "evade": "", "fight": "", "stand": "", "press": "", "withdraw": "LOCATION", "sortie": "COUNTER",
+    "aim": "COUNTER subs|ships",
 }
 """The Strategic Game orders (Norway 6) and the arguments each takes."""
 GROUP_KINDS = ("ships", "subs", "air")
+AIMS = ("subs", "ships")
+"""What a counter entering an area with enemy submarines and surface ships attacks (6.8, mixed defence)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +236,11 @@ def _parse_order(verb: str, args: list[str], area: Callable[[str], str]) -> Orde
         if args[1] not in GROUP_KINDS:
             raise IllegalActionError(f"unknown group kind {args[1]!r} (use ships, subs or air)")
         return Order(verb, _location(verb, args[0], area), args[1])
+    if verb == "aim":
+        if args[1] not in AIMS:
+            raise IllegalActionError(f"a counter aims at the submarines or the surface ships: 'aim {args[0]} subs' "
+                                     f"or 'aim {args[0]} ships', not {args[1]!r}")
+        return Order(verb, args[0], args[1])
     if verb == "allocate":
         try:
             n = int(args[1])

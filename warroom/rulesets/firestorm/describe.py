@@ -83,6 +83,9 @@ def describe_naval(st: FirestormState, action: Action) -> str | None:
                 else f"lend {c.name} to the land battles this turn")
     if verb == "fly":
         return f"strike at the enemy ships at {short(st, arg)} ({air_steps(sc, navy.at, arg)} areas away)"
+    if verb == "aim":
+        c = sc.counters[arg]
+        return f"{c.name} (CV {c.cv}) attacks the {'submarines' if action.what == 'subs' else 'surface ships'}"
     if verb == "allocate":
         return f"fire {action.n} {'die' if action.n == 1 else 'dice'} at {target_name(st, arg)}"
     fixed = {"launch": "launch: the group sets off", "halt": "halt: the action ends here",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from warroom.rulesets.firestorm.actions import PASS, Order, Pass
+from warroom.rulesets.firestorm.actions import AIMS, PASS, Order, Pass
 from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
 from warroom.rulesets.firestorm.navy import Combat, Volley
 from warroom.rulesets.firestorm.state import GONE
@@ -262,18 +262,19 @@ def surface_volleys(st: St, evade: bool) -> None:
     passive = sc.other(active)
     mine = alive(st)
     theirs = navy.surface_at(sc, navy.at, passive)
+    firing = [c for c in mine if navy.aims.get(c) != "subs"]  # mixed defence: the counters aimed at the ships
     combat = Combat("surface", navy.at, active, evade=evade, attackers=tuple(mine), defenders=tuple(theirs))
     if evade:
         evader = str(sc.rules.value("evade_side"))
         other = sc.other(evader)
-        shooters = mine if other == active else theirs
+        shooters = firing if other == active else theirs
         targets = theirs if other == active else mine
         st.note(f"The {side_label(st, evader)} declare a voluntary retreat: no dice for them, "
                 f"{side_label(st, other)} fire half their dice")
         combat.volleys = [Volley(other, half_up(cv(st, shooters)), tuple(targets), f"{side_label(st, other)} fire")]
     else:
         combat.volleys = [
-            Volley(active, cv(st, mine), tuple(theirs), f"{side_label(st, active)} fire"),
+            Volley(active, cv(st, firing), tuple(theirs), f"{side_label(st, active)} fire"),
             Volley(passive, cv(st, theirs) + harbour_dice(st, navy.at), tuple(mine),
                    f"{side_label(st, passive)} fire"),
         ]
@@ -295,6 +296,10 @@ def finish_combat(st: St) -> None:
             end_retreat(st)
     elif kind == "sub":
         after_sub_attack(st, combat)
+    elif kind == "reply" and navy.return_to == "surface":  # mixed defence: now the surface ships (6.8)
+        navy.combat = None
+        navy.return_to = ""
+        after_subs(st)
     elif kind == "reply":
         navy.combat = None
         navy.stage = "move" if navy.return_to == "move" and alive(st) else "done"
@@ -307,6 +312,7 @@ def finish_combat(st: St) -> None:
 
 def after_surface(st: St, combat: Combat) -> None:
     navy = navy_of(st)
+    navy.aims = {}
     sc = st.sc
     active = combat.active
     passive = sc.other(active)
@@ -425,8 +431,8 @@ def start_sub_attack(st: St, subs: Sequence[str], ships: Sequence[str], reactive
 
 def after_sub_attack(st: St, combat: Combat) -> None:
     """Every surviving ship counter of the group answers with one die (not its CV), half if the group sails
-    on (6.8, EX-7). Ships sunk do not reply. With enemy surface ships also present the group fights them
-    instead (assumption: the mixed-defence choice of 6.8 is made as all counters against the ships)."""
+    on (6.8, EX-7). Ships sunk do not reply. With enemy surface ships also present, the group's side first aims
+    each counter at the submarines or at the ships (6.8 mixed defence, `legal_aim`)."""
     navy = navy_of(st)
     fired = combat.volleys[0].dice
     reactive = navy.return_to == "react"
@@ -443,12 +449,47 @@ def after_sub_attack(st: St, combat: Combat) -> None:
     navy.reply_subs = combat.attackers[:fired]  # one die each: the first `fired` submarines fired
     if reactive and enemy_ships_here(st, navy.at, navy.player):
         navy.return_to = ""
-        after_subs(st)
+        if navy.no_fight:  # a group that evaded may not fight again, nor turn on the submarines
+            after_subs(st)
+        else:
+            navy.aims = {}
+            navy.stage = "aim"
         return
     if reactive and sail_options(st):
         navy.stage = "reply"
         return
     start_reply(st, ship_side, targets, press=False, then="done")
+
+
+def legal_aim(st: St) -> Sequence[Any]:
+    """Mixed defence (6.8): the entering side says, counter by counter, whether it attacks the submarines that
+    fired or the surface ships here (never both)."""
+    navy = navy_of(st)
+    for c in alive(st):
+        if c not in navy.aims:
+            return [order("aim", c, aim) for aim in AIMS]
+    return []
+
+
+def apply_aim(st: St, action: Any) -> None:
+    """Record one counter's aim; once every counter has one, those aimed at the submarines reply to them (one
+    die each, the group having stopped here to fight), then the rest fight the surface ships (6.8).
+
+    assumption: with every counter aimed at the submarines the enemy surface ships still fire, and the group
+    adds no combat value to that fight (the digest's suggestion: only counters that chose the ships add their CV;
+    the retreat comparison counts every surviving surface counter)."""
+    assert isinstance(action, Order)
+    navy = navy_of(st)
+    navy.aims[action.arg] = action.what
+    target = "submarines" if action.what == "subs" else "surface ships"
+    st.note(f"{st.sc.counters[action.arg].name} attacks the {target}")
+    if legal_aim(st):
+        return
+    hunters = [c for c in alive(st) if navy.aims.get(c) == "subs"]
+    if hunters and navy.reply_subs:
+        start_reply(st, navy.player, hunters, press=False, then="surface")
+    else:
+        after_subs(st)
 
 
 def reply_actor(st: St) -> str:

@@ -94,6 +94,7 @@ class NavalState:
         self.retreat_path: list[str] = []  # where the retreating ships have been (they never go back)
         self.return_to: str = ""  # what the group does after a fight or retreat
         self.reply_subs: tuple[str, ...] = ()  # submarines that fired and face the ships' reply
+        self.aims: dict[str, str] = {}  # mixed defence (6.8): counter -> "subs" or "ships", as its side chose
         self.zones: dict[str, str] = {}  # fighter -> the neighbouring area it covers this turn
         self.bombed: set[str] = set()  # harbours closed as Allied supply sources this turn
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
@@ -114,6 +115,7 @@ class NavalState:
         new.retreating = list(self.retreating)
         new.retreat_path = list(self.retreat_path)
         new.reply_subs = self.reply_subs
+        new.aims = dict(self.aims)
         new.zones = dict(self.zones)
         new.bombed = set(self.bombed)
         new.sortie_from = dict(self.sortie_from)

@@ -39,20 +39,21 @@ if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
 
 NAVAL_STEPS = frozenset({"sa_stuka", "sa_choose", "sa_form", "sa_move", "nv_evade", "nv_alloc", "nv_retreat",
-                         "nv_reply", "fleet_moves"})
+                         "nv_reply", "nv_aim", "fleet_moves"})
 """The decision steps of the Strategic Game."""
 
 STEP_FORMS = {
     "sa_stuka": "sortie COUNTER or pass", "sa_choose": "activate LOCATION ships|subs|air or pass",
     "sa_form": "take COUNTER or launch", "nv_evade": "fight or evade", "nv_alloc": "allocate TARGET DICE",
-    "nv_retreat": "withdraw LOCATION", "nv_reply": "stand or press", "fleet_moves": "move COUNTER LOCATION or pass",
+    "nv_retreat": "withdraw LOCATION", "nv_reply": "stand or press", "nv_aim": "aim COUNTER subs|ships",
+    "fleet_moves": "move COUNTER LOCATION or pass",
 }
 MOVE_FORMS = {"ships": "sail LOCATION or halt", "subs": "dive LOCATION, attack or halt",
               "air": "fly LOCATION, bomb HARBOUR or halt"}
 MOVE_VERBS = {"ships": ("sail", "halt"), "subs": ("dive", "attack", "halt"), "air": ("fly", "bomb", "halt")}
 STEP_VERBS = {"sa_stuka": ("sortie",), "sa_choose": ("activate",), "sa_form": ("take", "launch"),
               "nv_evade": ("fight", "evade"), "nv_alloc": ("allocate",), "nv_retreat": ("withdraw",),
-              "nv_reply": ("stand", "press")}
+              "nv_reply": ("stand", "press"), "nv_aim": ("aim",)}
 VERB_KIND = {"sail": "ships", "dive": "subs", "attack": "subs", "fly": "air", "bomb": "air"}
 KIND_TEXT = {"ships": "surface ships", "subs": "submarines", "air": "aircraft", "": "nothing"}
 WHEN = {

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 from warroom.rulesets.firestorm.naval_combat import (
     alloc_actor,
     alloc_done,
+    apply_aim,
     apply_alloc,
     apply_evade,
     apply_reply,
@@ -35,6 +36,7 @@ from warroom.rulesets.firestorm.naval_combat import (
     begin_retreat_step,
     bship_dice,
     evade_actor,
+    legal_aim,
     legal_alloc,
     legal_evade,
     legal_reply,
@@ -103,6 +105,7 @@ def clear_group(navy: NavalState) -> None:
     navy.retreat_path = []
     navy.return_to = ""
     navy.reply_subs = ()
+    navy.aims = {}
 
 
 def stuka_options(st: St) -> list[Any]:
@@ -553,8 +556,8 @@ def check_airfields(st: St) -> None:
 
 ROUTES = {
     "stuka": "sa_stuka", "choose": "sa_choose", "form": "sa_form", "move": "sa_move", "evade": "nv_evade",
-    "combat": "nv_alloc", "retreat": "nv_retreat", "reply": "nv_reply", "done": "sa_next", "end": "sa_end",
-    "over": "plan_place",
+    "combat": "nv_alloc", "retreat": "nv_retreat", "reply": "nv_reply", "aim": "nv_aim", "done": "sa_next",
+    "end": "sa_end", "over": "plan_place",
 }
 
 
@@ -590,6 +593,8 @@ def strategic_steps() -> list[Step[St]]:
              on_begin=begin_retreat_step, end_if=stage_is("retreat"), next=route),
         Step("nv_reply", phase, actor=reply_actor, legal=legal_reply, apply=apply_reply,
              end_if=stage_is("reply"), next=route),
+        Step("nv_aim", phase, actor=reply_actor, legal=legal_aim, apply=apply_aim,
+             end_if=stage_is("aim"), next=route),
         Step("sa_next", phase, on_begin=next_action, next=route),
         Step("sa_end", phase, on_begin=end_actions, next=route),
         Step("fleet_moves", "strategic", actor=fleet_mover, legal=legal_fleet, apply=apply_fleet,
