@@ -186,3 +186,10 @@ def test_a_sealed_save_keeps_no_seed_and_resumes_with_fresh_dice(tmp_path: Path)
     rolls = [[e["action"] for e in log if e["side"] == "chance"] for log in logs]
     assert rolls[0] and rolls[1] and rolls[0] != rolls[1]
     assert all(replays(copy).round > start.round for copy in copies)
+
+
+def test_firestorm_options_are_refused_for_kampen() -> None:
+    for args, option in ((("--mode", "tabletop"), "--mode"), (("--parallel",), "--parallel"),
+                         (("--allotment", "2"), "--allotment")):
+        r = run("play", "kampen", *args)
+        assert r.code == 2 and f"{option} is a Firestorm campaign system option" in " ".join(r.err.split()), r.err

@@ -13,6 +13,7 @@ import pytest
 from warroom import rulesets
 from warroom.core.state import CHANCE
 from warroom.core.system import Capability, RuleSystem, Variant
+from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.kampen.state import KampenState
 from warroom.sim.conformance import Broken, cases, play_checked, run
 
@@ -89,3 +90,44 @@ def test_a_crash_becomes_a_problem_with_its_seed(monkeypatch: pytest.MonkeyPatch
     tally = run(kampen, "kampen", kampen.variants[0], [4])
     assert [(p.kind, p.seed) for p in tally.problems] == [("crash", 4)]
     assert "broken on purpose" in tally.problems[0].detail and "kampen/kampen" in str(tally.problems[0])
+
+
+def test_a_clone_that_shares_the_score_is_caught_across_a_roll(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = FirestormState.clone
+
+    def sharing(self: FirestormState) -> FirestormState:
+        copy = real(self)
+        copy.unit_vp = self.unit_vp  # the bug: captures on the copy score for the original
+        return copy
+
+    monkeypatch.setattr(FirestormState, "clone", sharing)
+    firestorm = rulesets.get("firestorm")
+    tally = run(firestorm, "caen", firestorm.variants[0], range(16))
+    assert tally.problems and {p.kind for p in tally.problems} == {"clone"}, tally.problems[:3]
+
+
+def test_a_clone_that_forgets_the_score_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = FirestormState.clone
+
+    def forgetful(self: FirestormState) -> FirestormState:
+        copy = real(self)
+        copy.unit_vp = dict.fromkeys(self.unit_vp, 0)
+        return copy
+
+    monkeypatch.setattr(FirestormState, "clone", forgetful)
+    firestorm = rulesets.get("firestorm")
+    tally = run(firestorm, "caen", firestorm.variants[0], range(16))
+    assert any(p.kind == "clone" and "fresh clone differs" in p.detail for p in tally.problems), tally.problems[:3]
+
+
+def test_a_spectator_view_that_shows_the_hands_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = KampenState.view
+
+    def leaky(self: KampenState, side: str | None) -> dict[str, object]:
+        shown = real(self, side)
+        return {**shown, "hands": {c: list(h) for c, h in self.hands.items()}} if side is None else shown
+
+    monkeypatch.setattr(KampenState, "view", leaky)
+    kampen = rulesets.get("kampen")
+    with pytest.raises(Broken, match="spectator's view differs on a twin"):
+        play_checked(kampen, "kampen", kampen.variants[0], 1)

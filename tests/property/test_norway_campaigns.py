@@ -44,7 +44,7 @@ NAVAL_STEPS = frozenset({"sa_stuka", "sa_choose", "sa_form", "sa_move", "nv_evad
 MODES = ("gw", "gw", "mixed", "tabletop")
 KINDS = ("random", "heuristic")
 BOXES = frozenset({OFFMAP, GONE, SORTIE, NEVER})
-FIGHT_STAGES = frozenset({"evade", "combat", "retreat", "reply"})
+FIGHT_STAGES = frozenset({"evade", "combat", "retreat", "reply", "aim"})  # aim: 6.8 mixed defence
 
 
 class Reporter:

@@ -1132,3 +1132,9 @@ def test_a_full_area_whose_troops_cannot_leave_stays_closed() -> None:
     assert "move inf_50 B3" not in legal_texts(st)
     with pytest.raises(IllegalActionError, match="none of them could then move out to make room"):
         act(st, "move inf_50 B3")
+
+
+def test_a_move_to_where_the_troop_stands_says_so() -> None:
+    st = two_full_beaches()
+    with pytest.raises(IllegalActionError, match="inf_50 is already in A2"):
+        act(st, "move inf_50 A2")

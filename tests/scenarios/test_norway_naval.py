@@ -295,3 +295,20 @@ def test_an_aim_is_read_and_refused_with_its_reason() -> None:
         st.parse_action("aim valiant planes")
     with pytest.raises(IllegalActionError):
         do(st, "aim destroyer_1 subs")  # Valiant is asked first
+
+
+def test_aims_out_of_turn_or_by_the_wrong_counter_are_refused_with_the_reason() -> None:
+    st = mixed_defence()
+    cases = {
+        "aim destroyer_1 subs": "Valiant is asked first",
+        "aim scharnhorst ships": "belongs to the Germans",
+        "aim uboat_3 ships": "belongs to the Germans",
+        "aim rodney ships": "not among the ships that entered here",
+        "aim nelson ships": "unknown counter 'nelson'",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(IllegalActionError, match=reason):
+            do(st, text)
+    do(st, "aim valiant ships")
+    with pytest.raises(IllegalActionError, match="already aims at the surface ships"):
+        do(st, "aim valiant subs")

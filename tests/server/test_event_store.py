@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +195,45 @@ def test_a_result_older_than_its_battles_trip_to_the_table_is_not_offered(url: s
         campaigns.confirm(grants[f"{names[b.attacker]} commanders"], b.no)
     out = campaigns.report(grants[f"{names[b.attacker]} commanders"], b.no, 4, 1)
     assert out["pending"]["attacker_vp"] == 4  # the stale row made way
+
+
+def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: str) -> None:
+    """Migration 0006 marks every stored campaign with the rules' revision its log was played under (1), so a
+    Caen campaign begun before strategic moves could pass through a full area replays and goes on as it began."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from warroom.core.log import GameRecord
+    from warroom.server.db import MIGRATIONS
+
+    old = GameRecord.load(Path(__file__).parents[1] / "data" / "legacy" / "caen-1.0.0.json")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    command.upgrade(cfg, "0005")
+    engine = engine_for(database_url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO campaign (id, title, scenario_id, params_json, dice_key, seq, epoch) "
+                          "VALUES ('c1', 't', 'caen', :p, :k, 0, 0)"),
+                     {"p": json.dumps({"mode": "gw"}), "k": "00" * 32})
+    store = EventStore(engine)
+    migrate(database_url)
+    store.append("c1", 0, list(old.log), None)
+    assert store.campaign("c1").params == {"mode": "gw", "revision": 1}
+    st = service(database_url).state("c1")
+    assert st.is_terminal() and st.outcome_text() == "Axis Strategic Victory by 500 VP"
+    command.downgrade(cfg, "0005")
+    with engine.connect() as conn:
+        assert json.loads(conn.execute(text("SELECT params_json FROM campaign")).scalar_one()) == {"mode": "gw"}
+
+
+def test_an_export_of_an_older_scenario_version_is_imported_under_its_rules(url: str) -> None:
+    from warroom.core.log import GameRecord
+
+    old = GameRecord.load(Path(__file__).parents[1] / "data" / "legacy" / "norway-0.1.0.json")
+    cid, _ = service(url).import_record(old)
+    assert service(url).store.campaign(cid).params["revision"] == 1
+    assert service(url).state(cid).outcome_text() == "Allied Operational Victory by 145 VP"
+    new = service(url).create("norway")[0]
+    assert service(url).store.campaign(new).params["revision"] == 2, "a new campaign records the rules it began with"

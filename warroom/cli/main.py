@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warroom import rulesets
-from warroom.cli.common import err, fail, out, outcome_table, start_session
+from warroom.cli.common import SCREENS, err, fail, out, outcome_table, start_session
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
@@ -51,15 +51,25 @@ class ModeOpt(StrEnum):
 
 
 def scenario_or_exit(name: str) -> Any:
-    """A scenario to play; drafts (data still being built) are refused with a clear message."""
+    """A scenario to play; drafts (data still being built) are refused with a clear message, and so are the
+    scenarios of a rule system the terminal cannot show."""
     try:
         sc = load_game(name)
     except (UnknownNameError, ScenarioError) as exc:
         raise fail(str(exc)) from exc
+    terminal_or_exit(sc)
     if sc.status == "draft":
         raise fail(f"scenario {sc.id!r} is a draft: its data validates, but its rules are not finished, "
                    f"so it cannot be played yet")
     return sc
+
+
+def terminal_or_exit(sc: Any) -> None:
+    """Refuse a scenario of a registered rule system that the terminal has no screen for (a plug-in)."""
+    system = rulesets.of(sc)
+    if system.id not in SCREENS:
+        raise fail(f"{sc.id!r} is a scenario of {system.name} ({system.id}), which the terminal cannot play yet; "
+                   "'warroom validate' checks its files")
 
 
 def refuse_params(sc: Any, given: dict[str, Any]) -> None:
@@ -70,7 +80,8 @@ def refuse_params(sc: Any, given: dict[str, Any]) -> None:
         if value in (None, False) or name in system.params:
             continue
         owners = [s for s in rulesets.systems().values() if name in s.params]
-        what = f"a {owners[0].name} option ({owners[0].params[name]})" if owners else "not a game option"
+        what = f"a {owners[0].name.removeprefix('the ')} option ({owners[0].params[name]})" if owners \
+            else "not a game option"
         raise fail(f"--{OPTION_OF.get(name, name)} is {what}; {sc.title} has no such option")
 
 
@@ -94,6 +105,8 @@ def scenarios() -> None:
     out.print(table)
     for note in notes.values():
         out.print(note, markup=False)
+    for why in rulesets.ignored():
+        err.print(f"warning: a rule system offered by another package is set aside: {why}", markup=False)
     drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
     if drafts:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
@@ -143,6 +156,8 @@ def play(
     if rulesets.of(sc).id == "kampen":
         from warroom.cli.kampen_cli import play_kampen
 
+        refuse_params(sc, {"mode": mode.value if mode != ModeOpt.gw else None, "allotment": allotment,
+                           "parallel": parallel})
         play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value,
                     sealed)
         return
@@ -177,11 +192,15 @@ def load_record(path: Path) -> tuple[GameRecord, Any]:
         sc = load_game(record.scenario)
     except (SaveError, UnknownNameError, ScenarioError) as exc:
         raise fail(f"cannot resume {path}: {exc}") from exc
-    if sc.version != record.scenario_version:
+    terminal_or_exit(sc)
+    params = rulesets.of(sc).replay_params(sc, record.scenario_version, record.params)
+    if params is None:
         raise fail(f"cannot resume {path}: saved with scenario {record.scenario} version "
                    f"{record.scenario_version}, but version {sc.version} is installed")
+    if params != record.params:  # an older version of the scenario: the game goes on under the rules it began with
+        record = GameRecord(record.scenario, record.scenario_version, params, record.seed, record.log)
     try:
-        st = replay(record, lambda: new_game(sc, record.params))
+        st = replay(record, lambda: new_game(sc, dict(params)))
     except (SaveError, ValueError) as exc:
         raise fail(f"cannot resume {path}: {exc}") from exc
     return record, st

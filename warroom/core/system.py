@@ -76,6 +76,9 @@ class RuleSystem:
     """Validate a scenario already read from one TOML text (an upload), or None if it takes several files."""
     new_game: Callable[[Any, dict[str, Any] | None], Any]
     """A new game of a scenario with the given parameters, at its very start."""
+    replay_params: Callable[[Any, str, Mapping[str, Any]], dict[str, Any] | None]
+    """(scenario, the scenario version a save was made with, its parameters) -> the parameters that replay it
+    under the rules it began with, or None if this version of the scenario cannot replay it."""
     check_params: Callable[[Mapping[str, Any]], None]
     """Raise `ValueError`, naming the parameter, unless the rule parameters given are well formed."""
     params: Mapping[str, str]

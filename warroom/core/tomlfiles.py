@@ -12,9 +12,10 @@ from warroom.core.errors import ScenarioError
 MAX_FILE_BYTES = 2_000_000
 
 
-def declared_system(path: Path, default: str) -> str:
-    """The rule system a scenario says it belongs to (`[scenario] system`): in a folder, its scenario.toml;
-    `default` when it says none or cannot be read (a broken file is reported in full when it is loaded)."""
+def declared_system(path: Path, default: str) -> object:
+    """The rule system a scenario says it belongs to (`[scenario] system`, as written: the caller checks it is a
+    text): in a folder, its scenario.toml; `default` when it says none or cannot be read (a broken file is
+    reported in full when it is loaded)."""
     path = Path(path)
     head = path / "scenario.toml" if path.is_dir() else path
     if not head.is_file() or head.stat().st_size > MAX_FILE_BYTES:
@@ -23,8 +24,7 @@ def declared_system(path: Path, default: str) -> str:
         data = tomllib.loads(head.read_text(encoding="utf-8")).get("scenario", {})
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
         return default
-    system = data.get("system", default) if isinstance(data, dict) else default
-    return system if isinstance(system, str) else repr(system)
+    return data.get("system", default) if isinstance(data, dict) else default
 
 
 def read_toml_tree(path: Path, list_keys: Collection[str] = ()) -> tuple[dict[str, Any], str]:
@@ -33,7 +33,7 @@ def read_toml_tree(path: Path, list_keys: Collection[str] = ()) -> tuple[dict[st
     came from; raises `ScenarioError` naming every problem (a file too large, not TOML, not UTF-8)."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(path.glob("*.toml"))
+        files = sorted(p for p in path.glob("*.toml") if p.is_file())
         if not files:
             raise ScenarioError([f"{path}: folder holds no .toml files"])
     elif path.is_file():
@@ -53,6 +53,9 @@ def read_toml_tree(path: Path, list_keys: Collection[str] = ()) -> tuple[dict[st
             continue
         except UnicodeDecodeError:
             problems.append(f"{f}: not UTF-8 text")
+            continue
+        except OSError as exc:
+            problems.append(f"{f}: cannot be read: {exc.strerror or exc}")
             continue
         for key, value in data.items():
             if key in list_keys and isinstance(value, list) and isinstance(merged.get(key), list):

@@ -27,22 +27,46 @@ DEFAULT = "firestorm"
 
 
 def resolve(spec: str) -> Any:
-    """The object an entry point 'package.module:attribute' names."""
+    """The object an entry point 'package.module:attribute' (or 'module:object.attribute') names."""
     module, _, attribute = spec.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    found: Any = importlib.import_module(module)
+    for name in attribute.split(".") if attribute else ():
+        found = getattr(found, name)
+    return found
 
 
 @cache
-def systems() -> dict[str, RuleSystem]:
-    """Every registered system by id, the built-in ones first."""
+def _registry() -> tuple[dict[str, RuleSystem], tuple[str, ...]]:
     found: dict[str, RuleSystem] = {}
-    specs = [*REGISTERED, *(ep.value for ep in entry_points(group=ENTRY_POINTS))]
-    for spec in specs:
+    for spec in REGISTERED:  # a built-in system that fails to load is a bug of this package: it raises
         system = resolve(spec)
         if not isinstance(system, RuleSystem):
             raise TypeError(f"{spec} is not a RuleSystem")
-        found.setdefault(system.id, system)
-    return found
+        found[system.id] = system
+    ignored: list[str] = []
+    for ep in entry_points(group=ENTRY_POINTS):  # another package's: a broken one is set aside, and said so
+        try:
+            plugged = ep.load()
+        except Exception as exc:  # whatever its import raises, the other systems still work
+            ignored.append(f"{ep.name} = {ep.value!r} does not load: {type(exc).__name__}: {exc}")
+            continue
+        if not isinstance(plugged, RuleSystem):
+            ignored.append(f"{ep.name} = {ep.value!r} is not a RuleSystem but {type(plugged).__name__}")
+        elif plugged.id in found:
+            ignored.append(f"{ep.name} = {ep.value!r} declares the id {plugged.id!r}, which another system has")
+        else:
+            found[plugged.id] = plugged
+    return found, tuple(ignored)
+
+
+def systems() -> dict[str, RuleSystem]:
+    """Every registered system by id, the built-in ones first."""
+    return _registry()[0]
+
+
+def ignored() -> tuple[str, ...]:
+    """Why each entry point of the group `warroom.systems` that is not registered was set aside."""
+    return _registry()[1]
 
 
 def find(system_id: str) -> RuleSystem | None:
@@ -64,13 +88,13 @@ def of(thing: Any) -> RuleSystem:
     """The system a scenario or a game state belongs to."""
     kind = type(thing)
     system = _BY_TYPE.get(kind)
-    if system is None:
-        for candidate in systems().values():
-            if issubclass(kind, (candidate.scenario_type, candidate.state_type)):
-                system = _BY_TYPE[kind] = candidate
-                break
-        else:
+    if system is None:  # the system whose type is the nearest ancestor (a plug-in may subclass a built-in)
+        mro = kind.__mro__
+        near = [(mro.index(t), i, s) for i, s in enumerate(systems().values())
+                for t in (s.scenario_type, s.state_type) if t in mro]
+        if not near:
             raise UnknownNameError(f"{kind.__name__} belongs to no registered rule system")
+        system = _BY_TYPE[kind] = min(near, key=lambda n: (n[0], n[1]))[2]
     return system
 
 

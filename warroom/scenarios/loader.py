@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from warroom import rulesets
-from warroom.core.errors import ScenarioError, UnknownNameError
+from warroom.core.errors import ScenarioError, UnknownNameError, shown
 from warroom.core.tomlfiles import MAX_FILE_BYTES, declared_system
 
 if TYPE_CHECKING:
@@ -45,13 +45,19 @@ def _is_draft(path: Path) -> bool:
 
 
 def system_of(path: Path) -> str:
-    """The rule system a scenario file or folder declares (the registry's default when it says none)."""
-    return declared_system(path, rulesets.DEFAULT)
+    """The rule system a scenario file or folder declares (the registry's default when it says none, '' when
+    what it says is not a text)."""
+    declared = declared_system(path, rulesets.DEFAULT)
+    return declared if isinstance(declared, str) else ""
 
 
 def load_game_path(path: Path) -> Any:
     """Load and validate a scenario from a file or folder, by the rule system it declares."""
-    system_id = system_of(path)
+    declared = declared_system(path, rulesets.DEFAULT)
+    if not isinstance(declared, str):
+        raise ScenarioError([f"{path}: [scenario] system must be the text id of a rule system "
+                             f"({', '.join(rulesets.systems())}), got {shown(declared)}"])
+    system_id = declared
     system = rulesets.find(system_id)
     if system is None:
         raise ScenarioError([f"{path}: [scenario] system {system_id!r} is not supported "

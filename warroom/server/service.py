@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
+from warroom import rulesets
 from warroom.ai import make_bot
 from warroom.core.dice import keyed_rng
 from warroom.core.errors import IllegalActionError, SaveError, ScenarioError, UnknownNameError, shown
@@ -236,7 +237,9 @@ class Campaigns:
             sc = load_scenario(scenario_id)
         params = campaign_params(sc, params or {})
         seats = standard_seats(sc) + ([("general", ANY_SIDE)] if hotseat else [])
-        return self._start(sc, title or sc.title, params, scenario_toml, seats, new_game(sc, params))
+        st = rulesets.new_game(sc, params)
+        params = {**params, **{k: st.params[k] for k in rulesets.of(sc).params if k in st.params}}  # the defaults
+        return self._start(sc, title or sc.title, params, scenario_toml, seats, st)  # too, so it keeps its rules
 
     def _start(self, sc: FirestormScenario, title: str, params: dict[str, Any], scenario_toml: str | None,
                seats: list[Seat], st: FirestormState, waiting: dict[int, PendingReport] | None = None
@@ -287,11 +290,12 @@ class Campaigns:
             raise BadRequestError(f"scenario: the save is of scenario {shown(record.scenario)}, which this server does "
                                   "not have (an export of a campaign from an uploaded scenario carries its file; this "
                                   "save does not)")
-        if record.scenario_version != sc.version:
+        upgraded = rulesets.of(sc).replay_params(sc, record.scenario_version, record.params)
+        if upgraded is None:
             raise BadRequestError(f"scenario_version: the save was made with {sc.id} version "
                                   f"{shown(record.scenario_version)}, but this server has version {sc.version}: "
                                   "replayed on other rules, the campaign could change")
-        params = campaign_params(sc, record.params)
+        params = campaign_params(sc, upgraded)  # an older version goes on under the rules it began with
         for i, (role, side) in enumerate(saved.seats):
             check_seat(sc, role, side, f"club.seats[{i}]: ")
         try:

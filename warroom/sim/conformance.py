@@ -6,11 +6,12 @@ Random legal play of a system's scenario and variant, checking at every step wha
   a side to act has legal actions, each written in a form that reads back to itself; a chance node rolls dice
   whose listed outcomes (where few enough to list) add up to 1; a finished game has returns for every side;
 - **exact replay**: the game's record, through its JSON form, replays to the same log and the same view;
-- **clone independence**: playing on a clone leaves the original as it was;
-- **legality**: every legal action applies, and a probe that is not legal (another moment's action) is refused
-  with `IllegalActionError`;
+- **clone independence**: a fresh clone looks like its original to every side, and playing a decision or a roll
+  on a clone leaves the original as it was (every side's view, the returns, the legal actions);
+- **legality**: a legal action picked at random applies, and a probe that is not legal (another moment's action)
+  is refused with `IllegalActionError`;
 - **secrets** (systems that determinise): the side to act sees the same view, the same legal actions and the
-  same refusals on a twin position in which everything it cannot see is dealt again;
+  same refusals on a twin position in which everything it cannot see is dealt again, and so does a spectator;
 - **no dead ends, and termination** within the system's bound.
 
 A broken promise is a `Problem` naming the system, scenario, variant and seed, so that it can be played again.
@@ -87,9 +88,21 @@ def cases(system_id: str | None = None) -> Iterator[tuple[RuleSystem, str, Varia
 
 
 def fingerprint(st: Any) -> str:
-    """What the whole table may see, and who is to act: equal fingerprints for positions no one can tell apart
-    by their public view."""
-    return repr((st.current_player(), st.view(None), [a.to_str() for a in st.legal_actions()]))
+    """Who is to act, what each side and a spectator see, the returns and the legal actions: equal fingerprints
+    for positions nobody can tell apart."""
+    views = [st.view(side) for side in (None, *st.sc.sides)]
+    return repr((st.current_player(), views, st.returns(), [a.to_str() for a in st.legal_actions()]))
+
+
+def check_clone(st: Any, dice: random.Random) -> None:
+    """A fresh clone looks like the original; a roll played on a clone leaves the original as it was."""
+    before = fingerprint(st)
+    copy = st.clone()
+    if fingerprint(copy) != before:
+        raise Broken("clone", "a fresh clone differs from its original")
+    copy.apply_action(copy.chance_dice().sample(dice))
+    if fingerprint(st) != before:
+        raise Broken("clone", "rolling dice on a clone changed the original position")
 
 
 def legal_strings(st: Any) -> list[str]:
@@ -136,6 +149,9 @@ def check_decision(system: RuleSystem, st: Any, who: str, legal: Sequence[Action
         twin = system.determinise(st, who, random.Random(rng.getrandbits(32)))
         if repr(twin.view(who)) != repr(st.view(who)):
             raise Broken("leak", f"{who}'s view differs on a twin position (something it cannot see shows)")
+        if repr(twin.view(None)) != repr(st.view(None)):
+            raise Broken("leak", f"a spectator's view differs on a twin position dealt for {who} (it shows "
+                                 "something hidden)")
         if legal_strings(twin) != texts:
             raise Broken("leak", f"{who}'s legal actions differ on a twin position")
         for text, why_not in refused.items():
@@ -172,6 +188,8 @@ def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int)
                 total = sum(p for _, p in roll_dice.outcomes())
                 if abs(total - 1.0) > 1e-9:
                     raise Broken("contract", f"the chance outcomes add up to {total}, not 1")
+            if step % CHECK_EVERY == 0:
+                check_clone(st, random.Random(rng.getrandbits(32)))
             st.apply_action(roll_dice.sample(dice))
             continue
         reports = list(system.reports(st)) if system.reports is not None else []

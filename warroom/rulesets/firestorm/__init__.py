@@ -10,11 +10,11 @@ from typing import Any
 from warroom.core.errors import ScenarioError, shown
 from warroom.core.flow import Flow
 from warroom.core.tomlfiles import read_toml_tree
-from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
+from warroom.rulesets.firestorm.model import REVISION, FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.state import FirestormState
 
 MODES = ("gw", "tabletop", "mixed")
-RULE_PARAMS = ("mode", "allotment", "parallel")
+RULE_PARAMS = ("mode", "allotment", "parallel", "revision")
 """The parameters the rules read; a game's other parameters belong to whoever drives it (players, bots)."""
 MAX_ALLOTMENT = 1000
 LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
@@ -30,7 +30,7 @@ def load(path: Path) -> FirestormScenario:
     """Read and validate a Firestorm campaign from a TOML file or a folder of them."""
     data, where = read_tree(path)
     head = data.get("scenario", {})
-    system = head.get("system", "firestorm") if isinstance(head, dict) else ""
+    system = head.get("system", "firestorm") if isinstance(head, dict) else "firestorm"  # not a table: said below
     if system != "firestorm":
         raise ScenarioError([f"{where}: [scenario] system {system!r} is not supported here: this is read as a "
                              "Firestorm campaign"])
@@ -59,6 +59,10 @@ def check_params(params: Mapping[str, Any]) -> None:
             raise ValueError("allotment: a tabletop allotment only applies in mixed mode")
     if not isinstance(params.get("parallel", False), bool):
         raise ValueError(f"parallel: must be true or false, got {shown(params['parallel'])}")
+    revision = params.get("revision", REVISION)
+    if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= REVISION:
+        raise ValueError(f"revision: the rules' revision is a whole number from 1 to {REVISION}, "
+                         f"got {shown(revision)}")
 
 
 @cache
@@ -76,6 +80,7 @@ def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) 
     """
     params = dict(params or {})
     params.setdefault("mode", "gw")
+    params.setdefault("revision", REVISION)
     check_params(params)
     st = FirestormState(scenario, flow(), params)
     st.flow.enter(st, "turn_start")

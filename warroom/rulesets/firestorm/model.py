@@ -215,6 +215,7 @@ class FirestormScenario:
     air_adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     strat_borders: list[tuple[str, str, str]] = field(default_factory=list)  # (a, b, kind), for drawing the map
     no_stop: frozenset[str] = frozenset()  # pass-through areas (Norway's Ofotfjord, hook ofotfjord)
+    replays: dict[str, dict[str, Any]] = field(default_factory=dict)  # older version -> the params that replay it
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -244,6 +245,33 @@ def _bonus(r: Reader, key: str) -> dict[str, int]:
 
 NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
 """Who else may be to act: never a side's id."""
+
+
+REVISION = 2
+"""The revision of the Firestorm rules a new game is played under (its `params["revision"]`):
+1. before issue 13: a strategic move never enters a full area; ships meeting submarines and surface ships together
+   always fight the surface ships;
+2. Caen 4.1 (stacking may be exceeded while moving) and Norway 6.8 (each counter aims at the submarines or the
+   ships).
+A game keeps the revision it began with, so saves and club campaigns from before a rule fix replay exactly."""
+
+
+def parse_replays(head: Reader) -> dict[str, dict[str, Any]]:
+    """`[scenario] replays`: each older version of the scenario whose saves still replay, with the parameters
+    that replay them (e.g. `replays = { "1.0.0" = { revision = 1 } }`)."""
+    raw = head.data.get("replays", {})
+    if not isinstance(raw, dict):
+        head.fail(f"key 'replays': expected a table of versions, got {type(raw).__name__}")
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for version, params in raw.items():
+        if not isinstance(params, dict) or set(params) != {"revision"} or not isinstance(params["revision"], int) \
+                or isinstance(params["revision"], bool) or not 1 <= params["revision"] < REVISION:
+            head.fail(f"key 'replays.{version}': expected {{ revision = N }} with N from 1 to {REVISION - 1}, "
+                      f"got {params!r}")
+            continue
+        out[str(version)] = dict(params)
+    return out
 
 
 def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
@@ -405,6 +433,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         counters=parse_counters(root, sides, mapset.strat_areas, max(n_turns, 1), problems),
         no_stop=frozenset(a.id for a in areas.values() if "fjord" in a.flags) if "ofotfjord" in hooks
         else frozenset(),
+        replays=parse_replays(head),
     )
     _check_supply_sources(scenario, problems, where)
     _check_references(scenario, problems, where)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.firestorm.actions import Move
+from warroom.rulesets.firestorm.model import REVISION
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -52,11 +53,17 @@ def movable_units(st: FirestormState, side: str) -> list[str]:
     return [u for u, where in st.loc.items() if where in control and troops[u].side == side and u not in moved]
 
 
+def through_full(st: FirestormState) -> bool:
+    """Whether moves may pass through a full area: the rules' revision 2 on (a game begun before keeps its
+    rules, `model.REVISION`)."""
+    return bool(st.sc.rules.stacking) and st.params.get("revision", REVISION) >= 2
+
+
 def overfull(st: FirestormState) -> str:
     """The area a strategic move has taken over the stacking limit, or '' (Caen 4.1)."""
-    limit = st.sc.rules.stacking
-    if not limit:
+    if not through_full(st):
         return ""
+    limit = st.sc.rules.stacking
     areas = st.sc.areas
     for where, n in st.loc.counts.items():
         if n > limit and where in areas:
@@ -85,6 +92,8 @@ def move_options(st: FirestormState, side: str) -> list[Move]:
             continue
         if counts.get(m.to, 0) < limit:
             out.append(m)
+            continue
+        if not through_full(st):
             continue
         if exits is None:
             exits = _exits(st, menu)
@@ -122,7 +131,7 @@ def can_move(st: FirestormState, side: str) -> bool:
     counts = st.loc.counts
     if any(m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in _move_menu(st, side)):
         return True
-    return bool(limit) and bool(move_options(st, side))
+    return through_full(st) and bool(move_options(st, side))
 
 
 def move_problem(st: FirestormState, action: Move) -> str:
@@ -148,11 +157,17 @@ def move_problem(st: FirestormState, action: Move) -> str:
         return (f"{over} holds more than {limit} troops after your last move: move one of its troops out first "
                 "(the stacking limit must hold when the moves end)")
     menu = _move_menu(st, side)
+    if st.loc[unit] == to:
+        return f"{unit} is already in {to}"
+    if to in sc.no_stop:
+        return f"troops pass through {to} but may not stop there"
     if not any(m.unit == unit and m.to == to for m in menu):
         return f"{to} is more than {sc.rules.move_range} step(s) through friendly areas from {st.loc[unit]}"
     if limit and st.loc.counts.get(to, 0) >= limit:
         if over:
             return f"{to} is full as well: move the troop out of {over} into an area with room"
+        if not through_full(st):
+            return f"{to} already holds {limit} troops (stacking)"
         if not _makes_room(st, action, _exits(st, menu)):
             return (f"{to} already holds {limit} troops, and none of them could then move out to make room "
                     "(stacking)")

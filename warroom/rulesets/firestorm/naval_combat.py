@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom.rulesets.firestorm.actions import AIMS, PASS, Order, Pass
+from warroom.rulesets.firestorm.model import REVISION
 from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
 from warroom.rulesets.firestorm.navy import Combat, Volley
 from warroom.rulesets.firestorm.state import GONE
@@ -449,7 +450,8 @@ def after_sub_attack(st: St, combat: Combat) -> None:
     navy.reply_subs = combat.attackers[:fired]  # one die each: the first `fired` submarines fired
     if reactive and enemy_ships_here(st, navy.at, navy.player):
         navy.return_to = ""
-        if navy.no_fight:  # a group that evaded may not fight again, nor turn on the submarines
+        if navy.no_fight or st.params.get("revision", REVISION) < 2:  # an evaded group may not fight again; revision 1:
+            # the group fights the surface ships with every counter (a game begun before the 6.8 fix)
             after_subs(st)
         else:
             navy.aims = {}
@@ -469,6 +471,21 @@ def legal_aim(st: St) -> Sequence[Any]:
         if c not in navy.aims:
             return [order("aim", c, aim) for aim in AIMS]
     return []
+
+
+def aim_problem(st: St, action: Order) -> str | None:
+    """Why a counter of the side to act may not aim so now (6.8 mixed defence); None if it may."""
+    navy = navy_of(st)
+    names_of = st.sc.counters
+    name = names_of[action.arg].name
+    if action.arg not in alive(st):
+        return f"{name} is not among the ships that entered here: only they aim"
+    if action.arg in navy.aims:
+        return f"{name} already aims at the {'submarines' if navy.aims[action.arg] == 'subs' else 'surface ships'}"
+    asked = legal_aim(st)
+    if asked and asked[0].arg != action.arg:
+        return f"each counter aims in turn: {names_of[asked[0].arg].name} is asked first"
+    return None
 
 
 def apply_aim(st: St, action: Any) -> None:

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import GROUP_KINDS, Move, Order, Pass
 from warroom.rulesets.firestorm.maps import reachable
-from warroom.rulesets.firestorm.naval_combat import deciding_volley, retreat_options, retreaters, target_name
+from warroom.rulesets.firestorm.naval_combat import (
+    aim_problem,
+    deciding_volley,
+    retreat_options,
+    retreaters,
+    target_name,
+)
 from warroom.rulesets.firestorm.navy import is_surface
 from warroom.rulesets.firestorm.sea import (
     HARBOUR,
@@ -407,9 +413,14 @@ def check_withdraw(st: St, action: Order) -> str | None:
     return None
 
 
-CHECKS = {"sortie": check_sortie, "activate": check_activate, "take": check_take, "launch": check_launch,
-          "sail": check_sail, "dive": check_dive, "attack": check_attack, "fly": check_fly, "bomb": check_bomb,
-          "allocate": check_allocate, "withdraw": check_withdraw}
+def check_aim(st: St, action: Order) -> str | None:
+    """Mixed defence (6.8): one of the entering group's counters, in turn, aims at the submarines or the ships."""
+    return counter_problem(st, action.arg, st.current_player()) or aim_problem(st, action)
+
+
+CHECKS = {"aim": check_aim, "sortie": check_sortie, "activate": check_activate, "take": check_take,
+          "launch": check_launch, "sail": check_sail, "dive": check_dive, "attack": check_attack, "fly": check_fly,
+          "bomb": check_bomb, "allocate": check_allocate, "withdraw": check_withdraw}
 
 
 def fleet_move_problem(st: St, action: Move) -> str:

@@ -18,9 +18,19 @@ PARAMS = {
     "mode": "how battles are resolved: gw (the General's Wargame, default), tabletop or mixed",
     "allotment": "mixed mode: tabletop battles each side may claim per turn (default: no limit)",
     "parallel": "tabletop battles go to the table while the turn goes on (true or false)",
+    "revision": "the revision of the rules the game is played under (model.REVISION; default the newest)",
 }
 BOT_STREAMS = (0x5DEECE66D, 0x2545F4914F6CDD1D)
 """Mixed into a game's seed for the first and the second side's bot."""
+
+
+def replay_params(sc: FirestormScenario, version: str, params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A save of this scenario's version replays as it is; one of an older version that the scenario lists under
+    `replays` replays under the rules' revision it was played with (`model.REVISION`)."""
+    if version == sc.version:
+        return dict(params)
+    old = sc.replays.get(version)
+    return None if old is None else {**params, **old}
 
 
 def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
@@ -62,6 +72,7 @@ SYSTEM = RuleSystem(
     load=load,
     parse=parse_scenario,
     new_game=new_game,
+    replay_params=replay_params,
     check_params=check_params,
     params=PARAMS,
     sim_params={"mode": "gw"},

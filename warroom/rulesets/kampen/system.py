@@ -48,6 +48,7 @@ SYSTEM = RuleSystem(
     load=load,
     parse=None,
     new_game=new_game,
+    replay_params=lambda sc, version, params: dict(params) if version == sc.version else None,
     check_params=check_params,
     params=RULE_PARAMS,
     sim_params={},
