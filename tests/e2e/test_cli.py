@@ -347,7 +347,7 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
     ("bad-die", lambda d: d["log"][0].update(action="roll 9"), ["log entry 0 ('roll 9')", "1 d6"]),
     ("after-the-end", lambda d: d["log"].append({**d["log"][-1], "action": "pass", "side": "allies"}),
      ["comes after the end of the game"]),
-    ("old-version", lambda d: d.update(scenario_version="0.1"), ["version 0.1", "version 1.0.0 is installed"]),
+    ("old-version", lambda d: d.update(scenario_version="0.1"), ["version 0.1", "version 1.1.0 is installed"]),
     ("bad-players", lambda d: d["params"].update(players="x"), ["save parameter 'players'"]),
     ("bad-bot", lambda d: d["params"].update(bot="genius"), ["save parameter 'bot' is 'genius'"]),
 ]

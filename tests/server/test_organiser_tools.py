@@ -219,7 +219,7 @@ def test_a_terminal_save_imports_with_its_bot_kept(url: str, tmp_path: Path) -> 
     cid = r.json()["id"]
     boss = next(link["secret"] for link in r.json()["links"] if link["role"] == "organiser")
     assert c.get(f"/api/campaigns/{cid}/export", headers=auth(boss)).json()["params"] == \
-        {"mode": "gw", "bots": {"axis": "random"}}
+        {"mode": "gw", "bots": {"axis": "random"}, "revision": 2}  # the rules' revision the game began under
 
 
 def test_request_keys_are_scoped_to_their_link(url: str) -> None:
