@@ -37,7 +37,7 @@ def test_every_registered_system_is_played_with_all_its_variants() -> None:
     for system in rulesets.systems().values():
         assert {(system.id, v.name) for v in system.variants} <= played
         assert system.variants and system.max_actions > 0
-        assert (system.reports is not None) == system.can(Capability.TABLETOP)
+        assert (system.tabletop is not None) == system.can(Capability.TABLETOP)
 
 
 # ----- the harness finds what it looks for -----------------------------------------------------------------

@@ -237,3 +237,15 @@ def test_an_export_of_an_older_scenario_version_is_imported_under_its_rules(url:
     assert service(url).state(cid).outcome_text() == "Allied Operational Victory by 145 VP"
     new = service(url).create("norway")[0]
     assert service(url).store.campaign(new).params["revision"] == 2, "a new campaign records the rules it began with"
+
+
+def test_the_server_hosts_only_the_systems_that_declare_it(url: str) -> None:
+    """The club server finds a campaign's rule system in the registry and hosts those declaring `Capability.CLUB`
+    (Kampen om Norge not yet): a bundled game or an upload of another system is refused, naming why."""
+    with pytest.raises(BadRequestError, match="unknown scenario 'kampen' \\(the club server plays"):
+        service(url).create("kampen")
+    upload = '[scenario]\nid = "mine"\nsystem = "kampen"\n'
+    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'kampen'"):
+        service(url).create("", scenario_toml=upload)
+    with pytest.raises(BadRequestError, match="not \\['chess'\\]"):
+        service(url).create("", scenario_toml='[scenario]\nsystem = ["chess"]\n')

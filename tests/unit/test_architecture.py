@@ -56,6 +56,38 @@ def test_no_package_imports_a_layer_above_it(package: str) -> None:
                 assert not name.startswith(above), f"{path.relative_to(ROOT)} imports {name}, which sits above it"
 
 
+ADAPTERS_OF_EVERY_SYSTEM = ("server/service.py", "server/results.py", "server/portable.py", "sim/runner.py",
+                            "sim/conformance.py", "cli/main.py", "cli/common.py", "scenarios/loader.py", "ai/bots.py")
+"""Modules that serve every rule system: they reach a system through the registry (`warroom.rulesets`) and the
+state API only, never a rule package's module."""
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The modules a file imports when it runs (at any depth; imports only for type checking left out), and for
+    `from X import Y` also `X.Y`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(
+        node.test) for b in node.body for n in ast.walk(b)}
+    deps: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            deps.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            deps.add(node.module)
+            deps.update(f"{node.module}.{a.name}" for a in node.names)
+    return deps
+
+
+@pytest.mark.parametrize("module", ADAPTERS_OF_EVERY_SYSTEM)
+def test_the_shared_adapters_import_no_rule_package(module: str) -> None:
+    for name in runtime_imports(ROOT / module):
+        where = ROOT.parent / name.replace(".", "/")
+        is_module = where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+        assert not (name.startswith("warroom.rulesets.") and is_module), f"{module} imports {name}: use the registry"
+
+
 def module_name(path: Path) -> str:
     parts = path.relative_to(ROOT.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -67,19 +99,7 @@ def import_graph() -> dict[str, set[str]]:
     modules = {module_name(p): p for p in ROOT.rglob("*.py") if "migrations" not in p.parts}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(
-            node.test) for b in node.body for n in ast.walk(b)}
-        deps: set[str] = set()
-        for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
-            if isinstance(node, ast.Import):
-                deps.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                deps.add(node.module)
-                deps.update(f"{node.module}.{a.name}" for a in node.names)
-        graph[name] = {d for d in deps if d in modules and d != name}
+        graph[name] = {d for d in runtime_imports(path) if d in modules and d != name}
     return graph
 
 

@@ -253,12 +253,12 @@ def autoplay(
         raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed to save the game")
     if rulesets.of(sc).id == "kampen":
         from warroom.cli.kampen_cli import bots_for, game_params
-        from warroom.rulesets.kampen.scenario import game_title
 
         kbots = bots_for(axis_bot.value, allies_bot.value)
         kst = play_one(scenario, seed, kbots, game_params(advanced), record_events=True)
-        lines = [f"{game_title(sc, advanced)}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the "
-                 f"Allies {kbots['norway']}"]
+        title = rulesets.of(sc).title(sc, game_params(advanced))
+        lines = [f"{title}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the Allies "
+                 f"{kbots['norway']}"]
         lines.extend(f"R{r} {text}" for r, text in kst.events)
         lines.append(f"Outcome: {kst.outcome_text()}")
         typer.echo("\n".join(lines))

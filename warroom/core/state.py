@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
 from warroom.core.dice import Dice, MixedDice, Roll
+from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
 
@@ -77,6 +78,7 @@ class _Recorded(Protocol):
     params: dict[str, Any]
     log: list[LogEntry]
     events: list[tuple[int, str]]
+    happened: list[Event]
     record_events: bool
 
     @property
@@ -93,6 +95,11 @@ class FlowRecording:
     def note(self: _Recorded, text: str) -> None:
         if self.record_events:
             self.events.append((self.turn, text))
+
+    def emit(self: _Recorded, event: Event) -> None:
+        """Record a typed event (when the state records events: the simulator turns them off)."""
+        if self.record_events:
+            self.happened.append(event)
 
     def record(self: _Recorded, seed: int) -> GameRecord:
         return GameRecord(self.sc.id, self.sc.version, dict(self.params), seed, list(self.log))

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from warroom.core.log import LogEntry
 from warroom.core.state import Action
 
 
@@ -50,6 +51,44 @@ class Variant:
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A tabletop result a game asks for now (`Capability.TABLETOP`)."""
+
+    no: int
+    """0: the battle being fought now; otherwise the number of a battle waiting at the table (they restart each
+    turn, so `asked_at` tells two battles of one number apart)."""
+    title: str
+    """The question in words: 'Battle 2: Allies attack B2 Creully from A2 Gold Beach'."""
+    attacker: str | None = None
+    """The attacking side; None when no battle is asked about (a D-Day roll): either side reports."""
+    defender: str | None = None
+    frm: str | None = None
+    to: str | None = None
+    asked_at: int | None = None
+    """The log position the battle went to the table at (None: the battle being fought now)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tabletop:
+    """How a system with battles fought at a real table asks for their results and takes them."""
+
+    vp: range
+    """The victory points a side may report."""
+    questions: Callable[[Any], dict[int, Question]]
+    """Every result the position asks for now, by battle number."""
+    report: Callable[[int, int, int], Action]
+    """(battle number, attacker's VP, defender's VP) -> the action that reports that result."""
+    reported: Callable[[Action], tuple[int, int, int] | None]
+    """The (battle number, attacker's VP, defender's VP) an action reports, or None if it reports nothing."""
+    only_results_since: Callable[[Any, int], bool]
+    """Whether nothing but results of battles at the table happened after a log position."""
+
+    def reports(self, st: Any) -> list[Action]:
+        """Every result that may be reported now (the conformance harness tries them)."""
+        return [self.report(no, a, d) for no in self.questions(st) for a in self.vp for d in self.vp]
 
 
 Heuristic = Callable[[Any, Sequence[Action], random.Random], Action]
@@ -103,6 +142,9 @@ class RuleSystem:
     """The two camps a simulation report compares (e.g. Germany against Norway and the Allies)."""
     score_label: str
     """What `GameSummary.diff` counts, for reports, e.g. 'point cities German at the end'."""
+    log_for: Callable[[Any, Sequence[LogEntry], str | None], list[LogEntry]]
+    """The log of a position as a side (None: a spectator) may read it: the rules mark what is secret, and every
+    adapter shows the log only through this."""
     describe: Callable[[Any, Action], str]
     """An action in words, as the player to act would read it."""
     title: Callable[[Any, Mapping[str, Any]], str]
@@ -111,9 +153,8 @@ class RuleSystem:
     """How many decisions the scenario's data records as `assumption:`."""
     facts: Callable[[Any], str]
     """One line on a scenario's size, for `warroom validate` and `warroom scenarios`."""
-    reports: Callable[[Any], Sequence[Action]] | None
-    """The tabletop results that may be reported now (`Capability.TABLETOP`): every result of the battle asked
-    for at a `REPORT` node and, with parked battles, of each battle waiting at the table. None: no tabletop."""
+    tabletop: Tabletop | None
+    """How results of battles at the table are asked for and reported (`Capability.TABLETOP`); None: none are."""
     determinise: Callable[[Any, str, random.Random], Any] | None
     """A copy of a position in which everything the given side cannot see is dealt again at random (every size
     kept): a position that side cannot tell from this one. None: the system hides nothing but the future."""

@@ -13,11 +13,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from warroom import rulesets
 from warroom.core.errors import SaveError, shown
 from warroom.core.log import GameRecord, parse_json
-from warroom.rulesets.firestorm import RULE_PARAMS, check_params
-from warroom.rulesets.firestorm.model import NOT_SIDES, FirestormScenario
+from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.server.errors import BadRequestError, readable
+
+NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
+"""Words that are never a side's id (the state API's other players)."""
 
 BOT_KINDS = ("heuristic", "random")
 ANY_SIDE = "*"
@@ -46,9 +49,10 @@ class Waiting:
     disputed: bool = False
 
 
-def campaign_params(sc: FirestormScenario, raw: Any, where: str = "params") -> dict[str, Any]:
-    """The campaign parameters in `raw`, checked: the rules' own (`mode`, `allotment`, `parallel`) and the
-    server's `bots` (side -> bot kind). A terminal save's `players`/`bot` become `bots`.
+def campaign_params(sc: Any, raw: Any, where: str = "params") -> dict[str, Any]:
+    """The campaign parameters in `raw`, checked: the rules' own (the system's `params`, e.g. Firestorm's `mode`,
+    `allotment`, `parallel`) and the server's `bots` (side -> bot kind). A terminal save's `players`/`bot`
+    become `bots`.
 
     assumption: a side the terminal game gave to the bot stays with the server's bot after an import, since
     that is how the campaign was being played; the organiser can still hand it to people by starting the
@@ -58,14 +62,15 @@ def campaign_params(sc: FirestormScenario, raw: Any, where: str = "params") -> d
     parameter no rule reads can never change a replay."""
     if not isinstance(raw, dict):
         raise BadRequestError(f"{where}: must be an object, got {shown(raw)}")
-    unknown = [k for k in raw if k not in (*RULE_PARAMS, *SERVER_PARAMS, *CLI_PARAMS)]
+    system = rulesets.of(sc)
+    rule_params = tuple(system.params)
+    unknown = [k for k in raw if k not in (*rule_params, *SERVER_PARAMS, *CLI_PARAMS)]
     if unknown:
         raise BadRequestError(f"{where}: unknown parameter {shown(unknown[0])} (known: "
-                              f"{', '.join((*RULE_PARAMS, *SERVER_PARAMS))})")
-    params: dict[str, Any] = {k: raw[k] for k in RULE_PARAMS if k in raw}
-    params.setdefault("mode", "gw")
+                              f"{', '.join((*rule_params, *SERVER_PARAMS))})")
+    params: dict[str, Any] = {k: raw[k] for k in rule_params if k in raw}
     try:
-        check_params(params)
+        system.check_params(params)
     except ValueError as exc:
         raise BadRequestError(f"{where}.{exc}") from exc
     bots = raw["bots"] if "bots" in raw else bots_of_terminal_save(sc, raw)
@@ -78,7 +83,7 @@ def campaign_params(sc: FirestormScenario, raw: Any, where: str = "params") -> d
     return params
 
 
-def bots_of_terminal_save(sc: FirestormScenario, raw: dict[str, Any]) -> dict[str, str]:
+def bots_of_terminal_save(sc: Any, raw: dict[str, Any]) -> dict[str, str]:
     players = raw.get("players")
     if not isinstance(players, dict):
         return {}
@@ -102,12 +107,12 @@ def is_side_id(text: str) -> bool:
             and text not in NOT_SIDES)
 
 
-def standard_seats(sc: FirestormScenario) -> list[Seat]:
+def standard_seats(sc: Any) -> list[Seat]:
     """The links every campaign starts with: the organiser's, then each side's general and commanders."""
     return [("organiser", ""), *((role, side) for side in sc.sides for role in ("general", "commander"))]
 
 
-def seat_label(sc: FirestormScenario, role: str, side: str) -> str:
+def seat_label(sc: Any, role: str, side: str) -> str:
     """How a link is named on the links page: "organiser", "Allies general", "every side (hot-seat)" ..."""
     if role == "organiser":
         return "organiser"
@@ -116,7 +121,7 @@ def seat_label(sc: FirestormScenario, role: str, side: str) -> str:
     return f"{sc.side_names[side]} {'commanders' if role == 'commander' else role}"
 
 
-def check_seat(sc: FirestormScenario, role: str, side: str, where: str = "") -> None:
+def check_seat(sc: Any, role: str, side: str, where: str = "") -> None:
     """Raise `BadRequestError` unless (role, side) is a seat of this campaign."""
     if role not in ROLES:
         raise BadRequestError(f"{where}unknown role {shown(role)} (organiser, general or commander)")
@@ -129,7 +134,7 @@ def check_seat(sc: FirestormScenario, role: str, side: str, where: str = "") -> 
         raise BadRequestError(f"{where}commanders belong to one side (a hot-seat link is a general's, side *)")
 
 
-def seats_in_order(sc: FirestormScenario, extra: list[Seat]) -> list[Seat]:
+def seats_in_order(sc: Any, extra: list[Seat]) -> list[Seat]:
     """The standard seats, then any others (a hot-seat link ...) once each, in a stable order."""
     seats = standard_seats(sc)
     for seat in extra:

@@ -26,11 +26,8 @@ from warroom.core.errors import IllegalActionError, SaveError, ScenarioError, Un
 from warroom.core.game import replay
 from warroom.core.log import SEALED, GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
-from warroom.rulesets.firestorm import FirestormState, new_game
-from warroom.rulesets.firestorm.actions import Report
-from warroom.rulesets.firestorm.battle import Battle
-from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
-from warroom.scenarios import bundled_ids, load_scenario
+from warroom.core.system import Capability, Question, RuleSystem, Tabletop
+from warroom.scenarios import bundled_ids, load_game
 from warroom.server.errors import BadRequestError, ForbiddenError, readable
 from warroom.server.portable import (
     ANY_SIDE,
@@ -50,7 +47,6 @@ from warroom.server.portable import (
 from warroom.server.results import (
     asked,
     asked_at,
-    battle_title,
     check_seen,
     pending_view,
     still_valid,
@@ -121,12 +117,12 @@ MAX_LIVE_LINKS = 40
 """Links one campaign may have at once: a few per side is what clubs use."""
 MAX_SCENARIO_ID = 100
 """As long as the column that keeps it."""
-_UPLOADED = LRU[str, FirestormScenario](UPLOADED_CACHE)
+_UPLOADED = LRU[str, Any](UPLOADED_CACHE)
 """Uploaded scenarios parsed, by their text's SHA-256: bounded, so that many uploads cannot fill the memory."""
 LOG = logging.getLogger("warroom.server")
 
 
-def uploaded_scenario(text: str) -> FirestormScenario:
+def uploaded_scenario(text: str) -> Any:
     """A scenario from one uploaded TOML file, validated like `warroom validate` (cached by content)."""
     key = hashlib.sha256(text.encode()).hexdigest()
     got = _UPLOADED.get(key)
@@ -138,15 +134,41 @@ def uploaded_scenario(text: str) -> FirestormScenario:
         except RecursionError as exc:
             raise BadRequestError("the scenario is not valid TOML: nested too deeply") from exc
         try:
-            got = parse_scenario(data, "uploaded scenario")
+            got = parse_upload(data)
         except ScenarioError as exc:
             raise BadRequestError(f"the scenario has {len(exc.problems)} problem(s): " + "; ".join(exc.problems[:20])
                                   ) from exc
+        except BadRequestError:
+            raise
         except Exception as exc:  # a shape the validator did not foresee: still the file's fault, and logged
             LOG.warning("an uploaded scenario broke the validator", exc_info=exc)
             raise BadRequestError(f"the scenario cannot be read ({type(exc).__name__})") from exc
         _UPLOADED.put(key, got)
     return got
+
+
+def club_system(system_id: object) -> RuleSystem:
+    """The rule system of a campaign the club server may host (`Capability.CLUB`), named by a scenario."""
+    system = rulesets.find(system_id) if isinstance(system_id, str) else None
+    if system is None or not system.can(Capability.CLUB):
+        hosted = ", ".join(s.id for s in rulesets.systems().values() if s.can(Capability.CLUB))
+        raise BadRequestError(f"scenario: the club server hosts campaigns of the rule systems {hosted}, not "
+                              f"{shown(system_id)}")
+    return system
+
+
+def parse_upload(data: dict[str, Any]) -> Any:
+    """A scenario of one TOML file, read by the rule system it names (the registry's default if none)."""
+    head = data.get("scenario")
+    system = club_system(head.get("system", rulesets.DEFAULT) if isinstance(head, dict) else rulesets.DEFAULT)
+    if system.parse is None:
+        raise BadRequestError(f"scenario: a {system.name} scenario takes several files; it cannot be uploaded")
+    return system.parse(data, "uploaded scenario")
+
+
+def hosted_ids() -> list[str]:
+    """The bundled scenarios of every rule system the club server hosts."""
+    return [sid for s in rulesets.systems().values() if s.can(Capability.CLUB) for sid in bundled_ids(system=s.id)]
 
 
 def storable(data: Any, where: str) -> None:
@@ -163,7 +185,7 @@ def storable(data: Any, where: str) -> None:
             storable(v, f"{where}[{i}]")
 
 
-def uploadable(text: str) -> FirestormScenario:
+def uploadable(text: str) -> Any:
     """A scenario file uploaded for a new campaign: valid, and not posing as a bundled scenario (an uploaded
     id never shadows a bundled one, so an export always names the scenario it was played on)."""
     sc = uploaded_scenario(readable(text, "scenario_toml"))  # parsed (and cached) before the stricter checks:
@@ -181,25 +203,17 @@ def uploadable(text: str) -> FirestormScenario:
     return sc
 
 
-def scenario_of(row: CampaignRow) -> FirestormScenario:
+def scenario_of(row: CampaignRow) -> Any:
     """The campaign's scenario: its uploaded text, or the bundled one."""
-    return uploaded_scenario(row.scenario_toml) if row.scenario_toml else load_scenario(row.scenario_id)
+    return uploaded_scenario(row.scenario_toml) if row.scenario_toml else load_game(row.scenario_id)
 
 
-def redact_unrolled(entries: list[LogEntry], in_allocation: bool, side: str) -> list[LogEntry]:
-    """The log as `side` may read it: while a fight's dice are being allocated, the other side's
-    allocations since the last roll stay hidden (they are declared before the dice, in secret).
-
-    >>> log = [LogEntry("roll 3", "chance", 1, "x", True), LogEntry("allocate rodney 6", "axis", 1, "x")]
-    >>> [e.action for e in redact_unrolled(log, True, "allies")]
-    ['roll 3', '(hidden until the roll)']
-    """
-    if not in_allocation:
-        return entries
-    last_roll = max((i for i, e in enumerate(entries) if e.automatic), default=-1)
-    return [e._replace(action="(hidden until the roll)", redacted=True)
-            if i > last_roll and e.side != side and e.action.startswith("allocate ") else e
-            for i, e in enumerate(entries)]
+def table_of(st: Any) -> Tabletop:
+    """The tabletop protocol of a campaign's rule system (asked only where a result is being reported)."""
+    table = rulesets.of(st).tabletop
+    if table is None:
+        raise IllegalActionError(f"{rulesets.of(st).name} has no battles at the table to report")
+    return table
 
 
 def dice_for(row: CampaignRow, position: int) -> random.Random:
@@ -216,7 +230,7 @@ def bot_stream(row: CampaignRow, position: int) -> random.Random:
 class Campaigns:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._cache = LRU[tuple[str, int, int], FirestormState](CACHE_SIZE)  # (id, epoch, seq) -> position
+        self._cache = LRU[tuple[str, int, int], Any](CACHE_SIZE)  # (id, epoch, seq) -> position
         self._drawn = LRU[tuple[str, int, int, str], tuple[list[tuple[str, str]], str]](CACHE_SIZE)  # + side
 
     # ----- creating --------------------------------------------------------------------------------------------
@@ -230,22 +244,22 @@ class Campaigns:
         readable(title, "title")
         if scenario_toml is not None:
             sc = uploadable(scenario_toml)
-        elif scenario_id not in bundled_ids(system="firestorm"):
+        elif scenario_id not in hosted_ids():
             raise BadRequestError(f"scenario: unknown scenario {shown(scenario_id)} (the club server plays the "
-                                  f"Firestorm campaigns: {', '.join(bundled_ids(system='firestorm'))})")
+                                  f"Firestorm campaigns: {', '.join(hosted_ids())})")
         else:
-            sc = load_scenario(scenario_id)
+            sc = load_game(scenario_id)
         params = campaign_params(sc, params or {})
         seats = standard_seats(sc) + ([("general", ANY_SIDE)] if hotseat else [])
-        st = rulesets.new_game(sc, params)
-        params = {**params, **{k: st.params[k] for k in rulesets.of(sc).params if k in st.params}}  # the defaults
-        return self._start(sc, title or sc.title, params, scenario_toml, seats, st)  # too, so it keeps its rules
+        return self._start(sc, title or sc.title, params, scenario_toml, seats, rulesets.new_game(sc, params))
 
-    def _start(self, sc: FirestormScenario, title: str, params: dict[str, Any], scenario_toml: str | None,
-               seats: list[Seat], st: FirestormState, waiting: dict[int, PendingReport] | None = None
+    def _start(self, sc: Any, title: str, params: dict[str, Any], scenario_toml: str | None,
+               seats: list[Seat], st: Any, waiting: dict[int, PendingReport] | None = None
                ) -> tuple[str, list[Invitation]]:
         """Store a new campaign at position `st` (its whole log is stored), with one link per seat and the
-        `waiting` results of an import; nothing is left behind if that fails half-way."""
+        `waiting` results of an import; nothing is left behind if that fails half-way. The rules' parameters are
+        stored with the defaults the game took (its `revision` among them), so that it keeps its rules."""
+        params = {**params, **{k: st.params[k] for k in rulesets.of(sc).params if k in st.params}}
         cid = self.store.create_campaign(title[:MAX_TITLE], sc.id, params, scenario_toml)
         try:
             invitations = [self._invite(cid, role, side, seat_label(sc, role, side)) for role, side in seats]
@@ -284,8 +298,8 @@ class Campaigns:
             if sc.id != record.scenario:
                 raise BadRequestError(f"the save is of scenario {shown(record.scenario)}, but the scenario file it "
                                       f"carries is {sc.id!r}")
-        elif record.scenario in bundled_ids(system="firestorm"):
-            sc = load_scenario(record.scenario)
+        elif record.scenario in hosted_ids():
+            sc = load_game(record.scenario)
         else:
             raise BadRequestError(f"scenario: the save is of scenario {shown(record.scenario)}, which this server does "
                                   "not have (an export of a campaign from an uploaded scenario carries its file; this "
@@ -299,18 +313,17 @@ class Campaigns:
         for i, (role, side) in enumerate(saved.seats):
             check_seat(sc, role, side, f"club.seats[{i}]: ")
         try:
-            st = replay(record, lambda: new_game(sc, dict(params)))
+            st: Any = replay(record, lambda: rulesets.new_game(sc, dict(params)))
         except SaveError:
             raise
         except Exception as exc:  # a log that trips a rule in a way no legal game can: still the file's fault
             LOG.warning("an imported save failed to replay", exc_info=exc)
             raise SaveError(f"the save cannot be replayed: {type(exc).__name__} after "
                             f"{len(record.log)} log entries") from exc
-        assert isinstance(st, FirestormState)
         questions = asked(st)
         for i, w in enumerate(saved.waiting):
             b = questions.get(w.battle)
-            sides = (b.attacker, b.defender) if b is not None else sc.sides
+            sides = (b.attacker, b.defender) if b is not None and b.attacker is not None else sc.sides
             if w.battle not in questions or w.by_side not in sides or not (
                     0 <= w.attacker_vp <= 6 and 0 <= w.defender_vp <= 6) or any(
                     o.battle == w.battle for o in saved.waiting[:i]):
@@ -353,20 +366,18 @@ class Campaigns:
         return self.store.remembered(grant.campaign_id, grant.token_id, key) if key is not None else None
 
     # ----- positions ---------------------------------------------------------------------------------------------
-    def state(self, cid: str) -> FirestormState:
+    def state(self, cid: str) -> Any:
         """The campaign's current position (a private copy the caller may change)."""
         row = self.store.campaign(cid)
         return self._state(row).clone()
 
-    def _state(self, row: CampaignRow) -> FirestormState:
+    def _state(self, row: CampaignRow) -> Any:
         key = (row.id, row.epoch, row.seq)
         st = self._cache.get(key)
         if st is None:
             sc = scenario_of(row)
             record = GameRecord(sc.id, sc.version, row.params, 0, self.store.log(row.id))  # the log holds every roll
-            rebuilt = replay(record, lambda: new_game(sc, dict(row.params)))
-            assert isinstance(rebuilt, FirestormState)
-            st = rebuilt
+            st = replay(record, lambda: rulesets.new_game(sc, dict(row.params)))
             self._cache.put(key, st)
         return st
 
@@ -375,7 +386,7 @@ class Campaigns:
         row = row or self.store.campaign(grant.campaign_id)
         st = self._state(row)
         side = st.current_player() if grant.side == ANY_SIDE else grant.side
-        out = st.view(side if side in st.sc.sides else None)
+        out: dict[str, Any] = st.view(side if side in st.sc.sides else None)
         out["seq"] = row.seq
         out["epoch"] = row.epoch  # how many undos: a position is (epoch, seq)
         out["you"] = {"role": grant.role, "side": grant.side}
@@ -407,17 +418,19 @@ class Campaigns:
         return drawn
 
     def log(self, grant: Grant) -> list[LogEntry]:
-        """The action log as the holder may read it (`redact_unrolled`)."""
+        """The action log as the holder may read it: the rules say what is secret (`RuleSystem.log_for`). The
+        organiser and a hot-seat link (everyone at one screen) read it as a spectator."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        return redact_unrolled(self.store.log(row.id), st.step == "nv_alloc", grant.side)
+        viewer = None if grant.side == ANY_SIDE else grant.side or None
+        return rulesets.of(st).log_for(st, self.store.log(row.id), viewer)
 
     def events(self, grant: Grant, last: int = 200, row: CampaignRow | None = None) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
         st = self._state(row or self.store.campaign(grant.campaign_id))
         return [f"T{turn} {text}" for turn, text in st.events[-last:]]
 
-    def _legal_for(self, st: FirestormState, grant: Grant) -> list[Any]:
+    def _legal_for(self, st: Any, grant: Grant) -> list[Any]:
         who = st.current_player()
         if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side not in (who, ANY_SIDE):
             return []
@@ -447,9 +460,9 @@ class Campaigns:
             action = st.parse_action(text)
         except (IllegalActionError, UnknownNameError) as exc:
             raise BadRequestError(str(exc)) from exc
-        if isinstance(action, Report):
-            return self.report(grant, action.battle, action.attacker_vp, action.defender_vp, key, expected_seq,
-                               expected_epoch)
+        reported = table.reported(action) if (table := rulesets.of(st).tabletop) is not None else None
+        if reported is not None:
+            return self.report(grant, *reported, key, expected_seq, expected_epoch)
         self._authorise(st, grant, who)
         st.apply_action(action, who)
         return self._settle(row, st, row.seq, grant.token_id, key)
@@ -470,8 +483,8 @@ class Campaigns:
             raise BadRequestError(f"count: there are {len(decisions)} decisions to undo; asked for {count}")
         keep = decisions[-count]
         sc = scenario_of(row)
-        back = replay(GameRecord(sc.id, sc.version, row.params, 0, log[:keep]), lambda: new_game(sc, dict(row.params)))
-        assert isinstance(back, FirestormState)
+        back = replay(GameRecord(sc.id, sc.version, row.params, 0, log[:keep]),
+                      lambda: rulesets.new_game(sc, dict(row.params)))
         pendings = self.store.pendings(row.id)
         st = self._state(row)
         kept: list[dict[str, Any]] = []
@@ -486,7 +499,7 @@ class Campaigns:
             survives = (no in waiting_back and (pending.seq <= keep if not no else pending.asked_at is not None)
                         and still_valid(back, row.epoch, no, pending))  # a result kept from before issue 11 names
             # no trip to the table: an undo cannot tell which battle of its number it answers, so it goes
-            entry = {"battle": no, "title": battle_title(st, waiting_now[no], no), **pending_view(st, pending)}
+            entry = {"battle": no, "title": waiting_now[no].title, **pending_view(st, pending)}
             (kept if survives else discarded).append(entry)
         return {"seq": row.seq, "epoch": row.epoch, "keep": keep, "waiting": signature(pendings),
                 "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
@@ -515,19 +528,18 @@ class Campaigns:
         row = self.store.campaign(grant.campaign_id)
         return self._results(self._state(row), row.epoch, grant, self.store.pendings(row.id))
 
-    def _results(self, st: FirestormState, epoch: int, grant: Grant, pendings: dict[int, PendingReport]
+    def _results(self, st: Any, epoch: int, grant: Grant, pendings: dict[int, PendingReport]
                  ) -> list[dict[str, Any]]:
         out = []
         for no, b in asked(st).items():
-            sides = (b.attacker, b.defender) if b is not None else st.sc.sides
+            sides = (b.attacker, b.defender) if b.attacker is not None else st.sc.sides
             pending = pendings.get(no)
             if pending is not None and not still_valid(st, epoch, no, pending):
                 pending = None
             plays = grant.role in ("general", "commander") and (grant.side in sides or grant.side == ANY_SIDE)
             out.append({
-                "battle": no, "title": battle_title(st, b, no),
-                "attacker": b.attacker if b is not None else None, "defender": b.defender if b is not None else None,
-                "from": b.frm if b is not None else None, "to": b.to if b is not None else None,
+                "battle": no, "title": b.title,
+                "attacker": b.attacker, "defender": b.defender, "from": b.frm, "to": b.to,
                 "pending": pending_view(st, pending) if pending is not None else None,
                 "can_report": plays and pending is None,
                 "can_confirm": plays and pending is not None and not pending.disputed and pending.by_side != grant.side
@@ -544,7 +556,7 @@ class Campaigns:
             return done
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row).clone()
-        action = Report(attacker_vp, defender_vp, battle)
+        action = table_of(st).report(battle, attacker_vp, defender_vp)
         self._authorise_result(grant, battle, asked(st))
         check_seen(st, row.seq, row.epoch, battle, seen, seen_epoch)
         st.clone().apply_action(action, REPORT)  # a well-formed result for a battle that waits for one
@@ -560,7 +572,7 @@ class Campaigns:
         return response
 
     def _open_result(self, grant: Grant, battle: int, seen: Seen | None
-                     ) -> tuple[FirestormState, CampaignRow, PendingReport]:
+                     ) -> tuple[Any, CampaignRow, PendingReport]:
         """The waiting result of `battle` that the holder of `grant` answers; with `seen` (the result and undo
         epoch the sender was shown), a conflict unless it is still that one."""
         row = self.store.campaign(grant.campaign_id)
@@ -631,7 +643,7 @@ class Campaigns:
             if battle not in asked(st) or asked_at(st, battle) != identity:
                 raise ConflictError(f"{battle_label(battle)} already has its result (someone applied it just now): "
                                     "reload")
-            st.apply_action(Report(attacker_vp, defender_vp, battle), REPORT)
+            st.apply_action(table_of(st).report(battle, attacker_vp, defender_vp), REPORT)
             try:
                 return self._settle(row, st, row.seq, token_id, key, answered=battle)
             except ConflictError:
@@ -642,7 +654,7 @@ class Campaigns:
                             "try again")
 
     @staticmethod
-    def _authorise_result(grant: Grant, battle: int, waiting: dict[int, Battle | None]) -> None:
+    def _authorise_result(grant: Grant, battle: int, waiting: dict[int, Question]) -> None:
         if grant.role == "organiser":
             raise ForbiddenError("the organiser decides disputed results; the commanders report them")
         if grant.role not in ("general", "commander"):
@@ -653,10 +665,10 @@ class Campaigns:
                                      f"(battles at the table waiting: {numbers})" if battle
                                      else "no tabletop result is asked for now")
         b = waiting[battle]
-        if b is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
+        if b.attacker is not None and grant.side not in (b.attacker, b.defender, ANY_SIDE):
             raise ForbiddenError(f"only the two sides of {battle_label(battle)} report its result")
 
-    def _authorise(self, st: FirestormState, grant: Grant, who: str) -> None:
+    def _authorise(self, st: Any, grant: Grant, who: str) -> None:
         sc = st.sc
         if grant.role == "organiser":
             raise ForbiddenError("the organiser does not play a side: use a general's link")
@@ -670,7 +682,7 @@ class Campaigns:
             raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
-    def _settle(self, row: CampaignRow, st: FirestormState, old_seq: int, token_id: str | None, key: str | None,
+    def _settle(self, row: CampaignRow, st: Any, old_seq: int, token_id: str | None, key: str | None,
                 answered: int | None = None) -> dict[str, Any]:
         """Roll the dice of every chance node the position reaches (and play the server's bots), then store
         what happened after position `old_seq` of campaign `row` (with `answered`, the battle whose result

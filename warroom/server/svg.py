@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from warroom.core.events import TurnEnded
+
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.model import FirestormScenario
     from warroom.rulesets.firestorm.state import FirestormState
@@ -505,18 +507,9 @@ def strategic_legend(sc: FirestormScenario) -> list[tuple[str, str]]:
 
 # ----- VP over time ------------------------------------------------------------------------------------------
 def vp_history(st: FirestormState) -> list[tuple[int, dict[str, int]]]:
-    """Each side's total VP after each finished turn, read from the "VP after turn N" notes that
-    `steps.end_turn` writes (empty when the state records no events)."""
-    a, b = st.sc.sides
-    names = st.sc.side_names
-    pattern = re.compile(rf"VP after turn (\d+): {re.escape(names[a])} (-?\d+) \(.*\), "
-                         rf"{re.escape(names[b])} (-?\d+) \(")
-    out = []
-    for _, note in st.events:
-        found = pattern.match(note)
-        if found:
-            out.append((int(found[1]), {a: int(found[2]), b: int(found[3])}))
-    return out
+    """Each side's total VP after each finished turn, from the rules' `TurnEnded` events (empty when the state
+    records no events)."""
+    return [(e.turn, dict(e.score)) for e in st.happened if isinstance(e, TurnEnded)]
 
 
 def nice_step(span: float, ticks: int = 5) -> int:

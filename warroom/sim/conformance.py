@@ -127,7 +127,7 @@ def check_decision(system: RuleSystem, st: Any, who: str, legal: Sequence[Action
         back = st.parse_action(text)
         if back.to_str() != text:
             raise Broken("contract", f"{text!r} reads back as {back.to_str()!r}")
-    allowed = set(texts) | ({r.to_str() for r in system.reports(st)} if system.reports is not None else set())
+    allowed = set(texts) | ({r.to_str() for r in system.tabletop.reports(st)} if system.tabletop else set())
     probes = [t for t in rng.sample(seen, min(len(seen), PROBES * 3)) if t not in allowed][:PROBES]
     before = fingerprint(st)
     refused: dict[str, str | None] = {}
@@ -192,7 +192,7 @@ def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int)
                 check_clone(st, random.Random(rng.getrandbits(32)))
             st.apply_action(roll_dice.sample(dice))
             continue
-        reports = list(system.reports(st)) if system.reports is not None else []
+        reports = system.tabletop.reports(st) if system.tabletop is not None else []
         if who == REPORT:
             if not reports:
                 raise Broken("dead end", f"a tabletop result is asked for (step {getattr(st, 'step', '?')}) but "

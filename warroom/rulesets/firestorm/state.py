@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
@@ -108,6 +109,7 @@ class FirestormState(FlowRecording):
         self.flags: dict[str, Any] = {}
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
+        self.happened: list[Event] = []
         self.record_events = True
         self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
@@ -239,6 +241,7 @@ class FirestormState(FlowRecording):
                      for k, v in self.flags.items()}
         new.log = list(self.log)
         new.events = list(self.events)
+        new.happened = list(self.happened)
         new._derived = dict(self._derived)
         new.navy = self.navy.clone() if self.navy is not None else None
         new._offered = None

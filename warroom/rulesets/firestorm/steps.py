@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from warroom.core.dice import Roll, d3
+from warroom.core.events import TurnEnded
 from warroom.core.flow import Flow, Step, goto
 from warroom.core.state import CHANCE, REPORT
 from warroom.rulesets.firestorm import campaign, norway, parallel
@@ -798,6 +799,7 @@ def end_turn(st: St) -> None:
         campaign.final_bonuses(st)
     a, b = sc.sides
     if st.record_events:
+        st.emit(TurnEnded(st.turn, {a: st.total_vp(a), b: st.total_vp(b)}))
         st.note(f"VP after turn {st.turn}: {side_name(st, a)} {st.total_vp(a)} "
                 f"(areas {st.area_vp(a)}, troops {st.unit_vp[a]}, bonus {st.bonus_vp[a]}), "
                 f"{side_name(st, b)} {st.total_vp(b)} (areas {st.area_vp(b)}, troops {st.unit_vp[b]}, "

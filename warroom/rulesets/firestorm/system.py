@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.firestorm import check_params, load, new_game
-from warroom.rulesets.firestorm.actions import Report
 from warroom.rulesets.firestorm.describe import describe
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
-from warroom.rulesets.firestorm.parallel import VP_RANGE, waiting_for
+from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState
+from warroom.rulesets.firestorm.tabletop import TABLETOP
 
 PARAMS = {
     "mode": "how battles are resolved: gw (the General's Wargame, default), tabletop or mixed",
@@ -48,18 +47,6 @@ def summarise(st: FirestormState) -> GameSummary:
     return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
 
 
-def reports(st: FirestormState) -> list[Report]:
-    """Every result players may report now: of the battle being fought (at a `REPORT` node), and of each battle
-    parked at the table (at any decision but a roll)."""
-    who = st.current_player()
-    if who in (CHANCE, TERMINAL):
-        return []
-    asked = who == REPORT and st.step != "await_reports"  # the battle being fought, or a D-Day landing
-    out = [Report(a, d) for a in VP_RANGE for d in VP_RANGE] if asked else []
-    out.extend(Report(a, d, no) for no in waiting_for(st) for a in VP_RANGE for d in VP_RANGE)
-    return out
-
-
 def facts(sc: FirestormScenario) -> str:
     return f"{len(sc.areas)} areas, {len(sc.borders)} borders, {len(sc.troops)} troops, {len(sc.turns)} turns"
 
@@ -83,11 +70,12 @@ SYSTEM = RuleSystem(
     summarise=summarise,
     score_sides=lambda sc: (sc.sides[0], sc.sides[1]),
     score_label="",
+    log_for=log_for,
     describe=describe,
     title=lambda sc, params: str(sc.title),
     assumptions=lambda sc: len(sc.assumptions),
     facts=facts,
-    reports=reports,
+    tabletop=TABLETOP,
     determinise=None,
     listing=lambda sc: (sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
                         str(len(sc.areas)), str(len(sc.troops))),

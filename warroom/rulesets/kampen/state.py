@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Dice, MixedDice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
@@ -133,6 +134,7 @@ class KampenState(FlowRecording):
         self.flags: dict[str, Any] = {}
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []  # (round, text)
+        self.happened: list[Event] = []  # typed events (core.events)
         self.record_events = True
 
     # ----- the state API ------------------------------------------------------------------------------------
@@ -220,6 +222,7 @@ class KampenState(FlowRecording):
         new.flags = dict(self.flags)
         new.log = list(self.log) if history else []
         new.events = list(self.events) if history else []
+        new.happened = list(self.happened) if history else []
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:

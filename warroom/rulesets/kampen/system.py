@@ -11,6 +11,7 @@ from warroom.rulesets.kampen import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.kampen.describe import describe
 from warroom.rulesets.kampen.determinise import determinise
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
+from warroom.rulesets.kampen.secrets import log_for
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
 
 BOT_STREAM = 0x9E3779B97F4A7C15
@@ -59,11 +60,12 @@ SYSTEM = RuleSystem(
     summarise=summarise,
     score_sides=lambda sc: (GERMANY, "norway_allies"),
     score_label="point cities German at the end",
+    log_for=log_for,
     describe=describe,
     title=lambda sc, params: game_title(sc, bool(params.get("advanced"))),
     assumptions=assumptions,
     facts=facts,
-    reports=None,
+    tabletop=None,
     determinise=determinise,
     listing=lambda sc: ("Kampen om Norge", "deck", "Germany vs Norway, Allies", str(len(sc.board.land)),
                         str(sum(sum(p.values()) for p in sc.setup.values()))),

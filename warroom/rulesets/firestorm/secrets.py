@@ -1,0 +1,38 @@
+"""What of the action log a side may read (the rules mark secrets; the adapters apply the marking).
+
+In the Firestorm campaigns everything is open but one moment: while a Strategic Game fight's dice are being
+allocated (Norway 6.3), each side declares its allocation before the roll, in secret, so the other side's
+allocations since the last roll stay hidden until the dice fall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.log import LogEntry
+from warroom.rulesets.firestorm.actions import Order
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.state import FirestormState
+
+HIDDEN = "(hidden until the roll)"
+
+
+def is_allocation(st: FirestormState, entry: LogEntry) -> bool:
+    try:
+        action = st.parse_action(entry.action)
+    except (IllegalActionError, UnknownNameError):
+        return False
+    return isinstance(action, Order) and action.verb == "allocate"
+
+
+def log_for(st: FirestormState, entries: Sequence[LogEntry], viewer: str | None) -> list[LogEntry]:
+    """The log `entries` of the position `st` as `viewer` may read it (None: a spectator or the organiser, who
+    sees no side's unrolled allocation)."""
+    if st.step != "nv_alloc":
+        return list(entries)
+    last_roll = max((i for i, e in enumerate(entries) if e.automatic), default=-1)
+    return [e._replace(action=HIDDEN, redacted=True) if i > last_roll and e.side != viewer and is_allocation(st, e)
+            else e for i, e in enumerate(entries)]
