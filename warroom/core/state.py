@@ -73,7 +73,10 @@ class GameState(Protocol):
 
 class _Recorded(Protocol):
     sc: Any
-    flow: Flow[Any]
+
+    @property
+    def flow(self) -> Flow[Any]: ...  # read-only here: a system's state may hold a subclass of Flow
+
     step: str
     params: dict[str, Any]
     log: list[LogEntry]

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.errors import ScenarioError, shown
-from warroom.core.flow import Flow
 from warroom.rulesets.kampen.scenario import KampenScenario, bundled, load_folder
-from warroom.rulesets.kampen.state import KampenState
+from warroom.rulesets.kampen.state import KampenRules, KampenState
 
 RULE_PARAMS = {
     "advanced": "the advanced game: ships and the 9 April round (true or false; default false)",
@@ -23,7 +22,7 @@ RULE_PARAMS = {
 
 
 @cache
-def flow() -> Flow[KampenState]:
+def flow() -> KampenRules:
     from warroom.rulesets.kampen.steps import build_flow
 
     return build_flow()

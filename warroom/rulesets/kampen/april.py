@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import warroom.rulesets.kampen.manoeuvre as manoeuvre
+import warroom.rulesets.kampen.naval as naval
+import warroom.rulesets.kampen.steps as steps
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
 from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import manoeuvre, naval, steps
 from warroom.rulesets.kampen.actions import DONE, Choose, Done, Land, Move, Place, Play, Raid, Sail, Sea, Ship
 from warroom.rulesets.kampen.cards import APRIL9_CHOOSE
 from warroom.rulesets.kampen.sea import (

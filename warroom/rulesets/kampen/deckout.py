@@ -3,9 +3,12 @@ losses (4 battalions, and in the advanced game 5 ships), then the round goes on 
 
 from __future__ import annotations
 
-from warroom.core.flow import Flow
-from warroom.core.state import CHANCE
-from warroom.rulesets.kampen.state import ALLIES, KampenState
+from typing import Any
+
+from warroom.core.state import CHANCE, Action
+from warroom.rulesets.kampen.legality import explain
+from warroom.rulesets.kampen.state import ALLIES, KampenRules, KampenState
+from warroom.rulesets.kampen.view import build_view
 
 St = KampenState
 
@@ -34,8 +37,15 @@ def ships_leaving(st: St) -> bool:
 AT_ONCE_STEPS = ("deck_removal", "ship_withdrawal", "resume")
 
 
-class KampenFlow(Flow[St]):
-    """The flow table, with the one interruption the rules have: the Allied deck running out (2.4, 5.2)."""
+class KampenFlow(KampenRules):
+    """The flow table, with the one interruption the rules have: the Allied deck running out (2.4, 5.2), and the
+    verbs above the position."""
+
+    def view(self, st: St, side: str | None) -> dict[str, Any]:
+        return build_view(st, side)
+
+    def explain(self, st: St, action: Action) -> str:
+        return explain(st, action)
 
     def entering(self, st: St, name: str) -> str:
         """Between two steps: the Allies' losses come first when their deck has just run out, then `name`."""
@@ -65,7 +75,7 @@ def losses_due(st: St, then: str) -> str:
     return ""
 
 
-def at_once(flow: Flow[St], st: St) -> None:
+def at_once(flow: KampenRules, st: St) -> None:
     """When the Allied deck runs out in the middle of a round (a ship sunk, a raid, the telegraph line), the
     four battalions and, in the advanced game, the five ships leave at once (2.4, 5.2). Mostly the deck runs
     out in an automatic step and `KampenFlow.entering` takes the losses before the next step begins; when it

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from warroom.rulesets.kampen import naval
+import warroom.rulesets.kampen.naval as naval
 from warroom.rulesets.kampen.naval import ShipCard
 from warroom.rulesets.kampen.state import ALLIES, KampenState
 

@@ -6,11 +6,12 @@ Every number comes from `cards.toml`; this module holds only the handlers' rules
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import warroom.rulesets.kampen.naval as naval
 from warroom.rulesets.kampen.actions import Play
 from warroom.rulesets.kampen.cards import APRIL_TIMINGS, STEPS, Card, CardUse, Roll
+from warroom.rulesets.kampen.state import Played
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import Battle, KampenState
@@ -20,18 +21,6 @@ BATTLE_STEPS = ("attack_cards", "defend_cards", "react_cards")
 IN_BATTLE = frozenset({"extra_dice", "ignore_water", "cancel", "bluff"})
 """The handlers of the land-battle card steps."""
 ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A card played into the battle, for one of its uses."""
-
-    country: str
-    card: str  # the copy's key, e.g. germany_panzer#3
-    type: str
-    step: str
-    use: CardUse
-    side: str  # "attacker" | "defender"
 
 
 def card_of(st: KampenState, key: str) -> Card:
@@ -84,8 +73,6 @@ def advanced_met(st: KampenState, card: Card, area: str = "", sea: str = "") -> 
     land area or sea area the card acts on (docs/kampen-cards.md section 3)."""
     if not st.advanced:
         return True
-    from warroom.rulesets.kampen import naval
-
     fleet = st.fleet
     data = st.sc.cards.ships
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import warroom.rulesets.kampen.naval as naval
 from warroom.core.state import Action
 from warroom.rulesets.kampen.actions import (
     Choose,
@@ -99,8 +100,6 @@ def reason(st: KampenState, actor: str, action: Action) -> str:
 def sea_reason(st: KampenState, actor: str, action: Action) -> str:
     """Why an advanced-game action is refused, as far as a common mistake can be named. Every ship card is
     checked for its owner first: where another country's card lies, and whether it is real, stays unsaid."""
-    from warroom.rulesets.kampen import naval
-
     if not st.advanced:
         return "ships and the 9 April round belong to the advanced game (play with --advanced)"
     key = getattr(action, "key", "")

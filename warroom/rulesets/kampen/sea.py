@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import warroom.rulesets.kampen.manoeuvre as manoeuvre
+import warroom.rulesets.kampen.naval as naval
+import warroom.rulesets.kampen.steps as steps
 from warroom.core.dice import MixedDice, Roll, shuffled
 from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import manoeuvre, naval, steps
 from warroom.rulesets.kampen.actions import (
     DONE,
     Done,
@@ -35,7 +37,6 @@ from warroom.rulesets.kampen.actions import (
 from warroom.rulesets.kampen.cards import STEPS, ShipType
 from warroom.rulesets.kampen.deckout import allied_ships
 from warroom.rulesets.kampen.effects import (
-    Played,
     advanced_met,
     allowed,
     card_of,
@@ -47,7 +48,7 @@ from warroom.rulesets.kampen.effects import (
     timings_now,
 )
 from warroom.rulesets.kampen.naval import ShipCard
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, SeaBattle
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, Played, SeaBattle
 
 St = KampenState
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")

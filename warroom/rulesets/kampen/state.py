@@ -18,14 +18,26 @@ from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
+from warroom.rulesets.kampen.cards import CardUse
 from warroom.rulesets.kampen.naval import Fleet, Hit
 
 if TYPE_CHECKING:
-    from warroom.rulesets.kampen.effects import Played
     from warroom.rulesets.kampen.scenario import KampenScenario
 
 GERMANY, NORWAY, ALLIES = "germany", "norway", "allies"
 DEFENDERS = (NORWAY, ALLIES)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card played into the battle, for one of its uses."""
+
+    country: str
+    card: str  # the copy's key, e.g. germany_panzer#3
+    type: str
+    step: str
+    use: CardUse
+    side: str  # "attacker" | "defender"
 
 
 @dataclass(slots=True)
@@ -91,10 +103,22 @@ class SeaBattle:
                        hits=list(self.hits), chased=list(self.chased))
 
 
+class KampenRules(Flow["KampenState"]):
+    """The flow table of the game, with the verbs that stand above the position: what a country sees of it
+    (`view.py`) and why an action is refused (`legality.py`). `deckout.KampenFlow` gives them; the position asks
+    its flow, so that this module, the data, imports nothing above it."""
+
+    def view(self, st: KampenState, side: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def explain(self, st: KampenState, action: Action) -> str:
+        raise NotImplementedError
+
+
 class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
-    def __init__(self, scenario: KampenScenario, flow: Flow[KampenState], params: dict[str, Any]) -> None:
+    def __init__(self, scenario: KampenScenario, flow: KampenRules, params: dict[str, Any]) -> None:
         self.sc = scenario
         self.flow = flow
         self.params = params
@@ -172,9 +196,7 @@ class KampenState(FlowRecording):
                 raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
             self.chance_dice().check(action)
         elif action not in self.legal_actions():
-            from warroom.rulesets.kampen.legality import explain
-
-            raise IllegalActionError(explain(self, action))
+            raise IllegalActionError(self.flow.explain(self, action))
         self.apply_unchecked(action, who)
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
@@ -226,9 +248,7 @@ class KampenState(FlowRecording):
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:
-        from warroom.rulesets.kampen.view import build_view
-
-        return build_view(self, side)
+        return self.flow.view(self, side)
 
     # ----- helpers for the rules, views and bots ------------------------------------------------------------
     @property

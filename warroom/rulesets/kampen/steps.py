@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+import warroom.rulesets.kampen.combat as combat
+import warroom.rulesets.kampen.effects as effects
+import warroom.rulesets.kampen.manoeuvre as manoeuvre
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
-from warroom.core.flow import Flow, Step, goto
+from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
-from warroom.rulesets.kampen import combat, effects, manoeuvre
 from warroom.rulesets.kampen.actions import (
     DONE,
     Discard,
@@ -691,7 +693,7 @@ def apply_submarine(st: St, action: Any) -> None:
 def placement_areas(st: St) -> list[str]:
     """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
     (assumption: a reinforcement does not start a battle, J22)."""
-    from warroom.rulesets.kampen import sea
+    import warroom.rulesets.kampen.sea as sea
 
     c = st.country
     board = st.sc.board
@@ -725,7 +727,7 @@ def legal_places(st: St) -> list[Any]:
 
 
 def apply_place(st: St, action: Any) -> None:
-    from warroom.rulesets.kampen import sea
+    import warroom.rulesets.kampen.sea as sea
 
     assert isinstance(action, Place)
     st.add(action.area, st.country, action.n)
@@ -858,8 +860,9 @@ def finish(st: St, why: str) -> None:
             f"{defenders} Norwegian and Allied battalions on the board)")
 
 
-def build_flow() -> Flow[St]:
-    from warroom.rulesets.kampen import april, sea
+def build_flow() -> KampenFlow:
+    import warroom.rulesets.kampen.april as april
+    import warroom.rulesets.kampen.sea as sea
 
     steps: list[Step[St]] = [
         Step("shuffle", "setup", actor=lambda st: CHANCE, apply=apply_shuffle, on_begin=begin_shuffle,
