@@ -23,9 +23,10 @@ RULE_PARAMS = {
 
 @cache
 def flow() -> KampenRules:
-    from warroom.rulesets.kampen.steps import build_flow
+    """The whole flow table: the basic game's rows (`steps.py`) and the advanced game's (`sea.py`, `april.py`)."""
+    from warroom.rulesets.kampen import april, sea, steps
 
-    return build_flow()
+    return steps.build_flow([*sea.flow_steps(), *april.flow_steps()], april.after_april_place)
 
 
 def check_params(params: Mapping[str, Any]) -> None:

@@ -19,10 +19,9 @@ from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen.actions import DONE, Choose, Done, Land, Move, Place, Play, Raid, Sail, Sea, Ship
 from warroom.rulesets.kampen.cards import APRIL9_CHOOSE
+from warroom.rulesets.kampen.coast import COAST, SEAS
 from warroom.rulesets.kampen.sea import (
-    COAST,
     RAID,
-    SEAS,
     St,
     cards_for,
     draw_dice,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+import warroom.rulesets.kampen.coast as coast
 import warroom.rulesets.kampen.combat as combat
 import warroom.rulesets.kampen.effects as effects
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
@@ -693,8 +694,6 @@ def apply_submarine(st: St, action: Any) -> None:
 def placement_areas(st: St) -> list[str]:
     """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
     (assumption: a reinforcement does not start a battle, J22)."""
-    import warroom.rulesets.kampen.sea as sea
-
     c = st.country
     board = st.sc.board
     out = []
@@ -704,11 +703,11 @@ def placement_areas(st: St) -> list[str]:
         seas = info.seas
         airfield = st.flags.get("airfield_places", 0) > 0 and info.airfield and st.at(area, GERMANY) > 0
         if c == GERMANY:
-            ok = (sea.german_places(st, area) if st.advanced else bool(seas & {"I", "II"})) or airfield
+            ok = (coast.german_places(st, area) if st.advanced else bool(seas & {"I", "II"})) or airfield
         elif c == NORWAY:
             ok = (info.mobilisation or info.point_city) and area not in st.placed
         elif st.advanced:
-            ok = sea.allied_places(st, area)
+            ok = coast.allied_places(st, area)
         else:
             ok = bool(seas & set(st.sc.allies_first["seas"])) and not seas & {"I", "II"}
         if ok:
@@ -727,8 +726,6 @@ def legal_places(st: St) -> list[Any]:
 
 
 def apply_place(st: St, action: Any) -> None:
-    import warroom.rulesets.kampen.sea as sea
-
     assert isinstance(action, Place)
     st.add(action.area, st.country, action.n)
     if st.first_groups:
@@ -738,8 +735,8 @@ def apply_place(st: St, action: Any) -> None:
         st.to_place -= 1
         st.placed.add(action.area)
         if st.country == GERMANY and st.advanced:
-            if sea.german_places(st, action.area):
-                sea.count_german_place(st, action.area)
+            if coast.german_places(st, action.area):
+                coast.count_german_place(st, action.area)
             else:
                 st.flags["airfield_places"] -= 1  # placed through Transportfly
         elif st.country == GERMANY and not st.sc.board.coast(action.area) & {"I", "II"}:
@@ -860,10 +857,10 @@ def finish(st: St, why: str) -> None:
             f"{defenders} Norwegian and Allied battalions on the board)")
 
 
-def build_flow() -> KampenFlow:
-    import warroom.rulesets.kampen.april as april
-    import warroom.rulesets.kampen.sea as sea
-
+def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], str]) -> KampenFlow:
+    """The flow table: the basic game's rows here, the advanced game's (`sea.flow_steps`, `april.flow_steps`)
+    given by the package, which sits above both (`kampen.flow`); `after_april_place` is where the 9 April round
+    goes once its battalions are placed."""
     steps: list[Step[St]] = [
         Step("shuffle", "setup", actor=lambda st: CHANCE, apply=apply_shuffle, on_begin=begin_shuffle,
              end_if=lambda st: not st.shuffling, next=lambda st: "april_open" if st.advanced else "deal"),
@@ -957,7 +954,7 @@ def build_flow() -> KampenFlow:
                                                       else ()),
              end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
-             end_if=placing_done, next=lambda st: april.after_april_place(st) if st.april else (
+             end_if=placing_done, next=lambda st: after_april_place(st) if st.april else (
                  "discard" if must_discard(st) else "new_cards")),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
              end_if=lambda st: st.cards_used > 0 or st.terminal, next=goto("new_cards")),
@@ -970,7 +967,6 @@ def build_flow() -> KampenFlow:
         Step("resume", "new cards", next=resume_after_losses),
         Step("round_end", "new cards", on_begin=end_round, next=goto("round_start")),
         Step("over", "over", end_if=lambda st: False),
-        *sea.flow_steps(),
-        *april.flow_steps(),
+        *advanced,
     ]
     return KampenFlow(steps)
