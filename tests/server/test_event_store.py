@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,18 @@ from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
 def url(database_url: str) -> str:
     migrate(database_url)
     return database_url
+
+
+def alembic_config(database_url: str) -> Any:
+    """Alembic's configuration for this package's migrations on `database_url` (to stop at an older revision)."""
+    from alembic.config import Config
+
+    from warroom.server.db import MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    return cfg
 
 
 def service(url: str) -> Campaigns:
@@ -37,14 +50,9 @@ def test_migrations_are_idempotent(url: str) -> None:
 def test_a_waiting_result_survives_the_move_to_one_result_per_battle(database_url: str) -> None:
     """Migration 0004 keeps a result reported under 0003 as the result of the battle being fought (0)."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import text
 
-    from warroom.server.db import MIGRATIONS
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    cfg = alembic_config(database_url)
     command.upgrade(cfg, "0003")
     engine = engine_for(database_url)
     with engine.begin() as conn:
@@ -201,16 +209,12 @@ def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: s
     """Migration 0006 marks every stored campaign with the rules' revision its log was played under (1), so a
     Caen campaign begun before strategic moves could pass through a full area replays and goes on as it began."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import text
 
     from warroom.core.log import GameRecord
-    from warroom.server.db import MIGRATIONS
 
     old = GameRecord.load(Path(__file__).parents[1] / "data" / "legacy" / "caen-1.0.0.json")
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    cfg = alembic_config(database_url)
     command.upgrade(cfg, "0005")
     engine = engine_for(database_url)
     with engine.begin() as conn:

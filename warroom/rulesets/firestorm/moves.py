@@ -46,13 +46,6 @@ def move_destinations(st: FirestormState, unit: str, counts: dict[str, int] | No
     return dests
 
 
-def movable_units(st: FirestormState, side: str) -> list[str]:
-    troops = st.sc.troops
-    control = st.control
-    moved = st.moved
-    return [u for u, where in st.loc.items() if where in control and troops[u].side == side and u not in moved]
-
-
 def through_full(st: FirestormState) -> bool:
     """Whether moves may pass through a full area: the rules' revision 2 on (a game begun before keeps its
     rules, `model.REVISION`)."""

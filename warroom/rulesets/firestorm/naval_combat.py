@@ -450,9 +450,9 @@ def after_sub_attack(st: St, combat: Combat) -> None:
     navy.reply_subs = combat.attackers[:fired]  # one die each: the first `fired` submarines fired
     if reactive and enemy_ships_here(st, navy.at, navy.player):
         navy.return_to = ""
-        if navy.no_fight or st.params.get("revision", REVISION) < 2:  # an evaded group may not fight again; revision 1:
-            # the group fights the surface ships with every counter (a game begun before the 6.8 fix)
-            after_subs(st)
+        if navy.no_fight or st.params.get("revision", REVISION) < 2:
+            after_subs(st)  # a group that evaded may not fight again; under revision 1 (a game begun before the
+            # 6.8 fix) the group fights the surface ships with every counter
         else:
             navy.aims = {}
             navy.stage = "aim"
