@@ -58,6 +58,7 @@ def test_an_old_save_cut_short_resumes_at_the_terminal_and_plays_on(name: str, t
     r = warroom("resume", path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Resumed ")
+    assert "it goes on under the rules it began with" in " ".join(r.stdout.split())
     after = GameRecord.load(path)
     assert after.params["revision"] == 1, "the game goes on under the rules it began with"
     assert after.scenario_version == load_game(after.scenario).version

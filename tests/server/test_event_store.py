@@ -227,9 +227,14 @@ def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: s
     assert store.campaign("c1").params == {"mode": "gw", "revision": 1}
     st = service(database_url).state("c1")
     assert st.is_terminal() and st.outcome_text() == "Axis Strategic Victory by 500 VP"
+    new = store.create_campaign("t", "caen", {"mode": "gw", "revision": 2})  # begun under the fixed rules
+    command.downgrade(cfg, "0005")
+    migrate(database_url)  # and up again: the new campaign is not taken for an old one
+    assert store.campaign(new).params["revision"] == 2 and store.campaign("c1").params["revision"] == 1
     command.downgrade(cfg, "0005")
     with engine.connect() as conn:
-        assert json.loads(conn.execute(text("SELECT params_json FROM campaign")).scalar_one()) == {"mode": "gw"}
+        kept = {cid: json.loads(p) for cid, p in conn.execute(text("SELECT id, params_json FROM campaign"))}
+    assert kept == {"c1": {"mode": "gw"}, new: {"mode": "gw", "revision": 2}}
 
 
 def test_an_export_of_an_older_scenario_version_is_imported_under_its_rules(url: str) -> None:
@@ -253,3 +258,53 @@ def test_the_server_hosts_only_the_systems_that_declare_it(url: str) -> None:
         service(url).create("", scenario_toml=upload)
     with pytest.raises(BadRequestError, match="not \\['chess'\\]"):
         service(url).create("", scenario_toml='[scenario]\nsystem = ["chess"]\n')
+
+
+def test_a_kept_upload_naming_its_system_loosely_still_loads_but_a_new_one_must_name_it(url: str) -> None:
+    """Before the registry, an uploaded scenario's `system` was not checked: a campaign kept with `system =
+    "Firestorm"` must still load, export and play; a new upload must name a hosted system exactly."""
+    from support import caen_as_one_file
+
+    text = caen_as_one_file("club_caen").replace('system = "firestorm"', 'system = "Firestorm"')
+    store = EventStore(engine_for(url))
+    cid = store.create_campaign("kept", "club_caen", {"mode": "gw", "revision": 2}, text)
+    st = service(url).state(cid)
+    assert st.sc.id == "club_caen" and not st.is_terminal()
+    assert service(url).export(cid)["scenario"] == "club_caen"
+    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'Firestorm'"):
+        service(url).create("", scenario_toml=text.replace("club_caen", "club_caen2"))
+
+
+def test_a_save_naming_no_revision_was_played_before_revisions() -> None:
+    """An uploaded scenario keeps its version, so a save of it from before the rule fixes names no revision: it
+    replays under revision 1. Every new game records its revision."""
+    from warroom import rulesets
+    from warroom.scenarios import load_game
+
+    sc = load_game("caen")
+    firestorm = rulesets.of(sc)
+    assert firestorm.replay_params(sc, sc.version, {"mode": "gw"}) == {"mode": "gw", "revision": 1}
+    assert firestorm.replay_params(sc, sc.version, {"mode": "gw", "revision": 2}) == {"mode": "gw", "revision": 2}
+    assert rulesets.new_game(sc, {"mode": "gw"}).params["revision"] == 2
+
+
+def test_the_answer_to_an_action_shows_what_the_log_shows_its_side(url: str) -> None:
+    """The server's bot allocates its dice in secret (Norway 6.3): the entries an action's answer lists are the
+    ones the acting side's log shows, hidden allocations hidden."""
+    import random
+
+    _, invitations = service(url).create("norway", params={"bots": {"axis": "heuristic"}})
+    me = service(url).store.grant(link(invitations, "Allies general"))
+    rng = random.Random(1)
+    hidden_seen = False
+    for _ in range(400):
+        legal = service(url).view(me)["legal"]
+        if not legal:
+            break
+        answer = service(url).act(me, rng.choice(legal))
+        log = [e.action for e in service(url).log(me)]
+        assert answer["applied"] == log[len(log) - len(answer["applied"]):]
+        hidden_seen |= "(hidden until the roll)" in answer["applied"]
+        if hidden_seen:
+            break
+    assert hidden_seen, "the walk reached a fight where the bot allocated before the Allies"

@@ -230,6 +230,9 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
     title = rulesets.of(st.sc).title(st.sc, record.params)
     out.print(f"Resumed {title} at turn {st.turn} ({len(record.log)} actions replayed"
               + ("; the save has no seed, so the dice from here on are fresh)" if sealed else ")"), markup=False)
+    if record.scenario_version != st.sc.version:
+        out.print(f"It was saved with version {record.scenario_version} of {st.sc.id} (now {st.sc.version}): it goes "
+                  "on under the rules it began with.", markup=False)
     start_session(st, seed, players, str(bot), file, dice, sealed)
 
 

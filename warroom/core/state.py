@@ -19,6 +19,8 @@ REPORT = "report"
 """`current_player()` when an outside result (a tabletop battle) must be reported."""
 TERMINAL = "terminal"
 """`current_player()` once the game is over."""
+NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
+"""Words that are never a side's id: the state API's other players."""
 
 
 @runtime_checkable

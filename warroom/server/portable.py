@@ -16,11 +16,8 @@ from typing import Any
 from warroom import rulesets
 from warroom.core.errors import SaveError, shown
 from warroom.core.log import GameRecord, parse_json
-from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.core.state import NOT_SIDES
 from warroom.server.errors import BadRequestError, readable
-
-NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
-"""Words that are never a side's id (the state API's other players)."""
 
 BOT_KINDS = ("heuristic", "random")
 ANY_SIDE = "*"

@@ -10,6 +10,7 @@ fresh dice. The key never leaves this module.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import random
@@ -157,10 +158,19 @@ def club_system(system_id: object) -> RuleSystem:
     return system
 
 
-def parse_upload(data: dict[str, Any]) -> Any:
-    """A scenario of one TOML file, read by the rule system it names (the registry's default if none)."""
+def named_system(data: dict[str, Any]) -> object:
     head = data.get("scenario")
-    system = club_system(head.get("system", rulesets.DEFAULT) if isinstance(head, dict) else rulesets.DEFAULT)
+    return head.get("system", rulesets.DEFAULT) if isinstance(head, dict) else rulesets.DEFAULT
+
+
+def parse_upload(data: dict[str, Any]) -> Any:
+    """A scenario of one TOML file, read by the club system it names; one naming none of them by its exact id is
+    read by the registry's default, as every upload was before there was a registry (so a campaign kept with
+    `system = "Firestorm"` still loads; a new upload must name its system exactly: `uploadable`)."""
+    named = named_system(data)
+    system = rulesets.find(named) if isinstance(named, str) else None
+    if system is None or not system.can(Capability.CLUB):
+        system = rulesets.get(rulesets.DEFAULT)
     if system.parse is None:
         raise BadRequestError(f"scenario: a {system.name} scenario takes several files; it cannot be uploaded")
     return system.parse(data, "uploaded scenario")
@@ -188,8 +198,10 @@ def storable(data: Any, where: str) -> None:
 def uploadable(text: str) -> Any:
     """A scenario file uploaded for a new campaign: valid, and not posing as a bundled scenario (an uploaded
     id never shadows a bundled one, so an export always names the scenario it was played on)."""
-    sc = uploaded_scenario(readable(text, "scenario_toml"))  # parsed (and cached) before the stricter checks:
-    storable(tomllib.loads(text), "scenario_toml")  # these apply to new uploads, never to campaigns already kept
+    with contextlib.suppress(tomllib.TOMLDecodeError, RecursionError):  # a broken file is described by the parse
+        club_system(named_system(tomllib.loads(readable(text, "scenario_toml"))))  # a new upload names its system
+    sc = uploaded_scenario(text)  # parsed (and cached) before the stricter checks: these apply to new uploads,
+    storable(tomllib.loads(text), "scenario_toml")  # never to campaigns already kept
     if not 0 < len(sc.id) <= MAX_SCENARIO_ID or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in sc.id):
         raise BadRequestError(f"scenario_toml: the scenario id {shown(sc.id)} must be 1 to {MAX_SCENARIO_ID} "
                               "letters, digits, _, - or .")
@@ -206,6 +218,12 @@ def uploadable(text: str) -> Any:
 def scenario_of(row: CampaignRow) -> Any:
     """The campaign's scenario: its uploaded text, or the bundled one."""
     return uploaded_scenario(row.scenario_toml) if row.scenario_toml else load_game(row.scenario_id)
+
+
+def reader(grant: Grant) -> str | None:
+    """The side whose secrets a link may read: its own side's (None for the organiser and a hot-seat link, who
+    read as spectators, as the log shows them)."""
+    return None if grant.side in ("", ANY_SIDE) else grant.side
 
 
 def table_of(st: Any) -> Tabletop:
@@ -246,7 +264,7 @@ class Campaigns:
             sc = uploadable(scenario_toml)
         elif scenario_id not in hosted_ids():
             raise BadRequestError(f"scenario: unknown scenario {shown(scenario_id)} (the club server plays the "
-                                  f"Firestorm campaigns: {', '.join(hosted_ids())})")
+                                  f"campaigns {', '.join(hosted_ids())})")
         else:
             sc = load_game(scenario_id)
         params = campaign_params(sc, params or {})
@@ -321,14 +339,16 @@ class Campaigns:
             raise SaveError(f"the save cannot be replayed: {type(exc).__name__} after "
                             f"{len(record.log)} log entries") from exc
         questions = asked(st)
+        vp = table_of(st).vp if saved.waiting else range(0)
         for i, w in enumerate(saved.waiting):
             b = questions.get(w.battle)
             sides = (b.attacker, b.defender) if b is not None and b.attacker is not None else sc.sides
             if w.battle not in questions or w.by_side not in sides or not (
-                    0 <= w.attacker_vp <= 6 and 0 <= w.defender_vp <= 6) or any(
+                    w.attacker_vp in vp and w.defender_vp in vp) or any(
                     o.battle == w.battle for o in saved.waiting[:i]):
                 raise BadRequestError(f"club.waiting[{i}]: battle {w.battle} does not wait for a result from "
-                                      f"{shown(w.by_side)} of 0-6 VP in this campaign (or it has one already)")
+                                      f"{shown(w.by_side)} of {vp.start}-{vp.stop - 1} VP in this campaign (or it "
+                                      "has one already)")
         waiting = {w.battle: PendingReport(len(st.log), w.attacker_vp, w.defender_vp, w.by_side, "", w.disputed,
                                            asked_at(st, w.battle), 0) for w in saved.waiting}
         return self._start(sc, title or saved.title or f"{sc.title} (imported)", params, saved.scenario_toml,
@@ -422,8 +442,7 @@ class Campaigns:
         organiser and a hot-seat link (everyone at one screen) read it as a spectator."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        viewer = None if grant.side == ANY_SIDE else grant.side or None
-        return rulesets.of(st).log_for(st, self.store.log(row.id), viewer)
+        return rulesets.of(st).log_for(st, self.store.log(row.id), reader(grant))
 
     def events(self, grant: Grant, last: int = 200, row: CampaignRow | None = None) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
@@ -465,7 +484,7 @@ class Campaigns:
             return self.report(grant, *reported, key, expected_seq, expected_epoch)
         self._authorise(st, grant, who)
         st.apply_action(action, who)
-        return self._settle(row, st, row.seq, grant.token_id, key)
+        return self._settle(row, st, row.seq, grant.token_id, key, reader=reader(grant))
 
     # ----- undo ---------------------------------------------------------------------------------------------------
     def undo_preview(self, grant: Grant, count: int) -> dict[str, Any]:
@@ -503,7 +522,7 @@ class Campaigns:
             (kept if survives else discarded).append(entry)
         return {"seq": row.seq, "epoch": row.epoch, "keep": keep, "waiting": signature(pendings),
                 "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
-                           for e in log[keep:]],
+                           for e in rulesets.of(st).log_for(st, log[keep:], None)],  # as the organiser's log
                 "discarded": discarded, "kept": kept, "stale": stale}
 
     def undo(self, grant: Grant, count: int, seq: int, waiting: str | None = None, epoch: int | None = None
@@ -561,7 +580,7 @@ class Campaigns:
         check_seen(st, row.seq, row.epoch, battle, seen, seen_epoch)
         st.clone().apply_action(action, REPORT)  # a well-formed result for a battle that waits for one
         if grant.side == ANY_SIDE:  # hot-seat: both sides are at the table, nobody needs to confirm
-            return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id, key)
+            return self._apply_result(row, battle, attacker_vp, defender_vp, grant, key)
         stale = self.store.pendings(row.id).get(battle)
         if stale is not None and not still_valid(st, row.epoch, battle, stale):
             self.store.clear_pending(row.id, battle, stale)
@@ -595,7 +614,7 @@ class Campaigns:
         _, row, pending = self._open_result(grant, battle, seen)
         if grant.side == pending.by_side:
             raise ForbiddenError("the other side confirms a result, not the side that reported it")
-        return self._apply_result(row, battle, pending.attacker_vp, pending.defender_vp, grant.token_id)
+        return self._apply_result(row, battle, pending.attacker_vp, pending.defender_vp, grant)
 
     def dispute(self, grant: Grant, battle: int = 0, seen: Seen | None = None) -> dict[str, Any]:
         """The other side disagrees: the organiser decides."""
@@ -622,9 +641,9 @@ class Campaigns:
             raise IllegalActionError(f"{battle_label(battle)} is not waiting for a tabletop result"
                                      if battle else "no battle is waiting for a tabletop result")
         check_seen(st, row.seq, row.epoch, battle, seen, seen_epoch)
-        return self._apply_result(row, battle, attacker_vp, defender_vp, grant.token_id, key)
+        return self._apply_result(row, battle, attacker_vp, defender_vp, grant, key)
 
-    def _apply_result(self, seen: CampaignRow, battle: int, attacker_vp: int, defender_vp: int, token_id: str,
+    def _apply_result(self, seen: CampaignRow, battle: int, attacker_vp: int, defender_vp: int, grant: Grant,
                       key: str | None = None) -> dict[str, Any]:
         """Apply a result and everything that follows, on the position `seen` that the request was checked
         against. A battle at the table takes its result at any decision, so when someone else acted first it
@@ -645,7 +664,7 @@ class Campaigns:
                                     "reload")
             st.apply_action(table_of(st).report(battle, attacker_vp, defender_vp), REPORT)
             try:
-                return self._settle(row, st, row.seq, token_id, key, answered=battle)
+                return self._settle(row, st, row.seq, grant.token_id, key, answered=battle, reader=reader(grant))
             except ConflictError:
                 if battle:
                     continue
@@ -683,10 +702,11 @@ class Campaigns:
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
     def _settle(self, row: CampaignRow, st: Any, old_seq: int, token_id: str | None, key: str | None,
-                answered: int | None = None) -> dict[str, Any]:
+                answered: int | None = None, reader: str | None = None) -> dict[str, Any]:
         """Roll the dice of every chance node the position reaches (and play the server's bots), then store
         what happened after position `old_seq` of campaign `row` (with `answered`, the battle whose result
-        this applies). A request key that a twin of this request stored meanwhile returns its response."""
+        this applies). A request key that a twin of this request stored meanwhile returns its response. The
+        response lists what happened as `reader` (the side that asked; None: a spectator) may read it."""
         cid = row.id
         bots: dict[str, str] = st.params.get("bots", {})
         while True:
@@ -699,7 +719,8 @@ class Campaigns:
             else:
                 break
         entries = st.log[old_seq:]
-        response = {"seq": old_seq + len(entries), "applied": [e.action for e in entries]}
+        shown_to = rulesets.of(st).log_for(st, entries, reader)  # the server's bot may have allocated in secret
+        response = {"seq": old_seq + len(entries), "applied": [e.action for e in shown_to]}
         try:
             self.store.append(cid, old_seq, entries, token_id, key, response, epoch=row.epoch, answered=answered)
         except ConflictError:

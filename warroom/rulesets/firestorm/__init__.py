@@ -14,8 +14,6 @@ from warroom.rulesets.firestorm.model import REVISION, FirestormScenario, parse_
 from warroom.rulesets.firestorm.state import FirestormState
 
 MODES = ("gw", "tabletop", "mixed")
-RULE_PARAMS = ("mode", "allotment", "parallel", "revision")
-"""The parameters the rules read; a game's other parameters belong to whoever drives it (players, bots)."""
 MAX_ALLOTMENT = 1000
 LIST_KEYS = ("map", "area", "border", "troop", "turn", "air", "counter")
 """The arrays of tables a campaign folder may spread over several files (each file adds its entries)."""
@@ -87,5 +85,5 @@ def new_game(scenario: FirestormScenario, params: dict[str, Any] | None = None) 
     return st
 
 
-__all__ = ["LIST_KEYS", "MODES", "RULE_PARAMS", "FirestormScenario", "FirestormState", "check_params", "load",
+__all__ = ["LIST_KEYS", "MODES", "FirestormScenario", "FirestormState", "check_params", "load",
            "new_game", "parse_scenario", "read_tree"]

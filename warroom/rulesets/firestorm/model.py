@@ -10,7 +10,7 @@ from typing import Any
 
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
-from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.core.state import NOT_SIDES
 from warroom.rulesets.firestorm.counters import CounterDef, parse_counters
 from warroom.rulesets.firestorm.maps import TERRAINS, AreaDef, BorderDef, StratAreaDef, parse_maps
 
@@ -243,7 +243,6 @@ def _bonus(r: Reader, key: str) -> dict[str, int]:
     return {}
 
 
-NOT_SIDES = ("", CHANCE, REPORT, TERMINAL)
 """Who else may be to act: never a side's id."""
 
 
@@ -264,7 +263,11 @@ def parse_replays(head: Reader) -> dict[str, dict[str, Any]]:
         head.fail(f"key 'replays': expected a table of versions, got {type(raw).__name__}")
         return {}
     out: dict[str, dict[str, Any]] = {}
+    current = head.data.get("version")
     for version, params in raw.items():
+        if version == current:
+            head.fail(f"key 'replays.{version}': that is this scenario's own version (its saves replay as they are)")
+            continue
         if not isinstance(params, dict) or set(params) != {"revision"} or not isinstance(params["revision"], int) \
                 or isinstance(params["revision"], bool) or not 1 <= params["revision"] < REVISION:
             head.fail(f"key 'replays.{version}': expected {{ revision = N }} with N from 1 to {REVISION - 1}, "

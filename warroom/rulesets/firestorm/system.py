@@ -25,9 +25,12 @@ BOT_STREAMS = (0x5DEECE66D, 0x2545F4914F6CDD1D)
 
 def replay_params(sc: FirestormScenario, version: str, params: Mapping[str, Any]) -> dict[str, Any] | None:
     """A save of this scenario's version replays as it is; one of an older version that the scenario lists under
-    `replays` replays under the rules' revision it was played with (`model.REVISION`)."""
+    `replays` replays under the rules' revision it was played with (`model.REVISION`). A save that names no
+    revision was made before there were revisions (an uploaded scenario keeps its version): revision 1."""
     if version == sc.version:
-        return dict(params)
+        same = dict(params)  # in its own order, so that a save written again is the same bytes
+        same.setdefault("revision", 1)
+        return same
     old = sc.replays.get(version)
     return None if old is None else {**params, **old}
 
