@@ -19,7 +19,7 @@ from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.naval import ship_type
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
-GAMES = 150  # per variant; the conformance harness (test_conformance.py) plays 50 more of each, with twin checks
+GAMES = 120  # per variant; the conformance harness (test_conformance.py) plays 30 more of each, with twin checks
 REPLAY_EVERY = 10
 VIEW_EVERY = 25  # actions between view-leak checks within a game
 

@@ -12,16 +12,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from warroom import rulesets
-from warroom.cli import kampen_screen, screen
-from warroom.cli.session import HELP, KAMPEN_HELP, Render, Session
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
-SCREENS: dict[str, tuple[Render, str]] = {
-    "firestorm": (screen.screen, HELP),
-    "kampen": (kampen_screen.screen, KAMPEN_HELP),
+SCREENS: dict[str, tuple[str, str]] = {
+    "firestorm": ("warroom.cli.screen:screen", "warroom.cli.session:HELP"),
+    "kampen": ("warroom.cli.kampen_screen:screen", "warroom.cli.session:KAMPEN_HELP"),
 }
-"""The terminal's drawing of each registered rule system (by the registry's id) and its help text."""
+"""The terminal's drawing of each registered rule system (by the registry's id) and its help text, as entry
+points: they are loaded only when a game is played, so that the other commands start quickly."""
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -41,9 +40,12 @@ def outcome_table(title: str, outcomes: dict[str, Any]) -> Table:
 
 
 def start_session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,
-             dice: random.Random | None = None, sealed: bool = False) -> None:
+                  dice: random.Random | None = None, sealed: bool = False) -> None:
+    """Play `st` at the terminal, with the screen of its rule system."""
+    from warroom.cli.session import Session  # the screens load with it, only when a game is played
+
     console = Console(highlight=False)
-    render, help_text = SCREENS[rulesets.of(st).id]
+    render, help_text = (rulesets.resolve(spec) for spec in SCREENS[rulesets.of(st).id])
     session = Session(st, seed, players, bot, save, console, input, dice, render, help_text, sealed)
     finished = session.run()
     if not finished and save is not None:

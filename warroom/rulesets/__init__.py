@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from warroom.core.errors import UnknownNameError
@@ -24,6 +23,13 @@ REGISTERED = (
 ENTRY_POINTS = "warroom.systems"
 DEFAULT = "firestorm"
 """The system of a scenario that names none: the first campaign files, from before there was a second system."""
+
+
+def entry_points(group: str) -> Any:
+    """The installed entry points of `group` (importlib.metadata is loaded only when the registry is first read)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def resolve(spec: str) -> Any:
