@@ -38,4 +38,4 @@ class HeuristicBot(RandomBot):
         choose = heuristic(of(state))
         if choose is None:
             return super().choose(state, legal)
-        return choose(state, legal, self.rng)  # type: ignore[no-any-return]
+        return choose(state, legal, self.rng)

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from warroom.core.state import Action
+from warroom.rulesets.kampen.describe import ship_name
 from warroom.rulesets.kampen.scenario import game_title
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
 
@@ -76,10 +77,6 @@ def screen(st: KampenState, legal: Sequence[Action], seen: int | None = None, vi
 
 def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
-
-
-def ship_name(st: KampenState, key: str) -> str:
-    return st.sc.cards.ships.ships[key.split("#", 1)[0]].name
 
 
 def ship_label(st: KampenState, key: str) -> str:

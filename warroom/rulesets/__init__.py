@@ -9,12 +9,11 @@ scenario loader look systems up here, by id, or by the type of a scenario or a s
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from warroom.core.errors import UnknownNameError
-from warroom.core.system import RuleSystem
+from warroom.core.system import Heuristic, RuleSystem
 
 REGISTERED = (
     "warroom.rulesets.firestorm.system:SYSTEM",
@@ -109,13 +108,13 @@ def new_game(scenario: Any, params: dict[str, Any] | None = None) -> Any:
     return of(scenario).new_game(scenario, params)
 
 
-def heuristic(system: RuleSystem) -> Callable[..., Any] | None:
+def heuristic(system: RuleSystem) -> Heuristic | None:
     """The system's heuristic bot's choice function, or None (it plays at random)."""
     return _heuristic(system.heuristic) if system.heuristic else None
 
 
 @cache
-def _heuristic(spec: str) -> Callable[..., Any]:
+def _heuristic(spec: str) -> Heuristic:
     fn = resolve(spec)
     if not callable(fn):
         raise TypeError(f"{spec} is not a function")

@@ -20,6 +20,7 @@ from warroom.core.state import CHANCE
 from warroom.rulesets.kampen.actions import DONE, Choose, Done, Land, Move, Place, Play, Raid, Sail, Sea, Ship
 from warroom.rulesets.kampen.cards import APRIL9_CHOOSE
 from warroom.rulesets.kampen.coast import COAST, SEAS
+from warroom.rulesets.kampen.describe import ship_name
 from warroom.rulesets.kampen.sea import (
     RAID,
     St,
@@ -32,7 +33,6 @@ from warroom.rulesets.kampen.sea import (
     no_flag,
     put_to_sea,
     rules,
-    ship_name,
     sink,
     start_battle,
     stype,

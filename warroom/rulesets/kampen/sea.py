@@ -37,6 +37,7 @@ from warroom.rulesets.kampen.actions import (
 from warroom.rulesets.kampen.cards import STEPS, ShipType
 from warroom.rulesets.kampen.coast import COAST, SEAS
 from warroom.rulesets.kampen.deckout import allied_ships
+from warroom.rulesets.kampen.describe import ship_name
 from warroom.rulesets.kampen.effects import (
     advanced_met,
     allowed,
@@ -72,10 +73,6 @@ def rules(st: St) -> dict[str, Any]:
 
 def stype(st: St, key: str) -> ShipType:
     return naval.ship_type(st.sc.cards.ships, key)
-
-
-def ship_name(st: St, key: str) -> str:
-    return st.sc.cards.ships.ships[key.split("#", 1)[0]].name
 
 
 def on_side(st: St, sea: str, s: str) -> list[ShipCard]:
