@@ -288,3 +288,111 @@ def test_the_organiser_decides_undoes_and_manages_links_in_the_browser(browser: 
     boss.click('tr:has-text("organiser") button.revoke')  # the last organiser link stays
     boss.wait_for_function("document.getElementById('message').textContent.length > 0")
     assert "only organiser link" in boss.locator("#message").inner_text()
+
+
+KAMPEN_PRIORITY = ("attack ", "fight ", "play ", "exchange ", "place ", "retreat ", "a ", "move ")
+"""Which button a player presses first in the Kampen om Norge browser game: into battle, then cards."""
+
+
+def kampen_choice(page: Page) -> str:
+    """The text of the action the player presses: the first of its buttons (or list entries) by priority; 'done'
+    only when nothing else is offered."""
+    if page.locator("#choice").count():
+        words = page.locator("#choice option").all_inner_texts()
+    else:
+        words = page.locator(".actions button").all_inner_texts()
+    for prefix in KAMPEN_PRIORITY:
+        hit = next((w for w in words if w.startswith(prefix)), None)
+        if hit is not None:
+            return hit
+    return words[0]
+
+
+def press(page: Page, words: str) -> None:
+    with page.expect_navigation():
+        if page.locator("#choice").count():
+            page.select_option("#choice", label=words)
+            page.click("#choose")
+        else:
+            page.locator(".actions button", has_text=words).first.click()
+
+
+def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url: str) -> None:
+    """Germany, Norway and the Allies each play from their own browser: cards are played, a battle is fought,
+    and Germany's round ends and Norway's begins; no page ever shows another player's hand."""
+    organiser = new_page(browser)
+    organiser.goto(base_url)
+    form = organiser.locator('section.new-game[data-scenario="kampen"] form')
+    form.locator("select[name=players]").select_option("3")
+    form.locator("input[name=title]").fill("Tuesday game")
+    with organiser.expect_navigation():
+        form.locator("button[type=submit]").click()
+    links = links_of(organiser)
+    assert set(links) == {"organiser", "Germany player", "Norway player", "The Allies player"}
+    players = {c: open_link(browser, links[f"{name} player"])
+               for c, name in (("germany", "Germany"), ("norway", "Norway"), ("allies", "The Allies"))}
+    for country, page in players.items():
+        hand = page.locator(f'section.hand[data-country="{country}"] .card')
+        assert hand.count() == (5 if country == "germany" else 3), "each player sees their own hand"
+        assert page.locator("section.hand").count() == 1, "and no one else's"
+    boss = open_link(browser, links["organiser"])
+    cid = boss.url.rsplit("/", 1)[1]
+    secret = links["organiser"].rsplit("/", 1)[1]
+
+    def status() -> dict[str, Any]:
+        request = urllib.request.Request(f"{base_url}/api/campaigns/{cid}/view",
+                                         headers={"Authorization": f"Bearer {secret}"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            view: dict[str, Any] = json.load(r)
+        return view
+
+    played = fought = False
+    for _ in range(400):
+        view = status()
+        if view["round"] >= 2 and played and fought:
+            break
+        page = players[view["to_act"]]
+        page.reload()
+        words = kampen_choice(page)
+        played = played or words.startswith(("play ", "exchange "))
+        press(page, words)
+        fought = fought or "Battle of " in page.locator(".log").inner_text()
+    assert played and fought and status()["round"] >= 2, "cards, a battle and a round's end"
+    boss.reload()
+    log = boss.locator(".log").inner_text()
+    assert "--- Norway's round ---" in log and "Battle of " in log
+    assert boss.locator("section.hand").count() == 0, "the organiser sees no hand"
+    for country, page in players.items():
+        page.reload()
+        assert page.locator("section.hand").count() == 1
+        assert page.locator(f'section.hand[data-country="{country}"]').count() == 1
+
+
+def test_a_kampen_hot_seat_hides_the_last_players_hand_until_the_next_takes_over(browser: Browser,
+                                                                                  base_url: str) -> None:
+    organiser = new_page(browser)
+    organiser.goto(base_url)
+    form = organiser.locator('section.new-game[data-scenario="kampen"] form')
+    form.locator("input[name=hotseat]").check()
+    with organiser.expect_navigation():
+        form.locator("button[type=submit]").click()
+    links = links_of(organiser)
+    assert set(links) == {"organiser", "Germany player", "Norway and The Allies player", "every side (hot-seat)"}
+    screen = open_link(browser, links["every side (hot-seat)"])
+    assert "Hand the screen to Germany" in screen.locator("#handover").inner_text()
+    assert screen.locator("section.hand").count() == 0 and screen.locator(".actions, #choice").count() == 0
+    with screen.expect_navigation():
+        screen.click("#take-over")
+    assert screen.locator('section.hand[data-country="germany"] .card').count() == 5
+    for _ in range(60):  # Germany passes through its round
+        if screen.locator("#handover").count():
+            break
+        words = screen.locator(".actions button, #choice option").all_inner_texts()
+        press(screen, "done" if "done" in words else words[0])
+    handover = screen.locator("#handover").inner_text()
+    assert "Hand the screen to Norway" in handover
+    assert screen.locator("section.hand").count() == 0, "Germany's hand is put away"
+    with screen.expect_navigation():
+        screen.click("#take-over")
+    shown = {h.get_attribute("data-country") for h in screen.locator("section.hand").all()}
+    assert shown == {"norway", "allies"}, "with two players, Norway's player holds the Allies' cards too"

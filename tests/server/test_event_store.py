@@ -248,16 +248,28 @@ def test_an_export_of_an_older_scenario_version_is_imported_under_its_rules(url:
     assert service(url).store.campaign(new).params["revision"] == 2, "a new campaign records the rules it began with"
 
 
-def test_the_server_hosts_only_the_systems_that_declare_it(url: str) -> None:
-    """The club server finds a campaign's rule system in the registry and hosts those declaring `Capability.CLUB`
-    (Kampen om Norge not yet): a bundled game or an upload of another system is refused, naming why."""
-    with pytest.raises(BadRequestError, match="unknown scenario 'kampen' \\(the club server plays"):
-        service(url).create("kampen")
-    upload = '[scenario]\nid = "mine"\nsystem = "kampen"\n'
-    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'kampen'"):
-        service(url).create("", scenario_toml=upload)
+def test_the_server_hosts_only_the_systems_that_declare_it(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club server finds a campaign's rule system in the registry and hosts those declaring `Capability.CLUB`:
+    a bundled game or an upload of another system is refused, naming why."""
+    from dataclasses import replace
+
+    from warroom import rulesets
+    from warroom.core.system import Capability
+
+    cid = service(url).create("kampen")[0]
+    assert service(url).state(cid).sc.id == "kampen", "Kampen om Norge is played on the club server"
+    with pytest.raises(BadRequestError, match="a Kampen om Norge scenario takes several files"):
+        service(url).create("", scenario_toml='[scenario]\nid = "mine"\nsystem = "kampen"\n')
     with pytest.raises(BadRequestError, match="not \\['chess'\\]"):
         service(url).create("", scenario_toml='[scenario]\nsystem = ["chess"]\n')
+    kampen = rulesets.get("kampen")
+    unhosted = replace(kampen, capabilities=kampen.capabilities - {Capability.CLUB})
+    hosted = {**rulesets.systems(), "kampen": unhosted}
+    monkeypatch.setattr(rulesets, "systems", lambda: hosted)
+    with pytest.raises(BadRequestError, match="unknown scenario 'kampen' \\(the club server plays"):
+        service(url).create("kampen")
+    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'kampen'"):
+        service(url).create("", scenario_toml='[scenario]\nid = "mine"\nsystem = "kampen"\n')
 
 
 def test_a_kept_upload_naming_its_system_loosely_still_loads_but_a_new_one_must_name_it(url: str) -> None:
@@ -271,7 +283,7 @@ def test_a_kept_upload_naming_its_system_loosely_still_loads_but_a_new_one_must_
     st = service(url).state(cid)
     assert st.sc.id == "club_caen" and not st.is_terminal()
     assert service(url).export(cid)["scenario"] == "club_caen"
-    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'Firestorm'"):
+    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, kampen, not 'Firestorm'"):
         service(url).create("", scenario_toml=text.replace("club_caen", "club_caen2"))
 
 

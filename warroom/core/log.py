@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -63,6 +64,24 @@ class LogEntry(NamedTuple):
                 raise SaveError(f"{where}: {key!r} must be true or false, got {value!r}")
             flags.append(value)
         return cls(action, side, turn, phase, flags[0], flags[1])
+
+
+class Secret(NamedTuple):
+    """What the rules mark secret in one log entry: the sides who may read it whole (none: nobody, e.g. a
+    shuffle's roll, which is a deck's new order) and what everyone else reads in its place."""
+
+    readers: tuple[str, ...]
+    shown: str
+
+
+def marked(entries: list[LogEntry], since: int, marks: dict[int, Secret], may_read: Callable[[Secret], bool]
+           ) -> list[LogEntry]:
+    """`entries[since:]` with every entry marked secret that the reader may not read replaced by its public form."""
+    out = entries[since:]
+    for i, mark in marks.items():
+        if i >= since and i < len(entries) and not may_read(mark):
+            out[i - since] = out[i - since]._replace(action=mark.shown, redacted=True)
+    return out
 
 
 SEALED = 0

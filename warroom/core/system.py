@@ -142,9 +142,9 @@ class RuleSystem:
     """The two camps a simulation report compares (e.g. Germany against Norway and the Allies)."""
     score_label: str
     """What `GameSummary.diff` counts, for reports, e.g. 'point cities German at the end'."""
-    log_for: Callable[[Any, Sequence[LogEntry], str | None], list[LogEntry]]
-    """The log of a position as a side (None: a spectator) may read it: the rules mark what is secret, and every
-    adapter shows the log only through this."""
+    log_for: Callable[[Any, str | None, int], list[LogEntry]]
+    """`log_for(state, side, since)`: the position's log from entry `since` as a side (None: a spectator) may
+    read it. The rules mark what is secret, and every adapter shows the log only through this."""
     describe: Callable[[Any, Action], str]
     """An action in words, as the player to act would read it."""
     title: Callable[[Any, Mapping[str, Any]], str]

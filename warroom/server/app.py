@@ -75,7 +75,9 @@ class Body(BaseModel):
 class NewCampaign(Body):
     scenario: Text = Field(default="", max_length=100)
     title: Text = Field(default="", max_length=200)
-    mode: Text = Field(default="gw", max_length=20)
+    mode: Text | None = Field(default=None, max_length=20)  # Firestorm: gw (the default), tabletop or mixed
+    params: dict[Text, bool | int | Text] = Field(default_factory=dict, max_length=8)  # the rules' own, e.g.
+    # Kampen om Norge's {"seats": 3, "advanced": true}
     bots: dict[Text, Text] = Field(default_factory=dict, max_length=8)  # side -> "heuristic" | "random"
     hotseat: bool = False  # one more link that plays every side
     parallel: bool = True  # tabletop battles are played at the same time (ignored for the General's Wargame)
@@ -227,9 +229,11 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
 
     @api.post("/api/campaigns", status_code=201, dependencies=[Creator])
     def create(body: NewCampaign) -> dict[str, Any]:
-        params: dict[str, Any] = {"mode": body.mode}
-        if body.mode != "gw" and body.parallel:
-            params["parallel"] = True
+        params: dict[str, Any] = dict(body.params)
+        if body.mode is not None:
+            params["mode"] = body.mode
+            if body.mode != "gw" and body.parallel:
+                params["parallel"] = True
         if body.bots:
             params["bots"] = body.bots
         cid, invitations = campaigns.create(body.scenario, body.title, params, hotseat=body.hotseat,

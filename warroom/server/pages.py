@@ -11,12 +11,15 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
+from warroom import rulesets
 from warroom.core.errors import SaveError
-from warroom.scenarios import bundled_ids, load_scenario
+from warroom.core.system import Capability
+from warroom.scenarios import bundled_ids, load_game, load_scenario
 from warroom.server.briefing import briefing
 from warroom.server.errors import KeyRequiredError, TooLargeError
-from warroom.server.portable import ANY_SIDE, read_export, seat_label
+from warroom.server.portable import ANY_SIDE, read_export, seat_label, seats_in_order
 from warroom.server.service import Invitation, scenario_of
+from warroom.server.store import NotFoundError
 from warroom.server.web import (
     KEY_COOKIE,
     TITLES_AND_MEANINGS,
@@ -30,6 +33,13 @@ from warroom.server.web import (
     settings_of,
     templates,
 )
+
+BOARDS: dict[str, str] = {
+    "firestorm": "warroom.server.firestorm_board:page",
+    "kampen": "warroom.server.kampen_board:page",
+}
+"""The campaign page of each rule system the club hosts (by the registry's id), as an entry point
+`page(campaigns, grant, shown, seat) -> (template, context)`: loaded only when such a page is drawn."""
 
 
 def links_page(request: Request, title: str, invitations: list[Invitation], cid: str) -> Response:
@@ -67,9 +77,12 @@ def add_pages(app: FastAPI) -> None:
     def index(request: Request) -> Response:
         scenarios = [load_scenario(s) for s in bundled_ids(system="firestorm")]
         info = [{"id": s.id, "title": s.title, "turns": len(s.turns)} for s in scenarios]
+        games = [{"id": s.id, "title": s.title, "sides": s.side_names}
+                 for s in (load_game(g) for g in bundled_ids(system="kampen"))]
         settings = settings_of(request)
         locked = not settings.key_matches(request.cookies.get(KEY_COOKIE))
-        return templates.TemplateResponse(request, "index.html", {"scenarios": info, "locked": locked})
+        return templates.TemplateResponse(request, "index.html", {"scenarios": info, "games": games,
+                                                                  "locked": locked})
 
     @pages.post("/server-key", response_class=HTMLResponse)
     async def server_key(request: Request) -> Response:
@@ -91,9 +104,14 @@ def add_pages(app: FastAPI) -> None:
     async def new(request: Request) -> Response:
         form = await request.form()
         scenario = str(form.get("scenario", ""))[:100]
-        params: dict[str, Any] = {"mode": str(form.get("mode", "gw"))[:20]}
-        if params["mode"] != "gw" and form.get("one_at_a_time") != "on":
-            params["parallel"] = True
+        params: dict[str, Any] = {}
+        if "mode" in form:  # a Firestorm campaign's battles
+            params["mode"] = str(form.get("mode"))[:20]
+            if params["mode"] != "gw" and form.get("one_at_a_time") != "on":
+                params["parallel"] = True
+        if "players" in form:  # a game of Kampen om Norge
+            params["seats"] = 3 if form.get("players") == "3" else 2
+            params["advanced"] = form.get("advanced") == "on"
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
         if bots:
             params["bots"] = bots
@@ -109,6 +127,9 @@ def add_pages(app: FastAPI) -> None:
         """The briefing of battle `no` at the table, or (0) of the battle being fought now."""
         campaigns = service(request)
         st = campaigns.state(cid)
+        if not rulesets.of(st).can(Capability.TABLETOP):
+            raise NotFoundError(f"{rulesets.of(st).name} has no battle briefings: its battles are fought on the "
+                                "campaign's own page")
         brief = briefing(st, campaigns.view(who), no)
         return templates.TemplateResponse(request, "battle.html", {"cid": cid, "brief": brief, "no": no})
 
@@ -137,31 +158,24 @@ def add_pages(app: FastAPI) -> None:
         campaigns = service(request)
         row = campaigns.store.campaign(cid)
         sc = scenario_of(row)
-        seats = [{"role": "organiser", "side": "", "label": "organiser"}]
-        for side in (*sc.sides, ANY_SIDE):
-            for role in ("general", "commander"):
-                if side != ANY_SIDE or role == "general":
-                    seats.append({"role": role, "side": side, "label": seat_label(sc, role, side)})
+        seats = [{"role": role, "side": side, "label": seat_label(sc, role, side, row.params)}
+                 for role, side in seats_in_order(sc, [("general", ANY_SIDE)], row.params)]
         return templates.TemplateResponse(request, "manage_links.html", {
             "cid": cid, "title": row.title, "links": campaigns.links(who), "seats": seats})
 
     @pages.get("/c/{cid}", response_class=HTMLResponse)
-    def campaign(request: Request, cid: str, who: Member) -> Response:
+    def campaign(request: Request, cid: str, who: Member, seat: str = "") -> Response:
+        """The campaign page, drawn by its rule system's board (`BOARDS`); `seat` is the player a hot-seat
+        screen was handed over to."""
         campaigns = service(request)
-        page = campaigns.page(who)
-        view, row = page["view"], page["row"]
-        sc = scenario_of(row)
+        shown = campaigns.page(who)
+        row, st = shown["row"], shown["state"]
+        sc = st.sc
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side in sc.side_names else
                                " of every side" if who.side else "")
-        maps, chart = page["drawings"]
-        details = {a["id"]: a for a in view["areas"]}
-        context: dict[str, Any] = {
-            "cid": cid, "title": row.title, "view": view, "legal": view["legal"],
-            "names": sc.side_names, "you": you, "events": page["events"], "maps": maps,
-            "map_names": {m: info["name"] for m, info in sc.maps.items()}, "chart": chart, "details": details,
-            "results": view["results"], "organiser": who.role == "organiser",
-            "troop_names": {t.id: t.name for t in sc.troops.values()},
-        }
-        return templates.TemplateResponse(request, "campaign.html", context)
+        template, context = rulesets.resolve(BOARDS[rulesets.of(st).id])(campaigns, who, shown, seat[:40])
+        context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
+                   "organiser": who.role == "organiser", **context}
+        return templates.TemplateResponse(request, template, context)
 
     app.include_router(pages)

@@ -10,6 +10,7 @@ replay exactly, naming the field.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from warroom import rulesets
 from warroom.core.errors import SaveError, shown
 from warroom.core.log import GameRecord, parse_json
 from warroom.core.state import NOT_SIDES
+from warroom.core.system import Capability
 from warroom.server.errors import BadRequestError, readable
 
 BOT_KINDS = ("heuristic", "random")
@@ -70,22 +72,23 @@ def campaign_params(sc: Any, raw: Any, where: str = "params") -> dict[str, Any]:
         system.check_params(params)
     except ValueError as exc:
         raise BadRequestError(f"{where}.{exc}") from exc
-    bots = raw["bots"] if "bots" in raw else bots_of_terminal_save(sc, raw)
-    if not isinstance(bots, dict) or any(not isinstance(k, str) or k not in sc.sides or not isinstance(v, str)
+    bots = raw["bots"] if "bots" in raw else bots_of_terminal_save(sc, raw, params)
+    players = player_sides(sc, params)
+    if not isinstance(bots, dict) or any(not isinstance(k, str) or k not in players or not isinstance(v, str)
                                          or v not in BOT_KINDS for k, v in bots.items()):
-        raise BadRequestError(f"{where}.bots: must map sides ({', '.join(sc.sides)}) to a bot kind "
+        raise BadRequestError(f"{where}.bots: must map sides with a player ({', '.join(players)}) to a bot kind "
                               f"({', '.join(BOT_KINDS)}), got {shown(bots)}")
     if bots:
         params["bots"] = dict(bots)
     return params
 
 
-def bots_of_terminal_save(sc: Any, raw: dict[str, Any]) -> dict[str, str]:
+def bots_of_terminal_save(sc: Any, raw: dict[str, Any], params: Mapping[str, Any]) -> dict[str, str]:
     players = raw.get("players")
     if not isinstance(players, dict):
         return {}
     kind = raw.get("bot") if raw.get("bot") in BOT_KINDS else BOT_KINDS[0]
-    return {side: str(kind) for side in sc.sides if players.get(side) == "bot"}
+    return {side: str(kind) for side in player_sides(sc, params) if players.get(side) == "bot"}
 
 
 MAX_SIDE_ID = 40
@@ -104,21 +107,42 @@ def is_side_id(text: str) -> bool:
             and text not in NOT_SIDES)
 
 
-def standard_seats(sc: Any) -> list[Seat]:
-    """The links every campaign starts with: the organiser's, then each side's general and commanders."""
-    return [("organiser", ""), *((role, side) for side in sc.sides for role in ("general", "commander"))]
+def player_sides(sc: Any, params: Mapping[str, Any] | None = None) -> list[str]:
+    """The sides that have a player of their own in a game with these parameters (with two players, Kampen om
+    Norge's Allies are played by Norway's player)."""
+    seats = rulesets.of(sc).seats(sc, params or {})
+    return [s for s in sc.sides if seats.get(s, s) == s]
 
 
-def seat_label(sc: Any, role: str, side: str) -> str:
-    """How a link is named on the links page: "organiser", "Allies general", "every side (hot-seat)" ..."""
+def seat_of(sc: Any, params: Mapping[str, Any], side: str) -> str:
+    """The side whose player decides for `side`."""
+    return rulesets.of(sc).seats(sc, params).get(side, side)
+
+
+def roles_of(sc: Any) -> tuple[str, ...]:
+    """The roles of a side's links: its general, and its commanders where battles are fought at the table."""
+    return ("general", "commander") if rulesets.of(sc).can(Capability.TABLETOP) else ("general",)
+
+
+def standard_seats(sc: Any, params: Mapping[str, Any] | None = None) -> list[Seat]:
+    """The links every campaign starts with: the organiser's, then each player's general (and commanders)."""
+    return [("organiser", ""), *((role, side) for side in player_sides(sc, params) for role in roles_of(sc))]
+
+
+def seat_label(sc: Any, role: str, side: str, params: Mapping[str, Any] | None = None) -> str:
+    """How a link is named on the links page: "organiser", "Allies general", "every side (hot-seat)", "Norway and
+    The Allies player" ..."""
     if role == "organiser":
         return "organiser"
     if side == ANY_SIDE:
         return "every side (hot-seat)"
+    if len(roles_of(sc)) == 1:  # no battles at the table: a side has one player, who plays its cards
+        seats = rulesets.of(sc).seats(sc, params or {})
+        return " and ".join(sc.side_names[s] for s in sc.sides if seats.get(s, s) == side) + " player"
     return f"{sc.side_names[side]} {'commanders' if role == 'commander' else role}"
 
 
-def check_seat(sc: Any, role: str, side: str, where: str = "") -> None:
+def check_seat(sc: Any, role: str, side: str, where: str = "", params: Mapping[str, Any] | None = None) -> None:
     """Raise `BadRequestError` unless (role, side) is a seat of this campaign."""
     if role not in ROLES:
         raise BadRequestError(f"{where}unknown role {shown(role)} (organiser, general or commander)")
@@ -129,11 +153,17 @@ def check_seat(sc: Any, role: str, side: str, where: str = "") -> None:
                               "side)")
     if role == "commander" and side == ANY_SIDE:
         raise BadRequestError(f"{where}commanders belong to one side (a hot-seat link is a general's, side *)")
+    if role not in ("organiser", *roles_of(sc)):
+        raise BadRequestError(f"{where}{rulesets.of(sc).name} has no commanders (no battles are fought at the "
+                              "table): a side's link is its general's")
+    if role != "organiser" and side != ANY_SIDE and (player := seat_of(sc, params or {}, side)) != side:
+        raise BadRequestError(f"{where}in this game the {sc.side_names[side]} are played by the "
+                              f"{sc.side_names[player]}' player: give that player the link")
 
 
-def seats_in_order(sc: Any, extra: list[Seat]) -> list[Seat]:
+def seats_in_order(sc: Any, extra: list[Seat], params: Mapping[str, Any] | None = None) -> list[Seat]:
     """The standard seats, then any others (a hot-seat link ...) once each, in a stable order."""
-    seats = standard_seats(sc)
+    seats = standard_seats(sc, params)
     for seat in extra:
         if seat not in seats:
             seats.append(seat)

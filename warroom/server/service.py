@@ -17,8 +17,9 @@ import random
 import threading
 import tomllib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from warroom import rulesets
 from warroom.ai import make_bot
@@ -42,6 +43,7 @@ from warroom.server.portable import (
     export_document,
     is_side_id,
     seat_label,
+    seat_of,
     seats_in_order,
     standard_seats,
 )
@@ -69,6 +71,7 @@ RESULT_RETRIES = 20
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class LRU(Generic[K, V]):
@@ -249,7 +252,7 @@ class Campaigns:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._cache = LRU[tuple[str, int, int], Any](CACHE_SIZE)  # (id, epoch, seq) -> position
-        self._drawn = LRU[tuple[str, int, int, str], tuple[list[tuple[str, str]], str]](CACHE_SIZE)  # + side
+        self._drawn = LRU[tuple[str, int, int, str], Any](CACHE_SIZE)  # + side: a page's drawings
 
     # ----- creating --------------------------------------------------------------------------------------------
     def create(self, scenario_id: str, title: str = "", params: dict[str, Any] | None = None,
@@ -268,7 +271,7 @@ class Campaigns:
         else:
             sc = load_game(scenario_id)
         params = campaign_params(sc, params or {})
-        seats = standard_seats(sc) + ([("general", ANY_SIDE)] if hotseat else [])
+        seats = standard_seats(sc, params) + ([("general", ANY_SIDE)] if hotseat else [])
         return self._start(sc, title or sc.title, params, scenario_toml, seats, rulesets.new_game(sc, params))
 
     def _start(self, sc: Any, title: str, params: dict[str, Any], scenario_toml: str | None,
@@ -280,7 +283,7 @@ class Campaigns:
         params = {**params, **{k: st.params[k] for k in rulesets.of(sc).params if k in st.params}}
         cid = self.store.create_campaign(title[:MAX_TITLE], sc.id, params, scenario_toml)
         try:
-            invitations = [self._invite(cid, role, side, seat_label(sc, role, side)) for role, side in seats]
+            invitations = [self._invite(cid, role, side, seat_label(sc, role, side, params)) for role, side in seats]
             self._settle(self.store.campaign(cid), st, 0, None, None)
             for no, pending in (waiting or {}).items():  # reported on the old server: they wait here as there
                 self.store.add_pending(cid, no, pending)
@@ -298,7 +301,7 @@ class Campaigns:
         sc = scenario_of(row)
         record = GameRecord(sc.id, sc.version, row.params, SEALED, self.store.log(cid))
         live = {(g.role, g.side) for g in self.store.tokens(cid)}
-        seats = [seat for seat in seats_in_order(sc, sorted(live)) if seat in live]
+        seats = [seat for seat in seats_in_order(sc, sorted(live), row.params) if seat in live]
         st = self._state(row)
         waiting = [Waiting(no, p.attacker_vp, p.defender_vp, p.by_side, p.disputed)
                    for no, p in sorted(self.store.pendings(cid).items()) if still_valid(st, row.epoch, no, p)]
@@ -329,7 +332,7 @@ class Campaigns:
                                   "replayed on other rules, the campaign could change")
         params = campaign_params(sc, upgraded)  # an older version goes on under the rules it began with
         for i, (role, side) in enumerate(saved.seats):
-            check_seat(sc, role, side, f"club.seats[{i}]: ")
+            check_seat(sc, role, side, f"club.seats[{i}]: ", params)
         try:
             st: Any = replay(record, lambda: rulesets.new_game(sc, dict(params)))
         except SaveError:
@@ -352,23 +355,26 @@ class Campaigns:
         waiting = {w.battle: PendingReport(len(st.log), w.attacker_vp, w.defender_vp, w.by_side, "", w.disputed,
                                            asked_at(st, w.battle), 0) for w in saved.waiting}
         return self._start(sc, title or saved.title or f"{sc.title} (imported)", params, saved.scenario_toml,
-                           seats_in_order(sc, list(saved.seats)), st, waiting)
+                           seats_in_order(sc, list(saved.seats), params), st, waiting)
 
     def reissue(self, grant: Grant, role: str, side: str) -> Invitation:
         """A new link for a role (after revoking a lost or leaked one): organiser only."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser issues links")
-        sc = scenario_of(self.store.campaign(grant.campaign_id))
-        check_seat(sc, role, side)
-        return self._invite(grant.campaign_id, role, side, seat_label(sc, role, side), MAX_LIVE_LINKS)
+        row = self.store.campaign(grant.campaign_id)
+        sc = scenario_of(row)
+        check_seat(sc, role, side, params=row.params)
+        return self._invite(grant.campaign_id, role, side, seat_label(sc, role, side, row.params), MAX_LIVE_LINKS)
 
     def links(self, grant: Grant) -> list[dict[str, Any]]:
         """The campaign's live links, without their secrets (only their holders have those): organiser only."""
         if grant.role != "organiser":
             raise ForbiddenError("only the organiser manages links")
-        sc = scenario_of(self.store.campaign(grant.campaign_id))
-        return [{"token": g.token_id, "role": g.role, "side": g.side, "label": seat_label(sc, g.role, g.side),
-                 "yours": g.token_id == grant.token_id} for g in self.store.tokens(grant.campaign_id)]
+        row = self.store.campaign(grant.campaign_id)
+        sc = scenario_of(row)
+        return [{"token": g.token_id, "role": g.role, "side": g.side,
+                 "label": seat_label(sc, g.role, g.side, row.params), "yours": g.token_id == grant.token_id}
+                for g in self.store.tokens(grant.campaign_id)]
 
     def revoke(self, grant: Grant, token_id: str) -> None:
         """Revoke a link: organiser only, and never the campaign's last organiser link (a campaign without an
@@ -401,57 +407,63 @@ class Campaigns:
             self._cache.put(key, st)
         return st
 
+    @staticmethod
+    def viewer(st: Any, grant: Grant) -> str | None:
+        """The side whose view the holder of `grant` reads: its own side (a player deciding for another side too,
+        as Kampen om Norge's Norway for the Allies with two players, reads that side's view while it decides);
+        a hot-seat link reads the view of the side to act; the organiser a spectator's."""
+        who = st.current_player()
+        mine = grant.side and who in st.sc.sides and seat_of(st.sc, st.params, who) == grant.side
+        side = who if grant.side == ANY_SIDE or mine else grant.side
+        return side if side in st.sc.sides else None
+
     def view(self, grant: Grant, row: CampaignRow | None = None) -> dict[str, Any]:
         """What the holder may see: a side's view, or the public view for the organiser."""
         row = row or self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        side = st.current_player() if grant.side == ANY_SIDE else grant.side
-        out: dict[str, Any] = st.view(side if side in st.sc.sides else None)
+        out: dict[str, Any] = st.view(self.viewer(st, grant))
         out["seq"] = row.seq
         out["epoch"] = row.epoch  # how many undos: a position is (epoch, seq)
         out["you"] = {"role": grant.role, "side": grant.side}
-        out["legal"] = [a.to_str() for a in self._legal_for(st, grant)]
+        out["legal"] = [a.to_str() for a in self.legal_for(st, grant)]
         pendings = self.store.pendings(row.id)  # one query serves the results and their signature
         out["results"] = self._results(st, row.epoch, grant, pendings)
         out["waiting"] = signature(pendings)
         return out
 
     def page(self, grant: Grant) -> dict[str, Any]:
-        """Everything the campaign page shows, from one reading of the campaign: its row, the holder's view,
-        the maps and chart, and the latest events."""
+        """Everything a campaign page shows, from one reading of the campaign: its row, its position (shared:
+        read it, never change it), the holder's view and the latest events."""
         row = self.store.campaign(grant.campaign_id)
-        return {"row": row, "view": self.view(grant, row), "drawings": self.drawings(grant, row),
+        return {"row": row, "state": self._state(row), "view": self.view(grant, row),
                 "events": self.events(grant, 60, row)}
 
-    def drawings(self, grant: Grant, row: CampaignRow | None = None) -> tuple[list[tuple[str, str]], str]:
-        """The holder's maps as SVG (one per map) and the VP-over-time chart (docs/server-plan.md 6), drawn
-        once per position and side."""
-        from warroom.server.svg import map_svgs, vp_chart_svg, vp_history
-
-        row = row or self.store.campaign(grant.campaign_id)
-        key = (row.id, row.epoch, row.seq, grant.side)
+    def drawing(self, row: CampaignRow, side: str | None, draw: Callable[[Any, str | None], T]) -> T:
+        """`draw(position, side)`, drawn once per position and side (a page's maps and charts)."""
+        key = (row.id, row.epoch, row.seq, side or "")
         drawn = self._drawn.get(key)
         if drawn is None:
-            st = self._state(row)
-            drawn = map_svgs(st, grant.side or None), vp_chart_svg(vp_history(st), st.sc.side_names)
+            drawn = draw(self._state(row), side)
             self._drawn.put(key, drawn)
-        return drawn
+        return cast(T, drawn)
 
     def log(self, grant: Grant) -> list[LogEntry]:
         """The action log as the holder may read it: the rules say what is secret (`RuleSystem.log_for`). The
         organiser and a hot-seat link (everyone at one screen) read it as a spectator."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        return rulesets.of(st).log_for(st, self.store.log(row.id), reader(grant))
+        return rulesets.of(st).log_for(st, reader(grant), 0)
 
     def events(self, grant: Grant, last: int = 200, row: CampaignRow | None = None) -> list[str]:
         """The campaign's event log as text (what every side may read: dice and results as they fell)."""
         st = self._state(row or self.store.campaign(grant.campaign_id))
         return [f"T{turn} {text}" for turn, text in st.events[-last:]]
 
-    def _legal_for(self, st: Any, grant: Grant) -> list[Any]:
+    def legal_for(self, st: Any, grant: Grant) -> list[Any]:
+        """The actions the holder of `grant` may take now (none unless it is their decision)."""
         who = st.current_player()
-        if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side not in (who, ANY_SIDE):
+        if who in (CHANCE, REPORT, TERMINAL) or grant.role != "general" or grant.side not in (
+                seat_of(st.sc, st.params, who), ANY_SIDE):
             return []
         return list(st.legal_actions())
 
@@ -522,7 +534,7 @@ class Campaigns:
             (kept if survives else discarded).append(entry)
         return {"seq": row.seq, "epoch": row.epoch, "keep": keep, "waiting": signature(pendings),
                 "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
-                           for e in rulesets.of(st).log_for(st, log[keep:], None)],  # as the organiser's log
+                           for e in rulesets.of(st).log_for(st, None, keep)],  # as the organiser's log
                 "discarded": discarded, "kept": kept, "stale": stale}
 
     def undo(self, grant: Grant, count: int, seq: int, waiting: str | None = None, epoch: int | None = None
@@ -697,7 +709,7 @@ class Campaigns:
         if grant.role != "general":
             raise ForbiddenError(f"commanders report tabletop results; the {sc.side_names.get(who, who)} general "
                                  "decides this")
-        if grant.side not in (who, ANY_SIDE):
+        if grant.side not in (seat_of(sc, st.params, who), ANY_SIDE):
             raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
                                  f"{sc.side_names.get(grant.side, grant.side)}'")
 
@@ -713,13 +725,13 @@ class Campaigns:
             who = st.current_player()
             if who == CHANCE:
                 st.apply_action(st.chance_dice().sample(dice_for(row, len(st.log))))
-            elif who in bots:  # the server's bot plays its side at once, from its own keyed stream
-                bot = make_bot(bots[who], bot_stream(row, len(st.log)))
+            elif (player := seat_of(st.sc, st.params, who)) in bots:  # the server's bot plays its side at
+                bot = make_bot(bots[player], bot_stream(row, len(st.log)))  # once, from its own keyed stream
                 st.apply_action(bot.choose(st, st.legal_actions()), who)
             else:
                 break
         entries = st.log[old_seq:]
-        shown_to = rulesets.of(st).log_for(st, entries, reader)  # the server's bot may have allocated in secret
+        shown_to = rulesets.of(st).log_for(st, reader, old_seq)  # the server's bot may have played in secret
         response = {"seq": old_seq + len(entries), "applied": [e.action for e in shown_to]}
         try:
             self.store.append(cid, old_seq, entries, token_id, key, response, epoch=row.epoch, answered=answered)

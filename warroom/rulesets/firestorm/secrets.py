@@ -7,7 +7,6 @@ allocations since the last roll stay hidden until the dice fall.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from warroom.core.errors import IllegalActionError, UnknownNameError
@@ -28,11 +27,12 @@ def is_allocation(st: FirestormState, entry: LogEntry) -> bool:
     return isinstance(action, Order) and action.verb == "allocate"
 
 
-def log_for(st: FirestormState, entries: Sequence[LogEntry], viewer: str | None) -> list[LogEntry]:
-    """The log `entries` of the position `st` as `viewer` may read it (None: a spectator or the organiser, who
-    sees no side's unrolled allocation)."""
+def log_for(st: FirestormState, viewer: str | None, since: int = 0) -> list[LogEntry]:
+    """The log of the position `st` from entry `since` as `viewer` may read it (None: a spectator or the
+    organiser, who sees no side's unrolled allocation)."""
+    entries = st.log
     if st.step != "nv_alloc":
-        return list(entries)
+        return entries[since:]
     last_roll = max((i for i, e in enumerate(entries) if e.automatic), default=-1)
     return [e._replace(action=HIDDEN, redacted=True) if i > last_roll and e.side != viewer and is_allocation(st, e)
-            else e for i, e in enumerate(entries)]
+            else e for i, e in enumerate(entries[since:], since)]

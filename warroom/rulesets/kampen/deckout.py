@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.core.log import Secret
 from warroom.core.state import CHANCE, Action
 from warroom.rulesets.kampen.legality import explain
+from warroom.rulesets.kampen.secrets import secrecy
 from warroom.rulesets.kampen.state import ALLIES, KampenRules, KampenState
 from warroom.rulesets.kampen.view import build_view
 
@@ -46,6 +48,9 @@ class KampenFlow(KampenRules):
 
     def explain(self, st: St, action: Action) -> str:
         return explain(st, action)
+
+    def secrecy(self, st: St, step: str, action: Action, who: str) -> Secret | None:
+        return secrecy(st, step, action, who)
 
     def entering(self, st: St, name: str) -> str:
         """Between two steps: the Allies' losses come first when their deck has just run out, then `name`."""

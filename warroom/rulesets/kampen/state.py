@@ -15,7 +15,7 @@ from warroom.core.dice import Dice, MixedDice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
 from warroom.core.flow import Flow
-from warroom.core.log import LogEntry
+from warroom.core.log import LogEntry, Secret
 from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
 from warroom.rulesets.kampen.cards import CardUse
@@ -114,6 +114,10 @@ class KampenRules(Flow["KampenState"]):
     def explain(self, st: KampenState, action: Action) -> str:
         raise NotImplementedError
 
+    def secrecy(self, st: KampenState, step: str, action: Action, who: str) -> Secret | None:
+        """Whether the log entry of `action`, just played by `who` at `step`, is secret (`secrets.py`)."""
+        raise NotImplementedError
+
 
 class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
@@ -157,6 +161,7 @@ class KampenState(FlowRecording):
         self.landings: list[tuple[str, str, str]] = []  # 9 April: (ship card, its sea area, land area)
         self.flags: dict[str, Any] = {}
         self.log: list[LogEntry] = []
+        self.secrets: dict[int, Secret] = {}  # log index -> what of that entry is secret (`secrets.py`)
         self.events: list[tuple[int, str]] = []  # (round, text)
         self.happened: list[Event] = []  # typed events (core.events)
         self.record_events = True
@@ -202,8 +207,11 @@ class KampenState(FlowRecording):
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         if who is None:
             who = self.current_player()
+        step = self.step
         self.log.append(LogEntry(action.to_str(), who, self.round, self.phase(), who == CHANCE))
         self.flow.apply(self, action)
+        if self.record_events and (mark := self.flow.secrecy(self, step, action, who)) is not None:
+            self.secrets[len(self.log) - 1] = mark
 
     def parse_action(self, text: str) -> KampenAction:
         return parse_words(text.split(), self.area_or_raise)
@@ -243,6 +251,7 @@ class KampenState(FlowRecording):
         new.landings = list(self.landings)
         new.flags = dict(self.flags)
         new.log = list(self.log) if history else []
+        new.secrets = dict(self.secrets) if history else {}
         new.events = list(self.events) if history else []
         new.happened = list(self.happened) if history else []
         return new

@@ -11,7 +11,7 @@ from warroom.rulesets.kampen import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.kampen.describe import describe
 from warroom.rulesets.kampen.determinise import determinise
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
-from warroom.rulesets.kampen.secrets import log_for
+from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
 
 BOT_STREAM = 0x9E3779B97F4A7C15
@@ -20,8 +20,7 @@ BOT_STREAM = 0x9E3779B97F4A7C15
 
 def seats(sc: KampenScenario, params: Mapping[str, Any]) -> dict[str, str]:
     """With two players one person holds Norway and the Allies (1.2): Norway's player decides for both."""
-    two = int(params.get("seats", 2)) == 2
-    return {GERMANY: GERMANY, NORWAY: NORWAY, ALLIES: NORWAY if two else ALLIES}
+    return {c: seat_of(params, c) for c in (GERMANY, NORWAY, ALLIES)}
 
 
 def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
@@ -74,5 +73,5 @@ SYSTEM = RuleSystem(
               Variant("advanced, 2 players", {"advanced": True}),
               Variant("advanced, 3 players", {"advanced": True, "seats": 3})),
     max_actions=20_000,
-    capabilities=frozenset({Capability.HIDDEN}),
+    capabilities=frozenset({Capability.HIDDEN, Capability.CLUB}),
 )
