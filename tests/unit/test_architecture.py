@@ -138,24 +138,10 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
     return found
 
 
-KNOWN_CIRCLES = {
-    "warroom.rulesets.firestorm": 13,
-}
-"""Import circles inside a rule package that are still to be broken (issue 13: the position at the bottom, the
-verbs and the flow table above it), by package and how many modules they tie: the figures may only go down."""
-
-
-def test_no_new_import_circle() -> None:
-    found = circles(import_graph())
-    package_names = {module_name(p) for p in ROOT.rglob("__init__.py")}
-    tied: dict[str, int] = {}
-    for group in found:
-        packages = {m if m in package_names else m.rsplit(".", 1)[0] for m in group}
-        assert len(packages) == 1 and next(iter(packages)) in KNOWN_CIRCLES, f"a new import circle: {sorted(group)}"
-        package = next(iter(packages))
-        tied[package] = tied.get(package, 0) + len(group)
-    for package, most in KNOWN_CIRCLES.items():
-        assert tied.get(package, 0) <= most, f"the import circles in {package} grew: {tied.get(package)} modules"
+def test_no_import_circle() -> None:
+    """Every package is layered: the position at the bottom, the verbs and the flow table above it, the adapters
+    on top. No module reaches back up, not even from inside a function."""
+    assert [sorted(group) for group in circles(import_graph())] == []
 
 
 def test_no_module_reaches_the_size_limit() -> None:

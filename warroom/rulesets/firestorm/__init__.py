@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.errors import ScenarioError, shown
-from warroom.core.flow import Flow
 from warroom.core.tomlfiles import read_toml_tree
 from warroom.rulesets.firestorm.model import REVISION, FirestormScenario, parse_scenario
-from warroom.rulesets.firestorm.state import FirestormState
+from warroom.rulesets.firestorm.state import FirestormRules, FirestormState
 
 MODES = ("gw", "tabletop", "mixed")
 MAX_ALLOTMENT = 1000
@@ -64,7 +63,7 @@ def check_params(params: Mapping[str, Any]) -> None:
 
 
 @cache
-def flow() -> Flow[FirestormState]:
+def flow() -> FirestormRules:
     from warroom.rulesets.firestorm.steps import build_flow
 
     return build_flow()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from warroom.rulesets.firestorm import norway, parallel
+import warroom.rulesets.firestorm.norway as norway
+import warroom.rulesets.firestorm.parallel as parallel
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Place, is_token
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.state import RESERVE

@@ -10,13 +10,13 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import warroom.rulesets.firestorm.parallel as parallel
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
-from warroom.rulesets.firestorm import parallel
 from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
@@ -78,10 +78,30 @@ class Locations(dict[str, str]):
         return new
 
 
+class FirestormRules(Flow["FirestormState"]):
+    """The flow table of a campaign, with the verbs that stand above the position: what a side sees of it, why an
+    action is refused, a battle's result from the table, and Norway's Strategic Game. `steps.FirestormFlow` gives
+    them; the position asks its flow, so that this module, the data, imports nothing above it."""
+
+    def view(self, st: FirestormState, side: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def explain(self, st: FirestormState, action: Action) -> str:
+        raise NotImplementedError
+
+    def record_result(self, st: FirestormState, action: Report) -> None:
+        """The result of a battle at the table, reported whenever it comes in (parallel.py)."""
+        raise NotImplementedError
+
+    def new_navy(self, sc: FirestormScenario) -> NavalState:
+        """The Strategic Game's naval position at the start (Norway)."""
+        raise NotImplementedError
+
+
 class FirestormState(FlowRecording):
     """A Firestorm campaign position. Drive it only through the state API verbs."""
 
-    def __init__(self, scenario: FirestormScenario, flow: Flow[FirestormState], params: dict[str, Any]) -> None:
+    def __init__(self, scenario: FirestormScenario, flow: FirestormRules, params: dict[str, Any]) -> None:
         self.sc = scenario
         self.flow = flow
         self.params = params
@@ -117,9 +137,7 @@ class FirestormState(FlowRecording):
         self._derived: dict[str | tuple[str, str, int], frozenset[str] | tuple[str, ...]] = {}
         self.navy: NavalState | None = None  # Norway's Strategic Game (hook strategic_game)
         if scenario.has("strategic_game"):
-            from warroom.rulesets.firestorm.navy import NavalState
-
-            self.navy = NavalState(scenario)
+            self.navy = flow.new_navy(scenario)
 
     # ----- the state API ------------------------------------------------------------------
     def current_player(self) -> str:
@@ -203,9 +221,7 @@ class FirestormState(FlowRecording):
         self.log.append(LogEntry(action.to_str(), who, self.turn, self.flow.steps[self.step].phase,
                                  who == CHANCE))
         if isinstance(action, Report) and action.battle:
-            from warroom.rulesets.firestorm.steps import record_result
-
-            record_result(self, parallel.find(self, action.battle), action)
+            self.flow.record_result(self, action)
             self.flow.settle(self)
             return
         self.flow.apply(self, action)
@@ -248,9 +264,7 @@ class FirestormState(FlowRecording):
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:
-        from warroom.rulesets.firestorm.view import build_view
-
-        return build_view(self, side)
+        return self.flow.view(self, side)
 
     # ----- helpers used by the rules, bots and views -----------------------------------------
     def area_or_raise(self, text: str) -> str:
@@ -407,6 +421,4 @@ class FirestormState(FlowRecording):
             self.note(f"{troop.name} is destroyed and goes to the Reinforcement Pool")
 
     def explain_illegal(self, action: Action) -> str:
-        from warroom.rulesets.firestorm.legality import explain
-
-        return explain(self, action)
+        return self.flow.explain(self, action)

@@ -7,14 +7,17 @@ are named functions called from these rows, never `if campaign == ...` branches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.dice import Roll, d3
+import warroom.rulesets.firestorm.campaign as campaign
+import warroom.rulesets.firestorm.norway as norway
+import warroom.rulesets.firestorm.parallel as parallel
+import warroom.rulesets.firestorm.strategic as strategic
+from warroom.core.dice import d3
 from warroom.core.events import TurnEnded
-from warroom.core.flow import Flow, Step, goto
-from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm import campaign, norway, parallel
+from warroom.core.flow import Step, goto
+from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
     CARPET,
@@ -44,7 +47,11 @@ from warroom.rulesets.firestorm.battle import (
     table_entry,
     tabletop_winner,
 )
+from warroom.rulesets.firestorm.chance import chance_step
+from warroom.rulesets.firestorm.legality import explain
+from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.moves import can_move, move_options, move_problem, pass_problem
+from warroom.rulesets.firestorm.navy import NavalState
 from warroom.rulesets.firestorm.options import (
     arrow_options,
     commit_options,
@@ -54,33 +61,13 @@ from warroom.rulesets.firestorm.options import (
     placement_spots,
     placing_options,
 )
-from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormState
+from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormRules, FirestormState
+from warroom.rulesets.firestorm.view import build_view
 
 St = FirestormState
 
 
-# ----- helpers for chance and auto-skipping steps -------------------------------------------------
-def chance_step(name: str, phase: str, dice: Callable[[St], int], resolve: Callable[[St, tuple[int, ...]], None],
-                nxt: Callable[[St], str]) -> Step[St]:
-    """A chance node rolling `dice(st)` d6; with no dice it resolves at once without a roll."""
-
-    def begin(st: St) -> None:
-        n = dice(st)
-        if n == 0:
-            resolve(st, ())
-            st.flags["dice"] = 0
-        else:
-            st.flags["dice"] = n
-
-    def apply(st: St, roll: Any) -> None:
-        assert isinstance(roll, Roll)
-        st.flags["dice"] = 0
-        resolve(st, roll.values)
-
-    return Step(name, phase, actor=lambda st: CHANCE, apply=apply, on_begin=begin,
-                end_if=lambda st: st.flags.get("dice", 0) == 0, next=nxt)
-
-
+# ----- helpers ------------------------------------------------------------------------------------
 def faces(values: tuple[int, ...]) -> str:
     return " ".join(f"[{v}]" for v in values)
 
@@ -812,10 +799,25 @@ def end_turn(st: St) -> None:
         st.turn += 1
 
 
-def build_flow() -> Flow[St]:
-    """The flow table shared by every Firestorm campaign."""
-    from warroom.rulesets.firestorm import strategic  # its rows use chance_step from this module
+class FirestormFlow(FirestormRules):
+    """The flow table, with the verbs that stand above the position: what a side sees (`view.py`), why an action
+    is refused (`legality.py`), a result of a battle at the table, and Norway's Strategic Game."""
 
+    def view(self, st: St, side: str | None) -> dict[str, Any]:
+        return build_view(st, side)
+
+    def explain(self, st: St, action: Action) -> str:
+        return explain(st, action)
+
+    def record_result(self, st: St, action: Report) -> None:
+        record_result(st, parallel.find(st, action.battle), action)
+
+    def new_navy(self, sc: FirestormScenario) -> NavalState:
+        return NavalState(sc)
+
+
+def build_flow() -> FirestormRules:
+    """The flow table shared by every Firestorm campaign."""
     steps: list[Step[St]] = [
         Step("turn_start", "planning", on_begin=begin_turn,
              next=lambda st: "sa_start" if st.navy is not None else "plan_place"),
@@ -868,7 +870,7 @@ def build_flow() -> Flow[St]:
         *campaign.dday_steps(),
         *strategic.strategic_steps(),
     ]
-    return Flow(steps)
+    return FirestormFlow(steps)
 
 
 def after_normal_battle(st: St) -> str:

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.flow import Step, goto
 from warroom.rulesets.firestorm.actions import PASS, Move, Order, Pass
+from warroom.rulesets.firestorm.chance import chance_step
 from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
 from warroom.rulesets.firestorm.navy import SORTIE, NavalState, is_surface, sea_control
 from warroom.rulesets.firestorm.norway import pay
 from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
-from warroom.rulesets.firestorm.steps import chance_step
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
