@@ -95,7 +95,7 @@ def test_special_bombing_closes_the_port_with_the_exact_chance(bombers: tuple[st
         st.apply_action(st.legal_actions()[0])
     combat = nav(st).combat
     assert combat is not None and combat.volleys[0].dice == k and combat.volleys[0].reroll == k
-    hits, trials = rate(st, lambda s: "namsos_harbour" in nav(s).bombed, seed=200 + k)
+    hits, trials = rate(st, lambda s: "namsos_harbour" in nav(s).closed_harbours, seed=200 + k)
     lo, hi = wilson(hits, trials)
     assert lo <= p_any_hit_with_reroll(k) <= hi, (k, hits / trials, p_any_hit_with_reroll(k))
 

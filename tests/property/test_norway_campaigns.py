@@ -148,14 +148,14 @@ def check_clone(st: FirestormState) -> None:
     """Mutating a clone's navy leaves the original untouched."""
     navy = nav(st)
     before = (dict(navy.where), set(navy.activated), list(navy.group), repr(navy.combat), dict(navy.zones),
-              set(navy.bombed), dict(navy.landed), list(navy.retreating), navy.actions_left)
+              set(navy.closed_harbours), dict(navy.landed), list(navy.retreating), navy.actions_left)
     twin = nav(st.clone())
     for u in list(twin.where):
         twin.where[u] = GONE
     twin.activated.add("x")
     twin.group.append("x")
     twin.zones["x"] = "y"
-    twin.bombed.add("x")
+    twin.closed_harbours.add("x")
     twin.landed["x"] = "ok"
     twin.retreating.append("x")
     twin.actions_left += 5
@@ -164,7 +164,7 @@ def check_clone(st: FirestormState) -> None:
         for v in twin.combat.volleys:
             v.alloc["x"] = 1
     after = (dict(navy.where), set(navy.activated), list(navy.group), repr(navy.combat), dict(navy.zones),
-             set(navy.bombed), dict(navy.landed), list(navy.retreating), navy.actions_left)
+             set(navy.closed_harbours), dict(navy.landed), list(navy.retreating), navy.actions_left)
     assert after == before
 
 

@@ -169,7 +169,7 @@ def test_ex6_namsos_bombing_closes_the_port() -> None:
     assert st.step == "nv_reroll"
     roll(st, 6, 6, 2)  # every bomb that missed the harbour is re-rolled once
     navy = nav(st)
-    assert "namsos_harbour" in navy.bombed
+    assert "namsos_harbour" in navy.closed_harbours
     assert navy.where["he111_1"] == GONE and navy.where["swordfish_2"] == GONE
     assert st.unit_vp == {ALLIES: 10, AXIS: 10}
     assert navy.where["he111_2"] == "oslo_airfield"  # survivors fly home

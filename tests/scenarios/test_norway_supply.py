@@ -32,7 +32,7 @@ def battle(turn: int, units: Mapping[str, str], german: set[str], arrow: tuple[s
     for c in st.navy.where:
         st.navy.where[c] = GONE
     st.navy.where.update(ships)
-    st.navy.bombed.update(bombed)
+    st.navy.closed_harbours.update(bombed)
     for a in st.control:
         st.set_control(a, AXIS if a in german else ALLIES)
     st.turn = turn

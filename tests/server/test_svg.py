@@ -149,7 +149,7 @@ def test_activated_counters_and_bombed_ports_are_marked() -> None:
     st = new_game(load_scenario("norway"))
     play(st, until=lambda s: s.navy is not None and bool(s.navy.activated))
     assert st.navy is not None
-    st.navy.bombed.add("bergen_harbour")  # a drawing test: any bombed port will do
+    st.navy.closed_harbours.add("bergen_harbour")  # a drawing test: any bombed port will do
     svg = map_svgs(st, None)[-1][1]
     root = parse(svg)
     activated = {g.get("data-counter") for g in root.iter("{http://www.w3.org/2000/svg}g")

@@ -105,3 +105,19 @@ def test_module_doctests_hold() -> None:
 
     failed, tried = doctest.testmod(naval)
     assert tried >= 4 and failed == 0
+
+
+def test_harbour_closure_is_named_and_lasts_the_rest_of_the_turn() -> None:
+    """Norway 6.9: a special bombing mission's hit closes the harbour as an Allied supply port for this turn."""
+    from warroom import rulesets
+    from warroom.rulesets.firestorm.navy import close_harbour, harbour_closed, reopen_harbours
+    from warroom.scenarios import load_game
+
+    st = rulesets.new_game(load_game("norway"))
+    assert st.navy is not None and not harbour_closed(st, "namsos_harbour")
+    close_harbour(st, "namsos_harbour")
+    assert harbour_closed(st, "namsos_harbour") and not harbour_closed(st, "andalsnes_harbour")
+    assert st.events[-1][1] == "Namsos is hit: closed as an Allied supply port this turn"
+    assert st.view(None)["strategic"]["bombed"] == ["namsos_harbour"]
+    reopen_harbours(st.navy)
+    assert not harbour_closed(st, "namsos_harbour")

@@ -10,11 +10,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+import warroom.rulesets.firestorm.caen as caen
 from warroom.cli.sea_screen import on_strategic_map, strategic_panel
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS
 from warroom.rulesets.firestorm.describe import describe
-from warroom.rulesets.firestorm.state import POOL, RESERVE, FirestormState
+from warroom.rulesets.firestorm.state import POOL, FirestormState
 
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}
 
@@ -47,8 +48,8 @@ def header(st: FirestormState) -> Panel:
     air = ", ".join(f"{sc.air[s].name} sorties left: {st.air_left[s]}" for s in sc.air)
     if air:
         extras.append(air + "   ")
-    reserve = [st.name(u) for u, w in st.loc.items() if w == RESERVE]
-    if sc.has("tactical_reserve"):
+    if caen.in_play(st):
+        reserve = [st.name(u) for u in caen.troops_in_reserve(st)]
         extras.append(f"Tactical Reserve: {' + '.join(reserve) or 'empty'}   ")
     pools = ", ".join(f"{sc.side_names[s]} {sum(1 for u, w in st.loc.items() if w == POOL and sc.troops[u].side == s)}"
                       for s in sc.sides)

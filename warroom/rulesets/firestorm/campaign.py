@@ -77,10 +77,10 @@ def norway_supply(st: St, b: Battle, attacking: bool) -> bool:
 
 def open_port_areas(st: St, side: str) -> set[str]:
     """Areas tracing through `side`'s areas to one of its supply ports that is open now: sea-lane control
-    of the port's harbour and no bombing hit this turn (Norway 6.9, 6.10). Sources without a port entry
+    of the port's harbour and no harbour closure this turn (Norway 6.9, 6.10). Sources without a port entry
     in `allied_ports` are always open."""
     from warroom.rulesets.firestorm.maps import reachable
-    from warroom.rulesets.firestorm.navy import port_bombed, sea_control
+    from warroom.rulesets.firestorm.navy import harbour_closed, sea_control
 
     sc = st.sc
     ports = sc.rules.value("allied_ports")
@@ -90,7 +90,7 @@ def open_port_areas(st: St, side: str) -> set[str]:
         if a.supply != side or control[a.id] != side or a.id in out:
             continue
         harbour = ports.get(a.id, "")
-        if harbour and (not sea_control(st, harbour, side) or port_bombed(st, harbour)):
+        if harbour and (not sea_control(st, harbour, side) or harbour_closed(st, harbour)):
             continue
         out |= reachable(a.id, lambda here: [n for n in sc.adjacency[here] if control[n] == side])
     return out

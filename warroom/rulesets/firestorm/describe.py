@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import warroom.rulesets.firestorm.caen as caen
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
@@ -113,7 +114,7 @@ def describe(st: FirestormState, action: Action) -> str:
     if isinstance(action, Advance):
         return f"advance {st.name(action.unit)} (from {st.loc[action.unit]})"
     if isinstance(action, Place):
-        where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
+        where = caen.NAME if action.area == caen.SPOT else st.area_label(action.area)
         return f"place {st.name(action.unit)} in {where}"
     if isinstance(action, Move):
         return f"move {st.name(action.unit)} from {st.loc[action.unit]} to {st.area_label(action.to)}"

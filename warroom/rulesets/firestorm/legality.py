@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import warroom.rulesets.firestorm.caen as caen
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
@@ -22,7 +23,6 @@ from warroom.rulesets.firestorm.actions import (
 )
 from warroom.rulesets.firestorm.moves import move_problem, pass_problem
 from warroom.rulesets.firestorm.sea_legality import NAVAL_STEPS, expected_form, order_problem
-from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -91,7 +91,7 @@ def explain(st: FirestormState, action: Action) -> str:
         return f"{head}: {commit_problem(st, action)}"
     if isinstance(action, Place | Move | Retreat):
         to = action.area if isinstance(action, Place) else action.to
-        if to not in sc.areas and to != "reserve":
+        if to not in sc.areas and to != caen.SPOT:
             return f"{head}: unknown area {to!r}"
         return f"{head}: {destination_problem(st, action, to)}"
     if isinstance(action, Advance):
@@ -113,10 +113,8 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
     for u in troops:
         if sc.troops[u].side != side:
             return f"{u} is not one of your troops"
-        if st.loc[u] not in (area, RESERVE):
+        if st.loc[u] != area and u not in caen.troops_in_reserve(st, side):
             return f"{u} is in {st.loc[u]}, not in the battle area {area}"
-        if st.loc[u] == RESERVE and not sc.has("tactical_reserve"):
-            return f"{u} is not available"
     extras = action.units.count(AIR) + action.units.count(DEFENCE) + action.units.count(NAVAL)
     if len(troops) + extras > (b.max_ft if attacking else 2):
         return f"at most {b.max_ft if attacking else 2} Firestorm Troops may be committed"
@@ -140,7 +138,8 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
         return "a Panzer Unit that can attack must lead the attack, alone"
     if b.required and b.required not in action.units:
         return f"this attack must be made with {b.required}"
-    return "not one of the legal commitments (stacking leaves no room for a reserve troop to join)"
+    joining = caen.joining_problem(st, area, sum(1 for u in troops if u in caen.troops_in_reserve(st, side)))
+    return joining or "not one of the legal commitments"
 
 
 def destination_problem(st: FirestormState, action: Place | Move | Retreat, to: str) -> str:
@@ -150,9 +149,11 @@ def destination_problem(st: FirestormState, action: Place | Move | Retreat, to: 
     side = sc.troops[unit].side
     if side != st.current_player():
         return f"{unit} is not one of your troops"
-    if to != "reserve" and st.control[to] != side:
+    if to == caen.SPOT and isinstance(action, Place):
+        return caen.entry_problem(st, unit) or f"{unit} is not waiting to be placed"
+    if to != caen.SPOT and st.control[to] != side:
         return f"{to} is not held by your side"
-    if to != "reserve" and sc.rules.stacking and not st.has_room(to):
+    if to != caen.SPOT and sc.rules.stacking and not st.has_room(to):
         return f"{to} already holds {sc.rules.stacking} troops (stacking)"
     if isinstance(action, Move):
         if unit in st.moved:
@@ -162,8 +163,6 @@ def destination_problem(st: FirestormState, action: Place | Move | Retreat, to: 
         return f"{to} is more than {sc.rules.move_range} step(s) through friendly areas from {st.loc[unit]}"
     if isinstance(action, Retreat):
         return f"a retreat goes to a friendly area next to {st.battle.to if st.battle else 'the battle'}"
-    if to == "reserve":
-        return "the Tactical Reserve is full or not open to this troop"
     if unit not in st.placing:
         return f"{unit} is not waiting to be placed"
     return f"{unit} may not be placed in {to} (its listed areas, or the campaign's places for reinforcements)"

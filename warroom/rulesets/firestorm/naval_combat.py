@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.rulesets.firestorm.actions import AIMS, PASS, Order, Pass
 from warroom.rulesets.firestorm.model import REVISION
 from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
-from warroom.rulesets.firestorm.navy import Combat, Volley
+from warroom.rulesets.firestorm.navy import Combat, Volley, close_harbour
 from warroom.rulesets.firestorm.state import GONE
 
 if TYPE_CHECKING:
@@ -217,8 +217,7 @@ def resolve_bship(st: St, values: tuple[int, ...]) -> None:
     for target in sunk:
         lose(st, target)
     if combat.hits.get(HARBOUR):
-        navy_of(st).bombed.add(combat.at)
-        st.note(f"{st.sc.strat_areas[combat.at].name} is hit: closed as an Allied supply port this turn")
+        close_harbour(st, combat.at)
     finish_combat(st)
 
 

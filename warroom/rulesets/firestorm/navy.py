@@ -1,6 +1,6 @@
 """The Strategic Game's position (Firestorm: Norway digest sections 5-6): where every ship, submarine
 and aircraft counter is, what has acted this turn, and the queries the land rules ask of it
-(sea-lane control, harbour control, bombed ports).
+(sea-lane control, harbour control, harbour closure).
 
 Counter locations: a Strategic Map location id, or `OFFMAP` (not yet arrived), `GONE` (destroyed),
 `SORTIE` (a Ju-87 lent to the land maps this turn) or `NEVER` (a reinforcement that never came).
@@ -96,7 +96,7 @@ class NavalState:
         self.reply_subs: tuple[str, ...] = ()  # submarines that fired and face the ships' reply
         self.aims: dict[str, str] = {}  # mixed defence (6.8): counter -> "subs" or "ships", as its side chose
         self.zones: dict[str, str] = {}  # fighter -> the neighbouring area it covers this turn
-        self.bombed: set[str] = set()  # harbours closed as Allied supply sources this turn
+        self.closed_harbours: set[str] = set()  # harbour closure (6.9): no Allied supply from them this turn
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
         self.moved: set[str] = set()  # counters moved in this Strategic Phase
         self.landed: dict[str, str] = {}  # landing harbour -> "ok" | "wait" | "lost" this turn
@@ -117,7 +117,7 @@ class NavalState:
         new.reply_subs = self.reply_subs
         new.aims = dict(self.aims)
         new.zones = dict(self.zones)
-        new.bombed = set(self.bombed)
+        new.closed_harbours = set(self.closed_harbours)
         new.sortie_from = dict(self.sortie_from)
         new.moved = set(self.moved)
         new.landed = dict(self.landed)
@@ -136,7 +136,7 @@ class NavalState:
         return self.where[unit] not in (OFFMAP, GONE, NEVER, SORTIE)
 
 
-# ----- queries the land rules use (sea-lane control, harbours, bombing) -----------------------------
+# ----- queries the land rules use (sea-lane control, harbours) ------------------------------------------
 def sea_control(st: FirestormState, harbour: str, side: str) -> bool:
     """Sea-lane control of a harbour (Norway 6.10): `side` has surface ships in the harbour or its sea
     area and the enemy has none in either. Submarines never count.
@@ -170,9 +170,25 @@ def harbour_holder(st: FirestormState, harbour: str) -> str:
     return ""
 
 
-def port_bombed(st: FirestormState, harbour: str) -> bool:
-    """A special bombing mission hit this harbour this turn (Norway 6.9)."""
-    return st.navy is not None and harbour in st.navy.bombed
+# ----- harbour closure (Norway 6.9) ------------------------------------------------------------------------
+def close_harbour(st: FirestormState, harbour: str) -> None:
+    """Harbour closure: a special bombing mission hit the harbour, which supplies no Allied troops for the rest
+    of the turn (its troops, and those whose only route runs through it, are out of supply). Landings,
+    evacuations and sea-lane control go on (assumption: the rulebook names supply only)."""
+    navy = st.navy
+    assert navy is not None, "harbour closure belongs to the Strategic Game"
+    navy.closed_harbours.add(harbour)
+    st.note(f"{st.sc.strat_areas[harbour].name} is hit: closed as an Allied supply port this turn")
+
+
+def harbour_closed(st: FirestormState, harbour: str) -> bool:
+    """Whether harbour closure holds for this harbour this turn."""
+    return st.navy is not None and harbour in st.navy.closed_harbours
+
+
+def reopen_harbours(navy: NavalState) -> None:
+    """Harbour closure lasts for the rest of the turn: every harbour reopens when the next one begins."""
+    navy.closed_harbours = set()
 
 
 def harbour_of(sc: FirestormScenario, land_area: str) -> str:

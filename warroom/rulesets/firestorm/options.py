@@ -5,11 +5,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+import warroom.rulesets.firestorm.caen as caen
 import warroom.rulesets.firestorm.norway as norway
 import warroom.rulesets.firestorm.parallel as parallel
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Place, is_token
 from warroom.rulesets.firestorm.battle import Battle
-from warroom.rulesets.firestorm.state import RESERVE
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -101,9 +101,7 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     area = b.frm if attacking else b.to
     troops = sc.troops
     present = [u for u, where in st.loc.items() if where == area and troops[u].side == side]
-    reserve: list[str] = []
-    if sc.has("tactical_reserve"):
-        reserve = [u for u, where in st.loc.items() if where == RESERVE and troops[u].side == side]
+    reserve = caen.troops_in_reserve(st, side)
     units = present + reserve
     air_ok = side in sc.air and st.air_left[side] > 0 and (not sc.has("norway_air")
                                                            or norway.air_allowed(st, b, side))
@@ -132,8 +130,6 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
         options.extend((u,) for u in items)
         options.extend(combinations(items, 2))
     panzer = sc.has("panzer_units")
-    stacking = sc.rules.stacking
-    here = st.stack_count(area) if stacking else 0
     out: list[Commit] = []
     for opt in options:
         real = [u for u in opt if not is_token(u)]
@@ -146,7 +142,7 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
             elif b.required not in opt:
                 continue
         joining = sum(1 for u in real if u in reserve) if reserve else 0
-        if stacking and joining and here + joining > stacking:
+        if joining and caen.joining_problem(st, area, joining):
             continue
         if DEFENCE in opt and len(present) + joining >= sc.rules.value("defence_max_regular"):
             continue  # Caen 4.1: no German Defence troop beside three regular troops
@@ -200,8 +196,8 @@ def place_options(st: FirestormState, unit: str, spots: list[str] | None = None)
     """Every legal `Place` for `unit`; `spots` (from `placement_spots`) may be passed in when shared."""
     if spots is None:
         spots = place_areas(st, unit)
-    if reserve_has_room(st, unit):
-        spots = [*spots, "reserve"]
+    if caen.has_room(st, unit):
+        spots = [*spots, caen.SPOT]
     out = []
     for a in spots:
         key = (unit, a)
@@ -212,13 +208,6 @@ def place_options(st: FirestormState, unit: str, spots: list[str] | None = None)
     return out
 
 
-def reserve_has_room(st: FirestormState, unit: str) -> bool:
-    """Caen 4.3: a German unit may go to the Tactical Reserve while next turn's limit allows."""
-    sc = st.sc
-    return (sc.has("tactical_reserve") and sc.troops[unit].side == sc.sides[1] and st.turn < len(sc.turns)
-            and st.loc.counts.get(RESERVE, 0) < sc.turn(st.turn + 1).reserve_limit)
-
-
 def placeable(st: FirestormState, units: list[str]) -> list[str]:
     """The units among `units` that have somewhere to be placed (units without listed areas share it)."""
     troops = st.sc.troops
@@ -227,12 +216,12 @@ def placeable(st: FirestormState, units: list[str]) -> list[str]:
     for u in units:
         listed = st.arrived.get(u, ())
         if listed:
-            ok = bool(placement_spots(st, troops[u].side, listed)) or reserve_has_room(st, u)
+            ok = bool(placement_spots(st, troops[u].side, listed)) or caen.has_room(st, u)
         else:
             side = troops[u].side
             if side not in shared:
                 shared[side] = bool(placement_spots(st, side, ()))
-            ok = shared[side] or reserve_has_room(st, u)
+            ok = shared[side] or caen.has_room(st, u)
         if ok:
             out.append(u)
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import warroom.rulesets.firestorm.caen as caen
 import warroom.rulesets.firestorm.campaign as campaign
 import warroom.rulesets.firestorm.norway as norway
 import warroom.rulesets.firestorm.parallel as parallel
@@ -156,11 +157,14 @@ def legal_place(st: St) -> Sequence[Any]:
 
 def apply_place(st: St, action: Any) -> None:
     assert isinstance(action, Place)
-    st.loc[action.unit] = action.area if action.area != "reserve" else RESERVE
+    if action.area == caen.SPOT:
+        caen.enter(st, action.unit)
+    else:
+        st.loc[action.unit] = action.area
     st.placing.remove(action.unit)
     if action.unit not in st.arrived:
         st.returned.add(action.unit)
-    where = "the Tactical Reserve" if action.area == "reserve" else st.area_label(action.area)
+    where = caen.NAME if action.area == caen.SPOT else st.area_label(action.area)
     if st.record_events:
         st.note(f"{side_name(st, st.sc.troops[action.unit].side)} place {st.name(action.unit)} in {where}")
     prune_placing(st)
@@ -284,10 +288,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
         elif u == CARPET:
             st.carpet_left -= 1
         elif not is_token(u) and st.loc[u] == RESERVE:
-            st.loc[u] = area
-            b.from_reserve.append(u)
-            if st.record_events:
-                st.note(f"{st.name(u)} joins from the Tactical Reserve")
+            caen.join(st, b, u, area)
     if attacking:
         b.att = action.units
     else:

@@ -18,7 +18,7 @@ from warroom.rulesets.firestorm.actions import PASS, Move, Order, Pass
 from warroom.rulesets.firestorm.chance import chance_step
 from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
-from warroom.rulesets.firestorm.navy import SORTIE, NavalState, is_surface, sea_control
+from warroom.rulesets.firestorm.navy import SORTIE, NavalState, is_surface, reopen_harbours, sea_control
 from warroom.rulesets.firestorm.norway import pay
 from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
 
@@ -82,7 +82,7 @@ def begin_actions(st: St) -> None:
     check_airfields(st)  # Bodø may have closed for this turn at the end of the last one (7.6, 11.37)
     navy.activated = set()
     navy.zones = {}
-    navy.bombed = set()
+    reopen_harbours(navy)
     navy.landed = {}
     navy.actions_left = t.actions
     navy.player = t.first

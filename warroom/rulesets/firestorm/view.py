@@ -61,7 +61,7 @@ def strategic_view(st: FirestormState, navy: NavalState, side: str | None) -> di
     for s in sc.strat_areas.values():
         row: dict[str, Any] = {
             "id": s.id, "name": s.name, "kind": s.kind, "x": s.x, "y": s.y, "side": s.side, "sea": s.sea,
-            "region": s.region, "land": s.land, "defence": s.defence, "bombed": s.id in navy.bombed,
+            "region": s.region, "land": s.land, "defence": s.defence, "bombed": s.id in navy.closed_harbours,
         }
         if s.kind == "airfield":
             limit = airfield_limit(st, s.id, s.side)
@@ -93,7 +93,7 @@ def strategic_view(st: FirestormState, navy: NavalState, side: str | None) -> di
         "actions_left": navy.actions_left, "player": navy.player, "stage": navy.stage,
         "locations": locations, "counters": counters, "off_map": off, "group": group, "retreat": retreat,
         "combat": combat_view(st, navy.combat, side) if navy.combat is not None else None,
-        "bombed": sorted(navy.bombed), "landings": dict(navy.landed),
+        "bombed": sorted(navy.closed_harbours), "landings": dict(navy.landed),
     }
 
 
