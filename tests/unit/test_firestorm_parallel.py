@@ -250,7 +250,7 @@ def test_the_next_initiative_waits_when_tables_bar_a_sides_attack() -> None:
 
 
 def test_the_caumont_gap_waits_until_no_battle_is_at_a_table() -> None:
-    from warroom.rulesets.firestorm.campaign import caumont_due
+    from warroom.rulesets.firestorm.dday import caumont_due
 
     st = game()
     v = st.sc.rules.value("caumont")

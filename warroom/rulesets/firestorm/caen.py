@@ -1,4 +1,5 @@
-"""Caen's German Tactical Reserve (Caen 4.3, hook `tactical_reserve`).
+"""Caen's German Tactical Reserve (Caen 4.3, hook `tactical_reserve`), and the withdrawal at the end of turn 3
+(Caen 3.4). The D-Day turn and the Caumont Gap are in `dday.py`, the stacking limit while moving in `moves.py`.
 
 In the Strategic Phase the Germans may place troops off-map in the Tactical Reserve, up to the next turn's limit
 (1 for turn 2, then 2: `reserve_limit` in the turn table). During a turn they may commit one or both to any
@@ -13,9 +14,10 @@ Each decision has one "why not" here, which serves both the legal actions and th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from warroom.rulesets.firestorm.state import RESERVE
+from warroom.rulesets.firestorm.state import CAPTURED, RESERVE, WITHDRAWN
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.battle import Battle
@@ -78,3 +80,13 @@ def join(st: FirestormState, b: Battle, unit: str, area: str) -> None:
     b.from_reserve.append(unit)
     if st.record_events:
         st.note(f"{st.name(unit)} joins from {NAME}")
+
+
+# ----- the withdrawal at the end of turn 3 (3.4) ------------------------------------------------------------
+def withdraw(st: FirestormState, units: Sequence[str]) -> None:
+    """Caen end of T3: listed units leave for good, for no VP; captured ones stay captured (C 3.4)."""
+    for u in units:
+        if st.loc[u] != CAPTURED:
+            st.loc[u] = WITHDRAWN
+            st.note(f"{st.name(u)} is withdrawn from the campaign")
+

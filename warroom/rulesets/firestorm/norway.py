@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from warroom.rulesets.firestorm.actions import AIR, NAVAL, is_token
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.maps import reachable
-from warroom.rulesets.firestorm.navy import harbour_holder, harbour_of, sea_control, ships_in
+from warroom.rulesets.firestorm.model import Arrival
+from warroom.rulesets.firestorm.navy import harbour_closed, harbour_holder, harbour_of, sea_control, ships_in
 from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
 
 if TYPE_CHECKING:
@@ -346,3 +347,92 @@ def describe_item(st: St, b: Battle, side: str, item: str) -> str:
     t = sc.troops[item]
     platoon = f", {t.platoon}" if t.platoon else ""
     return f"{t.name} ({t.rating}{platoon}, {t.points} pts)"
+
+
+# ----- supply (7.2) and air drops (3.2) -------------------------------------------------------------
+def norway_supply(st: St, b: Battle, attacking: bool) -> bool:
+    """Norway 7.2. Norwegian troops fighting without other Allied nations are always in supply; other
+    Allied troops trace to a port whose sea lane the Allies control and which was not bombed this turn
+    (`allied_ports`: Namsos, Åndalsnes; Harstad and Ballangen through Narvik, assumption 11.22).
+    Germans on the South-Central map are in supply when defending and trace to Oslo when attacking; on
+    the Narvik map their supply is a die roll (`supply_roll`), in supply until it fails. One side is in
+    or out as a whole.
+    """
+    sc = st.sc
+    side = b.attacker if attacking else b.defender
+    area = b.frm if attacking else b.to
+    troops = [u for u in (b.att if attacking else b.dfn) if not is_token(u)]
+    if side == sc.sides[1]:
+        if sc.areas[area].map == sc.rules.value("narvik_map"):
+            return True
+        return not attacking or st.in_supply(area, side)
+    if troops and all(sc.troops[u].nation == "norwegian" for u in troops):
+        return True
+    return area in open_port_areas(st, side)
+
+
+def open_port_areas(st: St, side: str) -> set[str]:
+    """Areas tracing through `side`'s areas to one of its supply ports that is open now: sea-lane control
+    of the port's harbour and no harbour closure this turn (Norway 6.9, 6.10). Sources without a port entry
+    in `allied_ports` are always open."""
+    sc = st.sc
+    ports = sc.rules.value("allied_ports")
+    control = st.control
+    out: set[str] = set()
+    for a in sc.areas.values():
+        if a.supply != side or control[a.id] != side or a.id in out:
+            continue
+        harbour = ports.get(a.id, "")
+        if harbour and (not sea_control(st, harbour, side) or harbour_closed(st, harbour)):
+            continue
+        out |= reachable(a.id, lambda here: [n for n in sc.adjacency[here] if control[n] == side])
+    return out
+
+
+def narvik_roll_needed(st: St) -> int:
+    """The d6 the Germans need for supply before a battle on the Narvik map (0: no roll)."""
+    sc = st.sc
+    b = st.battle
+    if b is None or not sc.has("norway_supply") or sc.areas[b.to].map != sc.rules.value("narvik_map"):
+        return 0
+    needs = sc.rules.value("narvik_supply")
+    return int(needs[st.turn - 1]) if st.turn - 1 < len(needs) else 0
+
+
+def supply_roll_dice(st: St) -> int:
+    return 1 if narvik_roll_needed(st) else 0
+
+
+def resolve_supply_roll(st: St, values: tuple[int, ...]) -> None:
+    """Norway 7.2: before each Narvik battle the Germans roll for supply (2+, 3+, 4+ by turn)."""
+    if not values:
+        return
+    b = st.battle
+    assert b is not None
+    need = narvik_roll_needed(st)
+    ok = values[0] >= need
+    axis = st.sc.sides[1]
+    if b.attacker == axis:
+        b.att_supplied = ok
+    else:
+        b.def_supplied = ok
+    st.note(f"German supply at Narvik: [{values[0]}] needs {need}+ -> {'in supply' if ok else 'out of supply'}")
+
+
+def drop_zone(st: St, arrival: Arrival) -> tuple[str, ...]:
+    """Where an air-dropped reinforcement may land (Norway 3.2, assumption 11.10): a listed area with no
+    enemy troop is taken by the drop; one the enemy holds with troops sends it to a friendly neighbour."""
+    sc = st.sc
+    side = sc.troops[arrival.unit].side
+    zone: list[str] = []
+    for area in arrival.areas:
+        if st.control[area] == side:
+            zone.append(area)
+        elif not st.units_at(area, sc.other(side)):
+            st.set_control(area, side)
+            st.note(f"{st.name(arrival.unit)} drops on {st.area_label(area)} and takes it")
+            zone.append(area)
+    if zone:
+        return tuple(zone)
+    return tuple(sorted({n for a in arrival.areas for n in sc.adjacency[a] if st.control[n] == side}))
+

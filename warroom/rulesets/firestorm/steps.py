@@ -12,6 +12,8 @@ from typing import Any
 
 import warroom.rulesets.firestorm.caen as caen
 import warroom.rulesets.firestorm.campaign as campaign
+import warroom.rulesets.firestorm.dday as dday
+import warroom.rulesets.firestorm.lorraine as lorraine
 import warroom.rulesets.firestorm.norway as norway
 import warroom.rulesets.firestorm.parallel as parallel
 import warroom.rulesets.firestorm.strategic as strategic
@@ -474,7 +476,7 @@ def resolve_tabletop_prep(st: St, values: tuple[int, ...]) -> None:
                            f"{out_of_supply_effect(face, st.sc.rules)}")
     if st.sc.has("weather") and (AIR in b.att or AIR in b.dfn):
         face = faces_left.pop(0)
-        b.notes.append(f"Weather [{face}]: {campaign.weather_effect(st, face)}")
+        b.notes.append(f"Weather [{face}]: {lorraine.weather_effect(st, face)}")
     for side, unit in b.variable:
         face = faces_left.pop(0)
         b.notes.append(f"{describe_units(st, [unit], side)} [{face}]: "
@@ -696,7 +698,7 @@ def begin_strategic(st: St) -> None:
     norway.refresh_fjords(st)
     if st.record_events:
         st.note(f"--- Strategic Phase, turn {st.turn} ---")
-    campaign.withdraw(st, t.withdraw)  # Caen end of T3 (C 3.4): the units are listed per turn
+    caen.withdraw(st, t.withdraw)  # Caen end of T3 (C 3.4): the units are listed per turn
     st.arrived = {}
     arrivals = t.arrivals
     if st.navy is not None:
@@ -706,7 +708,7 @@ def begin_strategic(st: St) -> None:
     for arrival in arrivals:
         if arrival.when == "strategic" and st.loc[arrival.unit] == OFFMAP:
             st.loc[arrival.unit] = POOL
-            st.arrived[arrival.unit] = campaign.drop_zone(st, arrival) if arrival.seize else arrival.areas
+            st.arrived[arrival.unit] = norway.drop_zone(st, arrival) if arrival.seize else arrival.areas
     st.idx = 0
     fill_placing(st)
 
@@ -784,7 +786,7 @@ def end_turn(st: St) -> None:
     last = st.turn == len(sc.turns)
     norway.turn_end(st)
     if last:
-        campaign.final_bonuses(st)
+        lorraine.final_bonuses(st)
     a, b = sc.sides
     if st.record_events:
         st.emit(TurnEnded(st.turn, {a: st.total_vp(a), b: st.total_vp(b)}))
@@ -839,7 +841,7 @@ def build_flow() -> FirestormRules:
              apply=apply_defend_commit,
              on_begin=lambda st: st.flags.__setitem__("committed", False),
              end_if=lambda st: bool(st.flags.get("committed")), next=goto("supply_roll")),
-        chance_step("supply_roll", "battle", campaign.supply_roll_dice, campaign.resolve_supply_roll,
+        chance_step("supply_roll", "battle", norway.supply_roll_dice, norway.resolve_supply_roll,
                     goto("mode_choice")),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
              end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
@@ -858,7 +860,7 @@ def build_flow() -> FirestormRules:
              legal=lambda st: advance_options(st), apply=apply_advance, on_begin=begin_advance,
              end_if=lambda st: bool(st.flags.get("advance_done")), next=goto("battle_end")),
         Step("battle_end", "after action", on_begin=end_battle, next=after_battle),
-        Step("caumont", "battle", on_begin=campaign.begin_caumont,
+        Step("caumont", "battle", on_begin=dday.begin_caumont,
              next=lambda st: "mode_choice" if st.battle is not None else next_battle(st)),
         Step("strategic_start", "strategic", on_begin=begin_strategic, next=goto("reinforce")),
         Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce,
@@ -868,7 +870,7 @@ def build_flow() -> FirestormRules:
              end_if=lambda st: st.idx >= len(st.sc.sides),
              next=lambda st: "fleet_moves" if st.navy is not None else "turn_end"),
         Step("turn_end", "strategic", on_begin=end_turn, next=goto("turn_start")),
-        *campaign.dday_steps(),
+        *dday.dday_steps(),
         *strategic.strategic_steps(),
     ]
     return FirestormFlow(steps)
@@ -876,6 +878,6 @@ def build_flow() -> FirestormRules:
 
 def after_normal_battle(st: St) -> str:
     """After a battle of the turn's count (or one that could not be fought)."""
-    if campaign.caumont_due(st):
+    if dday.caumont_due(st):
         return "caumont"
     return next_battle(st)

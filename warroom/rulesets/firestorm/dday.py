@@ -1,0 +1,216 @@
+"""Caen's opening: the D-Day turn (Caen 3.2-3.3: Operation Tonga, Operation Neptune on the three beaches, the
+follow-up attacks from the beaches and 21. Panzerdivision's counter-attack) and the Caumont Gap battle of turn 2
+(hooks `dday` and `caumont_gap`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.dice import Roll
+from warroom.core.flow import Step, goto
+from warroom.core.state import CHANCE, REPORT
+from warroom.rulesets.firestorm.actions import PASS, Arrow, Pass, Report
+from warroom.rulesets.firestorm.options import arrow_options, open_battle
+from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
+
+if TYPE_CHECKING:
+    from warroom.rulesets.firestorm.state import FirestormState as St
+
+
+# ----- the Caumont Gap (Caen turn 2) ------------------------------------------------------------------------
+def caumont_due(st: St) -> bool:
+    """Caen T2: the Caumont Gap battle is due once the Allies hold Bayeux (C:666).
+
+    assumption: (battles in parallel) it waits until no battle is at a table: it moves 7 Armd and SS 101
+    wherever they are and takes the gap at once, which must not touch troops or areas of a battle still
+    being played; it then comes at the next point between battles, before the Strategic Phase."""
+    sc = st.sc
+    if not sc.has("caumont_gap") or st.flags.get("caumont_done") or st.parked:
+        return False
+    v = sc.rules.value("caumont")
+    return bool(v) and st.turn == v["turn"] and st.control[v["trigger"]] == sc.sides[0]
+
+
+def begin_caumont(st: St) -> None:
+    """Take the gap area at once; 7 Armd attacks Villers-Bocage alone against SS 101 alone.
+
+    assumption: (Caen ambiguity 10) 7 Armd is moved to the gap wherever it is on the map; if it is
+    off the map (pool, captured) the battle does not happen. German troops in the gap fall back to an
+    adjacent German area with room; if German neighbours exist but are full they are destroyed, and
+    with no German neighbour they are captured (as in a retreat, core 7.4 / Caen 4.1). SS 101 joins
+    the defence of Villers-Bocage only if stacking leaves it room, and 7 Armd moves to the gap only if
+    it has room; otherwise there is no battle. The first German neighbour with room takes displaced
+    troops (an automatic retreat: the gap falls at once, before any decision).
+    """
+    sc = st.sc
+    v = sc.rules.value("caumont")
+    allies, axis = sc.sides
+    st.flags["caumont_done"] = True
+    gap, target, att, dfn = v["gap"], v["target"], v["attacker"], v["defender"]
+    if st.control[gap] != allies:
+        german_neighbours = [n for n in sc.adjacency[gap] if st.control[n] == axis]
+        for u in st.units_at(gap, axis):
+            spots = [n for n in german_neighbours if st.has_room(n)]
+            if spots:
+                st.loc[u] = spots[0]
+            elif german_neighbours:
+                st.destroy(u)
+            else:
+                st.capture(u)
+        st.set_control(gap, allies)
+        st.note(f"Caumont Gap: the Allies take {st.area_label(gap)} at once")
+    room_for_defender = st.loc[dfn] == target or st.has_room(target)
+    room_for_attacker = st.loc[att] == gap or st.has_room(gap)
+    if (st.loc[att] in OFF_BOARD or st.control[target] != axis or st.loc[dfn] in (CAPTURED, WITHDRAWN)
+            or not room_for_defender or not room_for_attacker):
+        st.note("Caumont Gap: the special battle does not take place")
+        return
+    st.loc[att] = gap
+    st.loc[dfn] = target
+    open_battle(st, "caumont", allies, gap, target, max_ft=1)
+    b = st.battle
+    assert b is not None
+    b.att, b.dfn = (att,), (dfn,)
+    b.att_supplied = st.in_supply(gap, allies)
+    b.def_supplied = st.in_supply(target, axis)
+    st.note(f"Caumont Gap: {st.name(att)} attacks {st.area_label(target)}; {st.name(dfn)} defends alone")
+
+
+# ----- the D-Day turn (Caen turn 1) -------------------------------------------------------------------------
+def dday_actor(st: St) -> str:
+    return REPORT if st.mode == "tabletop" else CHANCE
+
+
+def dday_row(st: St, action: Any) -> int:
+    """The table row: the GW die, or (tabletop) the Allied VP score (Caen ambiguity 7)."""
+    if isinstance(action, Report):
+        allied, german = action.attacker_vp, action.defender_vp
+        if allied < 3 and german < 3:
+            return 3
+        return max(1, min(6, allied))
+    return int(action.values[0])
+
+
+def dday_begin(st: St) -> None:
+    st.flags["dice"] = 1
+    st.flags["dday_done"] = False
+
+
+def apply_tonga(st: St, action: Any) -> None:
+    """Operation Tonga (Caen 3.2): the row sets the fate of 6 Airborne and of the drop zone."""
+    sc = st.sc
+    allies = sc.sides[0]
+    t = sc.tables["tonga"]
+    row = dday_row(st, action)
+    fate, taken = t["rows"][row - 1]
+    unit, area = t["unit"], t["area"]
+    st.flags["dice"] = 0
+    st.flags["dday_done"] = True
+    die = f" (die [{row}])" if isinstance(action, Roll) else ""
+    st.note(f"Operation Tonga: row {row}{die} -> airborne {fate}, {area} {'captured' if taken else 'not captured'}")
+    if taken:
+        st.set_control(area, allies)
+    if fate == "lands":
+        st.loc[unit] = area
+    elif fate == "pool":
+        st.loc[unit] = POOL
+        st.note(f"{st.name(unit)} is destroyed and goes to the Reinforcement Pool")
+    else:
+        st.capture(unit)
+
+
+def neptune_begin(st: St) -> None:
+    st.flags.setdefault("beach_idx", 0)
+    st.flags["dice"] = 1
+    st.flags["dday_done"] = False
+
+
+def apply_neptune(st: St, action: Any) -> None:
+    """Operation Neptune (Caen 3.2): the beach is always taken; the row decides the tank brigade
+    and any follow-up attack from it."""
+    sc = st.sc
+    t = sc.tables["neptune"]
+    i = int(st.flags["beach_idx"])
+    beach, division, brigade = t["beaches"][i]
+    row = dday_row(st, action)
+    fate, attack_ft, blocked_until = t["rows"][row - 1]
+    st.set_control(beach, sc.sides[0])
+    st.loc[division] = beach
+    die = f" (die [{row}])" if isinstance(action, Roll) else ""
+    st.note(f"Operation Neptune, {st.area_label(beach)}: row {row}{die} -> {st.name(division)} lands; "
+            f"tank brigade {fate}")
+    if fate == "lands":
+        st.loc[brigade] = beach
+    elif fate == "pool":
+        st.loc[brigade] = POOL
+        st.note(f"{st.name(brigade)} is destroyed and returns as a reinforcement")
+    else:
+        st.capture(brigade)
+    if attack_ft:
+        st.flags.setdefault("exploits", []).append((beach, int(attack_ft)))
+    blocked = dict(st.flags.get("no_attack_from", {}))
+    blocked[beach] = int(blocked_until)
+    st.flags["no_attack_from"] = blocked
+    st.flags["beach_idx"] = i + 1
+    if i + 1 >= len(t["beaches"]):
+        st.flags["dice"] = 0
+        st.flags["dday_done"] = True
+
+
+def exploit_legal(st: St) -> list[Any]:
+    beach, _ = st.flags["exploits"][0]
+    return [*arrow_options(st, st.sc.sides[0], [beach]), PASS]
+
+
+def prune_exploits(st: St) -> None:
+    """Drop follow-up attacks whose beach cannot attack any more (no troops or no target)."""
+    exploits = st.flags.setdefault("exploits", [])
+    while exploits and len(exploit_legal(st)) == 1:
+        exploits.pop(0)
+
+
+def apply_exploit(st: St, action: Any) -> None:
+    _beach, max_ft = st.flags["exploits"].pop(0)
+    if isinstance(action, Pass):
+        prune_exploits(st)
+        return
+    assert isinstance(action, Arrow)
+    open_battle(st, "exploit", st.sc.sides[0], action.frm, action.to, max_ft=max_ft)
+
+
+def pz21_legal(st: St) -> list[Any]:
+    unit = st.sc.tables["neptune"]["counter_attack"]
+    where = st.loc[unit]
+    if where in OFF_BOARD:
+        return []
+    return [*arrow_options(st, st.sc.sides[1], [where]), PASS]
+
+
+def pz21_begin(st: St) -> None:
+    st.flags["pz21_done"] = len(pz21_legal(st)) <= 1
+    if st.flags["pz21_done"]:
+        st.note("21. Panzerdivision cannot counter-attack")
+
+
+def apply_pz21(st: St, action: Any) -> None:
+    st.flags["pz21_done"] = True
+    if isinstance(action, Arrow):
+        unit = st.sc.tables["neptune"]["counter_attack"]
+        open_battle(st, "pz21", st.sc.sides[1], action.frm, action.to, required=unit)
+
+
+def dday_steps() -> list[Step[St]]:
+    """Caen turn 1: Tonga, Neptune on three beaches, follow-up attacks, 21. Pz counter-attack."""
+    return [
+        Step("dday_tonga", "d-day", actor=dday_actor, apply=apply_tonga, on_begin=dday_begin,
+             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_neptune")),
+        Step("dday_neptune", "d-day", actor=dday_actor, apply=apply_neptune, on_begin=neptune_begin,
+             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_exploit")),
+        Step("dday_exploit", "d-day", actor=lambda st: st.sc.sides[0], legal=exploit_legal, apply=apply_exploit,
+             on_begin=prune_exploits, end_if=lambda st: st.battle is not None or not st.flags.get("exploits"),
+             next=lambda st: "attack_commit" if st.battle is not None else "dday_pz21"),
+        Step("dday_pz21", "d-day", actor=lambda st: st.sc.sides[1], legal=pz21_legal, apply=apply_pz21,
+             on_begin=pz21_begin, end_if=lambda st: bool(st.flags.get("pz21_done")),
+             next=lambda st: "attack_commit" if st.battle is not None else "strategic_start"),
+    ]
+
