@@ -103,7 +103,7 @@ def resolved(node: FirestormState, roll: Roll) -> Battle:
     """Apply `roll` to a clone of the `gw_roll` node and return the resolved battle."""
     st = node.clone()
     st.apply_action(roll)
-    b = st.battle if st.battle is not None else st.flags["last_battle"]
+    b = st.battle if st.battle is not None else st.flags.last_battle
     assert isinstance(b, Battle)
     assert b.winner in OUTCOMES
     return b

@@ -9,7 +9,7 @@ Invariants (checked after every action of 300 campaigns, RandomBot and Heuristic
 * carrier aircraft are where their carrier is, or gone (5.3);
 * `actions_left >= 0`; activated units are on the map (or were destroyed after activating);
 * unit VP are the VP of the enemy's gone and captured troops plus its destroyed counters (6.13, 9.1);
-* bonus VP equal the ledger `st.flags["bonus_paid"]` (9.3);
+* bonus VP equal the ledger `st.flags.bonus_paid` (9.3);
 * counters stand only where their kind may be (ships at sea or in a harbour, never in the enemy's home
   port; land aircraft on a friendly airfield; Ju-87s on sortie only);
 * a clone's navy is independent: mutating it leaves the original unchanged.
@@ -129,7 +129,7 @@ def check_vp(st: FirestormState) -> None:
         lost = sum(t.capture_vp for t in sc.troops.values() if t.side != side and st.loc[t.id] in (GONE, CAPTURED))
         sunk = sum(c.vp for c in sc.counters.values() if c.side != side and navy.where[c.id] == GONE)
         assert st.unit_vp[side] == lost + sunk, (side, st.unit_vp[side], lost, sunk)
-    paid: dict[str, tuple[str, int]] = st.flags.get("bonus_paid", {})
+    paid: dict[str, tuple[str, int]] = st.flags.bonus_paid
     for side in sc.sides:
         assert st.bonus_vp[side] == sum(vp for s, vp in paid.values() if s == side)
 
@@ -201,8 +201,8 @@ def test_norway_campaigns_keep_the_strategic_invariants_and_replay() -> None:
             record = GameRecord.from_json(st.record(seed).to_json())
             again = replay(record, functools.partial(new_game, sc, record.params))
             assert isinstance(again, FirestormState) and again.navy is not None
-            assert (again.loc, again.control, again.unit_vp, again.bonus_vp, again.flags.get("bonus_paid")) == (
-                st.loc, st.control, st.unit_vp, st.bonus_vp, st.flags.get("bonus_paid"))
+            assert (again.loc, again.control, again.unit_vp, again.bonus_vp, again.flags.bonus_paid) == (
+                st.loc, st.control, st.unit_vp, st.bonus_vp, st.flags.bonus_paid)
             assert dict(again.navy.where) == dict(navy.where)
             assert again.outcome_text() == st.outcome_text()
     assert sunk > GAMES and fights > GAMES, "the bots must fight at sea for these invariants to mean anything"

@@ -76,14 +76,14 @@ def check(st: FirestormState) -> None:
                    if t.side != side and st.loc[t.id] in (GONE, CAPTURED))
         sunk = sum(c.vp for c in sc.counters.values() if c.side != side and navy.where[c.id] == GONE)
         assert st.unit_vp[side] == lost + sunk
-    paid: dict[str, tuple[str, int]] = st.flags.get("bonus_paid", {})
+    paid: dict[str, tuple[str, int]] = st.flags.bonus_paid
     allowed = bonus_values(st)
     for key, got in paid.items():
         assert got in allowed[key], (key, got)
     for side in sc.sides:
         assert st.bonus_vp[side] == sum(vp for s, vp in paid.values() if s == side)
     if st.turn == 4 or st.is_terminal():
-        assert SCN in st.flags.get("closed_maps", ())
+        assert SCN in st.flags.closed_maps
         assert not any(w in areas and areas[w].map == SCN and sc.troops[u].side == sc.sides[0]
                        for u, w in st.loc.items())
         if st.battle is not None:
@@ -113,7 +113,7 @@ def test_norway_land_campaigns_keep_invariants_and_replay() -> None:
         wrapped = {"british", "french", "polish"}
         assert not [u for u, w in st.loc.items() if w in sc.areas and sc.areas[w].map == NAR
                     and sc.troops[u].nation in wrapped], "the turn 4 wrap-up empties the Narvik map"
-        seen_bonus += bool(st.flags.get("bonus_paid"))
+        seen_bonus += bool(st.flags.bonus_paid)
         record = GameRecord.from_json(st.record(seed).to_json())
         again = replay(record, functools.partial(new_game, sc, record.params))
         assert isinstance(again, FirestormState)

@@ -211,11 +211,11 @@ def check_decision(st: FirestormState, legal: Sequence[Action]) -> None:
         arrows = [a for a in legal if isinstance(a, Arrow)]
         assert arrows and all(a.frm in panzer_areas(st) for a in arrows), "Panzer must attack"
         # a side that attacks only because the initiative winner could not (core 4) may decline
-        assert len(arrows) == len(legal) or st.flags.get("may_pass"), "only the fallback attacker may pass"
+        assert len(arrows) == len(legal) or st.flags.may_pass, "only the fallback attacker may pass"
     if st.step == "arrow" and who == allies and st.turn == 1:
         for a in legal:
             if isinstance(a, Pass):  # the fallback attacker may decline (core 4)
-                assert st.flags.get("may_pass")
+                assert st.flags.may_pass
                 continue
             assert isinstance(a, Arrow)
             assert (sc.rivers.get(frozenset((a.frm, a.to))) == "Moselle" or a.to == "A3"

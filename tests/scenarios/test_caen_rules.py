@@ -31,7 +31,7 @@ from warroom.rulesets.firestorm.actions import (
 )
 from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, DRAW, Battle
 from warroom.rulesets.firestorm.options import arrow_options
-from warroom.rulesets.firestorm.state import CAPTURED, GONE, POOL, RESERVE, WITHDRAWN
+from warroom.rulesets.firestorm.state import CAPTURED, GONE, POOL, RESERVE, WITHDRAWN, Flags
 from warroom.scenarios import load_scenario
 
 ALLIES = "allies"
@@ -67,7 +67,7 @@ def position(
     st.loc.update(units or {})
     st._derived = {}
     st.turn = turn
-    st.flags = {"caumont_done": True} if caumont_done else {}
+    st.flags = Flags(caumont_done=True) if caumont_done else Flags()
     st.battles_left = st.battles_total = battles
     st.air_left = {ALLIES: 0, AXIS: 0}
     st.carpet_left = 0
@@ -210,7 +210,7 @@ def test_neptune_gw_rows(beach_no: int, row: int) -> None:
     expected_brigade = {1: CAPTURED, 2: CAPTURED, 3: POOL}.get(row, beach)
     assert st.loc[brigade] == expected_brigade
     assert st.unit_vp[AXIS] == (10 if row <= 2 else 0)
-    assert st.flags["no_attack_from"][beach] == (2 if row == 1 else 1)
+    assert st.flags.no_attack_from[beach] == (2 if row == 1 else 1)
     for other, other_div, other_bde in BEACHES:
         if other != beach:
             assert (st.loc[other_div], st.loc[other_bde]) == (other, other)
@@ -231,7 +231,7 @@ def test_neptune_gold_5_lands_both_and_allows_one_attack_with_one_troop() -> Non
     st = game()
     dday(st, 4, 5, 4, 4)
     assert st.units_at("A2") == ["inf_50", "bde_8"] and st.control["A2"] == ALLIES
-    assert st.flags["exploits"] == [("A2", 1)]
+    assert st.flags.exploits == [("A2", 1)]
     act(st, "arrow A2 B2")
     assert commits(st) == {frozenset({"inf_50"}), frozenset({"bde_8"})}
 
@@ -243,7 +243,7 @@ def test_neptune_sword_2_loses_the_brigade_for_good() -> None:
     assert st.loc["bde_27"] == CAPTURED
     assert st.unit_vp[AXIS] == 10
     assert "27th Armoured Brigade is captured: Germans +10 VP" in text(st)
-    assert not st.flags.get("exploits")
+    assert not st.flags.exploits
 
 
 def test_neptune_sword_3_brigade_returns_as_a_reinforcement() -> None:
@@ -1020,7 +1020,7 @@ def test_neptune_block_binds_only_the_landing_force() -> None:
     """Caen ambiguity 20: Juno row 1 stops attacks from Juno in turn 2; a German force that retook
     Juno may still attack out of it."""
     st = position(turn=2, allied=["A2"], units={"pz_21": "A3", "inf_50": "A2"})
-    st.flags["no_attack_from"] = {"A3": 2}
+    st.flags.no_attack_from = {"A3": 2}
     assert any(a.frm == "A3" for a in arrow_options(st, AXIS))
 
 

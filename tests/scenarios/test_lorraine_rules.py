@@ -776,7 +776,7 @@ def test_mixed_mode_tabletop_allotment_per_side_per_turn() -> None:
     commit(st, "pzgr_3")
     assert st.current_player() == ALLIES
     st.apply_action(st.parse_action("mode tabletop"))
-    assert battle(st).mode == "tabletop" and st.flags["tabletop_left"] == {ALLIES: 0, AXIS: 1}
+    assert battle(st).mode == "tabletop" and st.flags.tabletop_left == {ALLIES: 0, AXIS: 1}
     assert st.current_player() == REPORT
     st.apply_action(Report(2, 2))  # nobody reaches 3: the defender holds, no rolls
     st.apply_action(Roll((6, 1)))  # the next battle: the Allies attack again

@@ -171,7 +171,7 @@ def test_without_sea_control_the_british_are_captured() -> None:
 
 def test_no_evacuation_in_turn_4_or_away_from_the_ports() -> None:
     st = position(4, {"terr_148": "D4", "gj_trondheim": "D3"}, SCN_GERMAN)
-    st.flags["closed_maps"] = ()
+    st.flags.closed_maps = ()
     b = attack(st, ("D3", "D4"), init=(1, 6))
     fought(st, ("gj_trondheim",), ("terr_148",), (6, 1), (1,))
     assert b.winner == ATTACKER and b.retreating == ["terr_148"], "turn 4: an ordinary retreat"
@@ -228,7 +228,7 @@ def test_stukas_fly_over_narvik_only_with_bodo() -> None:
     attack(st, ("Y2", "X5"), init=(1, 6))
     assert ("gj_y2", AIR) not in commits(st, True)
     st = position(2, {"nor_x5": "X5", "gj_y2": "Y2"}, NAR_GERMAN)
-    st.flags["bodo"] = True
+    st.flags.bodo = True
     attack(st, ("Y2", "X5"), init=(1, 6))
     assert ("gj_y2", AIR) in commits(st, True)
 
@@ -237,17 +237,17 @@ def test_bodo_opens_after_namsos_is_taken_and_traced_to_oslo() -> None:
     linked = SCN_GERMAN | {"D1", "D2", "E8"}
     st = position(2, {}, linked)
     norway.update_bodo(st)
-    assert st.flags["bodo"], "turn 2: Namsos German and linked to Oslo"
+    assert st.flags.bodo, "turn 2: Namsos German and linked to Oslo"
     st = position(2, {}, SCN_GERMAN | {"D1"})
     norway.update_bodo(st)
-    assert not st.flags["bodo"], "Namsos cut off from Oslo"
+    assert not st.flags.bodo, "Namsos cut off from Oslo"
     st = position(1, {}, linked)
     norway.update_bodo(st)
-    assert not st.flags["bodo"], "the Namsos route is a turn 2-3 rule"
+    assert not st.flags.bodo, "the Namsos route is a turn 2-3 rule"
     everything = {a for a, area in st.sc.areas.items() if area.map == "south-central"}
     st = position(1, {}, everything)
     norway.update_bodo(st)
-    assert st.flags["bodo"], "the whole South-Central map is German"
+    assert st.flags.bodo, "the whole South-Central map is German"
 
 
 def test_allied_air_intercepts_only_stukas() -> None:
@@ -315,7 +315,7 @@ def test_german_port_captures_pay_50_then_25_unless_paid() -> None:
     assert st.bonus_vp[AXIS] == 50
     st = position(3, {"terr_148": "D4", "gj_trondheim": "D3", "terr_146": "D1", "gj_oslo": "D2"},
                   SCN_GERMAN | {"D2"})
-    st.flags["bonus_paid"] = {"andalsnes": (AXIS, 50)}
+    st.flags.bonus_paid = {"andalsnes": (AXIS, 50)}
     st.battles_left = st.battles_total = 2
     st.flow.enter(st, "initiative")
     st.apply_action(Roll((1, 6)))
@@ -344,7 +344,7 @@ def test_turn_3_germans_hold_both_ports() -> None:
     assert st.loc["terr_146"] == CAPTURED and st.unit_vp[AXIS] == 10, "British left on SCN are captured"
     assert st.loc["nor_e7"] == WITHDRAWN, "Norwegians disband, no VP"
     assert st.loc["gds_24"] == "X1", "the Narvik map is not touched"
-    assert st.bonus_vp[ALLIES] == 0 and st.flags["closed_maps"] == ("south-central",)
+    assert st.bonus_vp[ALLIES] == 0 and st.flags.closed_maps == ("south-central",)
     st.turn = 4
     st.loc["gj_trondheim"] = "D3"
     assert all(st.sc.areas[a.to].map == "narvik" for s in (ALLIES, AXIS) for a in arrow_options(st, s))
@@ -354,10 +354,10 @@ def test_turn_3_germans_fail_to_take_both_ports() -> None:
     st = closure(SCN_GERMAN | {"D1", "E8", "D2"})
     assert st.bonus_vp[ALLIES] == 100
     assert st.loc["terr_146"] == WITHDRAWN and st.loc["nor_e7"] == WITHDRAWN and st.unit_vp[AXIS] == 0
-    assert st.flags["closed_maps"] == ("south-central",)
+    assert st.flags.closed_maps == ("south-central",)
     while st.step != "turn_start" and st.turn == 3:
         st.apply_action(Pass())
-    assert st.turn == 4 and not st.flags["bodo"], "Bodø is barred in turn 4 even with Namsos traced to Oslo"
+    assert st.turn == 4 and not st.flags.bodo, "Bodø is barred in turn 4 even with Namsos traced to Oslo"
 
 
 def test_turn_4_end_bonuses_and_wrapup_by_sea() -> None:
@@ -376,7 +376,7 @@ def test_turn_4_germans_hold_narvik_and_the_allies_are_trapped() -> None:
     st.flow.enter(st, "turn_end")
     assert st.bonus_vp == {ALLIES: 0, AXIS: 50}
     assert st.loc["gds_24"] == CAPTURED and st.unit_vp[AXIS] == 10
-    assert sum(vp for side, vp in st.flags["bonus_paid"].values() if side == AXIS) == 50
+    assert sum(vp for side, vp in st.flags.bonus_paid.values() if side == AXIS) == 50
 
 
 # ----- briefing and the digest's worked examples ------------------------------------------------------------

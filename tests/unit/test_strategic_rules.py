@@ -227,7 +227,7 @@ def test_norwegian_airfield_limit_4_or_2_without_rail_or_0_when_lost() -> None:
 def test_bodo_airfield_only_with_the_bodo_flag() -> None:
     st = fresh(turn=3)
     assert airfield_limit(st, "bodo_airfield", AXIS) == 0
-    st.flags["bodo"] = True
+    st.flags.bodo = True
     assert airfield_limit(st, "bodo_airfield", AXIS) == 4
 
 
@@ -259,7 +259,7 @@ def test_aircraft_on_an_airfield_whose_area_is_lost_go_home() -> None:
 def test_aircraft_at_bodo_go_home_when_bodo_closes_for_the_next_turn() -> None:
     """Bodø may be barred for the next turn at the end of one (7.6, 3.4): its aircraft re-base at once."""
     st = fresh(turn=3, counters={"he111_1": "bodo_airfield"})
-    st.flags["bodo"] = False
+    st.flags.bodo = False
     st.turn = 4
     st.flow.enter(st, "sa_start")
     assert nav(st).where["he111_1"] == "B7"
@@ -307,12 +307,12 @@ def test_sea_control_at_the_end_of_the_actions_lands_the_troops() -> None:
     actions_over(st)
     landed = nav(st).landed
     assert landed == {"terr_146": "ok", "alpins_5": "ok", "alpins_27": "ok", "gds_24": "ok", "terr_148": "fail"}
-    assert not st.flags.get("bonus_paid")  # paid when the troops are put ashore, in the Strategic Phase
+    assert not st.flags.bonus_paid  # paid when the troops are put ashore, in the Strategic Phase
     arrivals = strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)
     units = {a.unit for a in arrivals}
     assert {"terr_146", "alpins_5", "alpins_27", "gds_24", "fj_dombas"} <= units and "terr_148" not in units
-    assert st.flags["landing_wait"] == ["terr_148"]
-    assert st.flags["bonus_paid"] == {"landing:namsos_harbour": (ALLIES, 5), "landing:narvik_harbour": (ALLIES, 5)}
+    assert st.flags.landing_wait == ["terr_148"]
+    assert st.flags.bonus_paid == {"landing:namsos_harbour": (ALLIES, 5), "landing:narvik_harbour": (ALLIES, 5)}
     assert st.bonus_vp[ALLIES] == 10  # +5 per harbour landed at, not per unit (9.3)
 
 
@@ -321,8 +321,8 @@ def test_landing_needs_the_landing_area_held() -> None:
     st.set_control("D1", AXIS)
     actions_over(st)
     assert "terr_146" not in {a.unit for a in strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)}
-    assert "terr_146" in st.flags["landing_wait"]
-    assert not st.flags.get("bonus_paid")
+    assert "terr_146" in st.flags.landing_wait
+    assert not st.flags.bonus_paid
 
 
 def test_a_landing_whose_area_falls_in_the_battles_does_not_land() -> None:
@@ -333,8 +333,8 @@ def test_a_landing_whose_area_falls_in_the_battles_does_not_land() -> None:
     assert nav(st).landed["terr_146"] == "ok"
     st.set_control("D1", AXIS)
     arrivals = strategic_arrivals(st, load_scenario("norway").turn(1).arrivals)
-    assert "terr_146" not in {a.unit for a in arrivals} and "terr_146" in st.flags["landing_wait"]
-    assert not st.flags.get("bonus_paid")
+    assert "terr_146" not in {a.unit for a in arrivals} and "terr_146" in st.flags.landing_wait
+    assert not st.flags.bonus_paid
     later = position({"cruiser_2": "B3"}, turn=2)
     actions_over(later)
     later.set_control("D4", AXIS)
@@ -353,7 +353,7 @@ def test_a_turn_1_landing_that_fails_waits_one_turn_then_is_lost() -> None:
     st = position({}, turn=1)
     actions_over(st)
     strategic_arrivals(st, sc.turn(1).arrivals)
-    assert sorted(st.flags["landing_wait"]) == ["alpins_27", "alpins_5", "gds_24", "terr_146", "terr_148"]
+    assert sorted(st.flags.landing_wait) == ["alpins_27", "alpins_5", "gds_24", "terr_146", "terr_148"]
     st.turn = 2  # turn 2: sea control at Namsos only
     nav(st).where["cruiser_1"] = "B2"
     st.flow.enter(st, "sa_start")
@@ -363,8 +363,8 @@ def test_a_turn_1_landing_that_fails_waits_one_turn_then_is_lost() -> None:
     arrivals = {a.unit for a in strategic_arrivals(st, sc.turn(2).arrivals)}
     assert {"terr_146", "alpins_5"} <= arrivals
     assert all(st.loc[u] == WITHDRAWN for u in ("terr_148", "alpins_27", "gds_24", "bde_15"))
-    assert st.flags["landing_wait"] == []
-    assert not st.flags.get("bonus_paid")  # the +5 is for landings made in turn 1 (9.3)
+    assert st.flags.landing_wait == []
+    assert not st.flags.bonus_paid  # the +5 is for landings made in turn 1 (9.3)
 
 
 @pytest.mark.parametrize(("turn", "unit", "port"), [(2, "bde_15", "B3"), (3, "legion_13", "B1")])
@@ -417,7 +417,7 @@ def test_turn_4_pays_5_more_per_allied_surface_ship_sunk() -> None:
     for u in ("cruiser_1", "ark_royal", "submarine_1"):
         lose(st, u)
     assert st.unit_vp[AXIS] == 50  # cruiser, carrier, its 2 aircraft, the submarine flotilla
-    assert st.flags["bonus_paid"] == {"sunk:cruiser_1": (AXIS, 5), "sunk:ark_royal": (AXIS, 5)}
+    assert st.flags.bonus_paid == {"sunk:cruiser_1": (AXIS, 5), "sunk:ark_royal": (AXIS, 5)}
     assert st.bonus_vp[AXIS] == 10
     st3 = fresh(turn=3, counters={"cruiser_1": "B3"})
     lose(st3, "cruiser_1")
@@ -569,7 +569,7 @@ def test_bodo_opens_before_the_strategic_moves_of_the_turn_it_is_won() -> None:
         if a.map == "south-central":
             st.set_control(a.id, AXIS)
     st.flow.enter(st, "strategic_start")
-    assert st.flags.get("bodo") is True
+    assert st.flags.bodo is True
     while st.step != "fleet_moves":
         st.apply_action(PASS if PASS in st.legal_actions() else st.legal_actions()[0])
     do(st, "pass")  # the Allies

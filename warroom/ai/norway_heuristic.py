@@ -65,7 +65,7 @@ def sea_gap(st: FirestormState, loc: str) -> int:
 
 def landing_due(st: FirestormState) -> bool:
     t = st.sc.turn(st.turn)
-    waiting = set(st.flags.get("landing_wait", []))
+    waiting = set(st.flags.landing_wait)
     return any(st.loc[a.unit] == OFFMAP for a in t.arrivals if a.landing) or bool(waiting)
 
 
@@ -144,10 +144,10 @@ def score(st: FirestormState, side: str, action: Action) -> float:
 
 def stukas_wanted(st: FirestormState) -> bool:
     """Stukas help on land only where they may fly: an open South-Central map, or Narvik with Bodø (7.7)."""
-    closed = st.flags.get("closed_maps", ())
+    closed = st.flags.closed_maps
     bodo_only = st.sc.rules.value("narvik_map")
     return any(m not in closed and m != bodo_only for m, info in st.sc.maps.items() if info["kind"] == "land") \
-        or bool(st.flags.get("bodo"))
+        or bool(st.flags.bodo)
 
 
 def activation(st: FirestormState, side: str, loc: str, kind: str) -> float:
@@ -197,7 +197,7 @@ def port_matters(st: FirestormState, harbour: str, side: str) -> bool:
     land map while that map is still open."""
     sc = st.sc
     land_map = sc.areas[sc.strat_areas[harbour].land].map
-    if land_map in st.flags.get("closed_maps", ()):
+    if land_map in st.flags.closed_maps:
         return False
     if landing_due(st) and any(a.landing == harbour for a in landing_rows(sc)):
         return True

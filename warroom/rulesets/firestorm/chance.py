@@ -21,14 +21,14 @@ def chance_step(name: str, phase: str, dice: Callable[[St], int], resolve: Calla
         n = dice(st)
         if n == 0:
             resolve(st, ())
-            st.flags["dice"] = 0
+            st.flags.dice = 0
         else:
-            st.flags["dice"] = n
+            st.flags.dice = n
 
     def apply(st: St, roll: Any) -> None:
         assert isinstance(roll, Roll)
-        st.flags["dice"] = 0
+        st.flags.dice = 0
         resolve(st, roll.values)
 
     return Step(name, phase, actor=lambda st: CHANCE, apply=apply, on_begin=begin,
-                end_if=lambda st: st.flags.get("dice", 0) == 0, next=nxt)
+                end_if=lambda st: st.flags.dice == 0, next=nxt)

@@ -25,7 +25,7 @@ def caumont_due(st: St) -> bool:
     wherever they are and takes the gap at once, which must not touch troops or areas of a battle still
     being played; it then comes at the next point between battles, before the Strategic Phase."""
     sc = st.sc
-    if not sc.has("caumont_gap") or st.flags.get("caumont_done") or st.parked:
+    if not sc.has("caumont_gap") or st.flags.caumont_done or st.parked:
         return False
     v = sc.rules.value("caumont")
     return bool(v) and st.turn == v["turn"] and st.control[v["trigger"]] == sc.sides[0]
@@ -45,7 +45,7 @@ def begin_caumont(st: St) -> None:
     sc = st.sc
     v = sc.rules.value("caumont")
     allies, axis = sc.sides
-    st.flags["caumont_done"] = True
+    st.flags.caumont_done = True
     gap, target, att, dfn = v["gap"], v["target"], v["attacker"], v["defender"]
     if st.control[gap] != allies:
         german_neighbours = [n for n in sc.adjacency[gap] if st.control[n] == axis]
@@ -92,8 +92,8 @@ def dday_row(st: St, action: Any) -> int:
 
 
 def dday_begin(st: St) -> None:
-    st.flags["dice"] = 1
-    st.flags["dday_done"] = False
+    st.flags.dice = 1
+    st.flags.dday_done = False
 
 
 def apply_tonga(st: St, action: Any) -> None:
@@ -104,8 +104,8 @@ def apply_tonga(st: St, action: Any) -> None:
     row = dday_row(st, action)
     fate, taken = t["rows"][row - 1]
     unit, area = t["unit"], t["area"]
-    st.flags["dice"] = 0
-    st.flags["dday_done"] = True
+    st.flags.dice = 0
+    st.flags.dday_done = True
     die = f" (die [{row}])" if isinstance(action, Roll) else ""
     st.note(f"Operation Tonga: row {row}{die} -> airborne {fate}, {area} {'captured' if taken else 'not captured'}")
     if taken:
@@ -120,9 +120,8 @@ def apply_tonga(st: St, action: Any) -> None:
 
 
 def neptune_begin(st: St) -> None:
-    st.flags.setdefault("beach_idx", 0)
-    st.flags["dice"] = 1
-    st.flags["dday_done"] = False
+    st.flags.dice = 1
+    st.flags.dday_done = False
 
 
 def apply_neptune(st: St, action: Any) -> None:
@@ -130,7 +129,7 @@ def apply_neptune(st: St, action: Any) -> None:
     and any follow-up attack from it."""
     sc = st.sc
     t = sc.tables["neptune"]
-    i = int(st.flags["beach_idx"])
+    i = int(st.flags.beach_idx)
     beach, division, brigade = t["beaches"][i]
     row = dday_row(st, action)
     fate, attack_ft, blocked_until = t["rows"][row - 1]
@@ -147,30 +146,30 @@ def apply_neptune(st: St, action: Any) -> None:
     else:
         st.capture(brigade)
     if attack_ft:
-        st.flags.setdefault("exploits", []).append((beach, int(attack_ft)))
-    blocked = dict(st.flags.get("no_attack_from", {}))
+        st.flags.exploits.append((beach, int(attack_ft)))
+    blocked = dict(st.flags.no_attack_from)
     blocked[beach] = int(blocked_until)
-    st.flags["no_attack_from"] = blocked
-    st.flags["beach_idx"] = i + 1
+    st.flags.no_attack_from = blocked
+    st.flags.beach_idx = i + 1
     if i + 1 >= len(t["beaches"]):
-        st.flags["dice"] = 0
-        st.flags["dday_done"] = True
+        st.flags.dice = 0
+        st.flags.dday_done = True
 
 
 def exploit_legal(st: St) -> list[Any]:
-    beach, _ = st.flags["exploits"][0]
+    beach, _ = st.flags.exploits[0]
     return [*arrow_options(st, st.sc.sides[0], [beach]), PASS]
 
 
 def prune_exploits(st: St) -> None:
     """Drop follow-up attacks whose beach cannot attack any more (no troops or no target)."""
-    exploits = st.flags.setdefault("exploits", [])
+    exploits = st.flags.exploits
     while exploits and len(exploit_legal(st)) == 1:
         exploits.pop(0)
 
 
 def apply_exploit(st: St, action: Any) -> None:
-    _beach, max_ft = st.flags["exploits"].pop(0)
+    _beach, max_ft = st.flags.exploits.pop(0)
     if isinstance(action, Pass):
         prune_exploits(st)
         return
@@ -187,13 +186,13 @@ def pz21_legal(st: St) -> list[Any]:
 
 
 def pz21_begin(st: St) -> None:
-    st.flags["pz21_done"] = len(pz21_legal(st)) <= 1
-    if st.flags["pz21_done"]:
+    st.flags.pz21_done = len(pz21_legal(st)) <= 1
+    if st.flags.pz21_done:
         st.note("21. Panzerdivision cannot counter-attack")
 
 
 def apply_pz21(st: St, action: Any) -> None:
-    st.flags["pz21_done"] = True
+    st.flags.pz21_done = True
     if isinstance(action, Arrow):
         unit = st.sc.tables["neptune"]["counter_attack"]
         open_battle(st, "pz21", st.sc.sides[1], action.frm, action.to, required=unit)
@@ -203,14 +202,14 @@ def dday_steps() -> list[Step[St]]:
     """Caen turn 1: Tonga, Neptune on three beaches, follow-up attacks, 21. Pz counter-attack."""
     return [
         Step("dday_tonga", "d-day", actor=dday_actor, apply=apply_tonga, on_begin=dday_begin,
-             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_neptune")),
+             end_if=lambda st: bool(st.flags.dday_done), next=goto("dday_neptune")),
         Step("dday_neptune", "d-day", actor=dday_actor, apply=apply_neptune, on_begin=neptune_begin,
-             end_if=lambda st: bool(st.flags.get("dday_done")), next=goto("dday_exploit")),
+             end_if=lambda st: bool(st.flags.dday_done), next=goto("dday_exploit")),
         Step("dday_exploit", "d-day", actor=lambda st: st.sc.sides[0], legal=exploit_legal, apply=apply_exploit,
-             on_begin=prune_exploits, end_if=lambda st: st.battle is not None or not st.flags.get("exploits"),
+             on_begin=prune_exploits, end_if=lambda st: st.battle is not None or not st.flags.exploits,
              next=lambda st: "attack_commit" if st.battle is not None else "dday_pz21"),
         Step("dday_pz21", "d-day", actor=lambda st: st.sc.sides[1], legal=pz21_legal, apply=apply_pz21,
-             on_begin=pz21_begin, end_if=lambda st: bool(st.flags.get("pz21_done")),
+             on_begin=pz21_begin, end_if=lambda st: bool(st.flags.pz21_done),
              next=lambda st: "attack_commit" if st.battle is not None else "strategic_start"),
     ]
 

@@ -183,7 +183,7 @@ def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
     and the stacking counts change between two decisions; `move_options` filters those.
     """
     key = (side, st.turn)
-    menu = st.flags.get("move_menu")
+    menu = st.flags.move_menu
     if menu is not None and menu[0] == key:
         menu_moves: tuple[Move, ...] = menu[1]
         return menu_moves
@@ -211,7 +211,7 @@ def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
                 m = row[a] = Move(u, a)
             out.append(m)
     result = tuple(out)
-    st.flags["move_menu"] = (key, result)
+    st.flags.move_menu = (key, result)
     return result
 
 

@@ -34,8 +34,8 @@ def map_of(st: St, area: str) -> str:
 
 # ----- bonus VP ledger (9.3) ------------------------------------------------------------------------------
 def pay(st: St, key: str, side: str, vp: int, why: str) -> None:
-    """Pay a bonus once per campaign `key`: into `st.bonus_vp`, recorded in `st.flags['bonus_paid']`."""
-    paid: dict[str, tuple[str, int]] = st.flags.setdefault("bonus_paid", {})
+    """Pay a bonus once per campaign `key`: into `st.bonus_vp`, recorded in `st.flags.bonus_paid`."""
+    paid: dict[str, tuple[str, int]] = st.flags.bonus_paid
     if key in paid or vp == 0:
         return
     paid[key] = (side, vp)
@@ -154,7 +154,7 @@ def air_rule(st: St, b: Battle, side: str) -> dict[str, Any] | None:
         if turns and st.turn not in turns:
             continue
         maps = list(rule.get("maps", []))
-        if st.flags.get("bodo"):
+        if st.flags.bodo:
             maps.extend(rule.get("bodo_maps", []))
         if m not in maps:
             continue
@@ -183,7 +183,7 @@ def air_counts(st: St, b: Battle, side: str) -> bool:
 # ----- turn specials and bonus VP (3.2-3.5, 7.6, 9.3) ----------------------------------------------------
 def closed(st: St, area: str) -> bool:
     """No more battles on a closed map (3.4)."""
-    return map_of(st, area) in st.flags.get("closed_maps", ())
+    return map_of(st, area) in st.flags.closed_maps
 
 
 def on_capture(st: St, area: str, side: str) -> None:
@@ -240,8 +240,8 @@ def battles_over(st: St) -> None:
         pay(st, f"t{st.turn}:map_closure", allies, int(v.get("vp", 0)),
             f"the Germans did not take every port of the {name} map")
         if v.get("bar_bodo"):
-            st.flags["bodo_barred"] = st.turn + 1
-    st.flags["closed_maps"] = (*st.flags.get("closed_maps", ()), map_id)
+            st.flags.bodo_barred = st.turn + 1
+    st.flags.closed_maps = (*st.flags.closed_maps, map_id)
 
 
 def turn_end(st: St) -> None:
@@ -276,7 +276,7 @@ def wrapup(st: St) -> None:
 def update_bodo(st: St) -> None:
     """Whether the Germans may use Bodø next turn (7.6, 11.21): they hold every area of the map, or (in
     a turn listing `namsos_bodo`) they hold the port and trace to `trace_to` through German areas. A barred
-    turn (the failed closure, 3.4) overrides both. The status is `st.flags['bodo']`, for the Strategic
+    turn (the failed closure, 3.4) overrides both. The status is `st.flags.bodo`, for the Strategic
     Game too.
 
     assumption: the port must be German at the end of the turn's battles and the trace is made then, at the
@@ -294,10 +294,10 @@ def update_bodo(st: St) -> None:
     whole = all(control[a.id] == axis for a in sc.areas.values() if a.map == map_id and a.id not in sc.no_stop)
     traced = ("namsos_bodo" in sc.turn(st.turn).special and control[port] == axis
               and home in reachable(port, lambda a: [n for n in adjacency[a] if control[n] == axis]))
-    usable = (whole or traced) and st.flags.get("bodo_barred") != st.turn + 1
-    if usable != bool(st.flags.get("bodo")) and st.record_events:
+    usable = (whole or traced) and st.flags.bodo_barred != st.turn + 1
+    if usable != bool(st.flags.bodo) and st.record_events:
         st.note(f"Bodø {'opens to' if usable else 'is closed to'} the Germans for next turn")
-    st.flags["bodo"] = usable
+    st.flags.bodo = usable
 
 
 # ----- tabletop briefing (4, 10, EX-10) ------------------------------------------------------------------

@@ -67,7 +67,7 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None,
             if forced:
                 froms = forced
         if side == sc.sides[0]:  # a failed landing keeps its beach's troops from attacking (Caen 3.2)
-            blocked = st.flags.get("no_attack_from", {})
+            blocked = st.flags.no_attack_from
             froms = [f for f in froms if blocked.get(f, 0) < st.turn]
     else:
         holding = set(attack_froms(st, side))
@@ -76,7 +76,7 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None,
     open_targets = set(sc.rules.value("t1_open_targets"))
     out = []
     no_stop = sc.no_stop
-    closed = st.flags.get("closed_maps")
+    closed = st.flags.closed_maps
     for frm in froms:
         if (closed and norway.closed(st, frm)) or frm in locked:
             continue
@@ -180,7 +180,7 @@ def placement_spots(st: FirestormState, side: str, listed: tuple[str, ...]) -> l
             spots = sorted({n for a in listed for n in sc.adjacency[a] if control[n] == side and n not in sc.no_stop})
     else:
         spots = list(st.pool_spots(side))
-    if st.flags.get("closed_maps"):  # nobody is placed on a closed map (Norway 3.4)
+    if st.flags.closed_maps:  # nobody is placed on a closed map (Norway 3.4)
         spots = [a for a in spots if not norway.closed(st, a)]
     limit = sc.rules.stacking
     if limit:

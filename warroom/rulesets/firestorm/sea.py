@@ -143,7 +143,7 @@ def naval_infantry_check(st: St, unit: str, was: str) -> None:
     rule = st.sc.rules.value("naval_infantry")
     if not rule or unit != rule.get("counter") or st.turn != int(rule.get("turn", 1)) or was != rule.get("harbour"):
         return
-    st.flags["naval_infantry"] = True
+    st.flags.naval_infantry = True
     st.note("The Warship Group was destroyed in Narvik harbour: its sailors join the garrison as naval infantry")
 
 
@@ -204,7 +204,7 @@ def airfield_limit(st: St, loc: str, side: str) -> int | None:
         return 0
     if s.land and st.control[s.land] != side:
         return 0
-    if s.condition == "bodo" and not st.flags.get("bodo"):
+    if s.condition == "bodo" and not st.flags.bodo:
         return 0
     limit = s.capacity
     if limit is not None and s.capacity_unsupplied is not None and s.land and not rail_to_hub(st, s.land, side):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import warroom.rulesets.firestorm.parallel as parallel
@@ -17,7 +18,7 @@ from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
-from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
+from warroom.rulesets.firestorm.actions import FirestormAction, Move, Report, parse_words
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
 
@@ -78,6 +79,41 @@ class Locations(dict[str, str]):
         return new
 
 
+@dataclass(slots=True)
+class Flags:
+    """What the flow remembers between steps, besides the position proper: each a typed field with its default."""
+
+    # a step's dice and its decisions
+    dice: int = 0  # d6 the chance node about to be entered rolls (chance.py)
+    committed: bool = False  # the defender has committed its Firestorm Troops
+    mode_chooser: str = ""  # mixed mode: the side that may claim the battle for the tabletop
+    mode_set: bool = False  # the battle's way of resolution is settled
+    tabletop_left: dict[str, int] | None = None  # mixed mode with an allotment: claims left this turn per side
+    may_pass: bool = False  # the side with the initiative may, not must, attack (core 4 suggestion)
+    advance_done: bool = False  # the winner's advance is settled
+    last_battle: Battle | None = None  # the battle just ended (the flow goes on by its kind)
+    move_menu: tuple[tuple[str, int], tuple[Move, ...]] | None = None  # strategic moves of (side, turn), kept
+    # the D-Day turn and the Caumont Gap (dday.py)
+    dday_done: bool = False
+    beach_idx: int = 0  # Neptune: the next beach
+    exploits: list[tuple[str, int]] = field(default_factory=list)  # follow-up attacks: (beach, Firestorm Troops)
+    no_attack_from: dict[str, int] = field(default_factory=dict)  # beach -> the turn its troops attack again
+    pz21_done: bool = False
+    caumont_done: bool = False
+    # Norway (norway.py, strategic.py)
+    closed_maps: tuple[str, ...] = ()  # land maps where the fighting is over (3.4)
+    bodo: bool = False  # Bodø's airfield serves the Germans this turn (7.6)
+    bodo_barred: int = 0  # the turn Bodø is closed to the Germans by a failed closure (3.4); 0: none
+    landing_wait: list[str] = field(default_factory=list)  # troops waiting to land next turn (3.2)
+    naval_infantry: bool = False  # ships' infantry landed this turn (6.x)
+    bonus_paid: dict[str, tuple[str, int]] = field(default_factory=dict)  # bonus VP paid once: key -> (side, VP)
+
+    def clone(self) -> Flags:
+        return replace(self, tabletop_left=dict(self.tabletop_left) if self.tabletop_left is not None else None,
+                       exploits=list(self.exploits), no_attack_from=dict(self.no_attack_from),
+                       landing_wait=list(self.landing_wait), bonus_paid=dict(self.bonus_paid))
+
+
 class FirestormRules(Flow["FirestormState"]):
     """The flow table of a campaign, with the verbs that stand above the position: what a side sees of it, why an
     action is refused, a battle's result from the table, and Norway's Strategic Game. `steps.FirestormFlow` gives
@@ -126,7 +162,7 @@ class FirestormState(FlowRecording):
         self.arrived: dict[str, tuple[str, ...]] = {}  # fresh arrivals -> their listed areas
         self.returned: set[str] = set()  # came back from the pool this turn (Lorraine redeploy)
         self.moved: set[str] = set()
-        self.flags: dict[str, Any] = {}
+        self.flags = Flags()
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
         self.happened: list[Event] = []
@@ -170,7 +206,7 @@ class FirestormState(FlowRecording):
 
     def dice_needed(self) -> int:
         """How many d6 the current chance node rolls."""
-        return int(self.flags.get("dice", 0))
+        return self.flags.dice
 
     def apply_action(self, action: Action, side: str | None = None) -> None:
         """Apply a legal action (or a roll at a chance node) and run the flow to the next decision.
@@ -252,9 +288,7 @@ class FirestormState(FlowRecording):
         new.arrived = dict(self.arrived)
         new.returned = set(self.returned)
         new.moved = set(self.moved)
-        new.flags = {k: (set(v) if isinstance(v, set) else list(v) if isinstance(v, list)
-                         else dict(v) if isinstance(v, dict) else v)
-                     for k, v in self.flags.items()}
+        new.flags = self.flags.clone()
         new.log = list(self.log)
         new.events = list(self.events)
         new.happened = list(self.happened)

@@ -103,7 +103,7 @@ def begin_turn(st: St) -> None:
     st.battles_total = 0
     allotment = st.params.get("allotment")
     if st.mode == "mixed" and allotment is not None:
-        st.flags["tabletop_left"] = dict.fromkeys(sc.sides, int(allotment))
+        st.flags.tabletop_left = dict.fromkeys(sc.sides, int(allotment))
     for arrival in t.arrivals:
         if arrival.when == "planning" and st.loc[arrival.unit] == OFFMAP:
             st.loc[arrival.unit] = POOL
@@ -239,14 +239,14 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
     if st.record_events:
         st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
                 f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
-    st.flags["may_pass"] = False
+    st.flags.may_pass = False
     if not arrow_options(st, winner):
         other = sc.other(winner)
         if arrow_options(st, other):
             if st.record_events:
                 st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} may attack instead")
             winner = other
-            st.flags["may_pass"] = True  # core 4 suggestion: the other side may, not must, attack
+            st.flags.may_pass = True  # core 4 suggestion: the other side may, not must, attack
         else:
             st.note("Neither side can attack; the battle counts toward the turn's total")
             winner = ""
@@ -255,7 +255,7 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
 
 def legal_arrow(st: St) -> Sequence[Any]:
     arrows: list[Any] = list(arrow_options(st, st.attacker))
-    if st.flags.get("may_pass"):
+    if st.flags.may_pass:
         arrows.append(PASS)
     return arrows
 
@@ -302,7 +302,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
 
 def apply_defend_commit(st: St, action: Any) -> None:
     apply_commit(st, action, False)
-    st.flags["committed"] = True
+    st.flags.committed = True
 
 
 def describe_units(st: St, units: Sequence[str], side: str) -> str:
@@ -322,12 +322,12 @@ def describe_units(st: St, units: Sequence[str], side: str) -> str:
 def can_claim_tabletop(st: St, side: str) -> bool:
     """Mixed mode: a side may claim a battle for the tabletop while its allotment for the turn lasts
     (Caen 3.1 mini-campaign; no `allotment` parameter means no limit)."""
-    left = st.flags.get("tabletop_left")
+    left = st.flags.tabletop_left
     return left is None or left.get(side, 0) > 0
 
 
 def mode_actor(st: St) -> str:
-    return str(st.flags.get("mode_chooser", ""))
+    return str(st.flags.mode_chooser)
 
 
 def legal_mode(st: St) -> Sequence[Any]:
@@ -338,10 +338,10 @@ def begin_mode(st: St) -> None:
     """Mixed mode: the attacker may claim the battle for the tabletop, then the defender (Caen 3.1)."""
     b = battle_of(st)
     b.mode = "gw" if st.mode == "mixed" else st.mode
-    st.flags["mode_chooser"] = ""
+    st.flags.mode_chooser = ""
     if st.mode == "mixed":
         offer_claim(st, [b.attacker, b.defender])
-    st.flags["mode_set"] = not st.flags["mode_chooser"]
+    st.flags.mode_set = not st.flags.mode_chooser
     for label, ok, side in (("attacker", b.att_supplied, b.attacker), ("defender", b.def_supplied, b.defender)):
         if not ok and st.record_events:
             st.note(f"The {label} ({side_name(st, side)}) is out of supply")
@@ -349,7 +349,7 @@ def begin_mode(st: St) -> None:
 
 def offer_claim(st: St, sides: list[str]) -> None:
     """Hand the choice to the first of `sides` that may still claim a tabletop battle."""
-    st.flags["mode_chooser"] = next((s for s in sides if can_claim_tabletop(st, s)), "")
+    st.flags.mode_chooser = next((s for s in sides if can_claim_tabletop(st, s)), "")
 
 
 def apply_mode(st: St, action: Any) -> None:
@@ -358,18 +358,18 @@ def apply_mode(st: St, action: Any) -> None:
     chooser = mode_actor(st)
     if action.mode == "tabletop":
         b.mode = "tabletop"
-        left = st.flags.get("tabletop_left")
+        left = st.flags.tabletop_left
         if left is not None:
             left[chooser] -= 1
         if st.record_events:
             st.note(f"{side_name(st, chooser)} claim this battle for the tabletop")
-        st.flags["mode_set"] = True
+        st.flags.mode_set = True
         return
     if chooser == b.attacker:
         offer_claim(st, [b.defender])
     else:
-        st.flags["mode_chooser"] = ""
-    st.flags["mode_set"] = not st.flags["mode_chooser"]
+        st.flags.mode_chooser = ""
+    st.flags.mode_set = not st.flags.mode_chooser
 
 
 def after_mode(st: St) -> str:
@@ -617,7 +617,7 @@ def apply_retreat(st: St, action: Any) -> None:
 def begin_advance(st: St) -> None:
     """Advance (core 7.5): the winner takes the area; battle survivors move in first."""
     b = battle_of(st)
-    st.flags["advance_done"] = b.winner != ATTACKER
+    st.flags.advance_done = b.winner != ATTACKER
     if b.winner != ATTACKER:
         return
     st.set_control(b.to, b.attacker)
@@ -626,7 +626,7 @@ def begin_advance(st: St) -> None:
     norway.on_capture(st, b.to, b.attacker)
     norway.refresh_fjords(st)
     b.survivors = [u for u in b.att if not is_token(u) and st.loc[u] == b.frm]
-    st.flags["advance_done"] = nothing_to_advance(st)
+    st.flags.advance_done = nothing_to_advance(st)
 
 
 def nothing_to_advance(st: St) -> bool:
@@ -658,7 +658,7 @@ def advance_options(st: St) -> list[Any]:
 def apply_advance(st: St, action: Any) -> None:
     b = battle_of(st)
     if isinstance(action, Pass):
-        st.flags["advance_done"] = True
+        st.flags.advance_done = True
         return
     assert isinstance(action, Advance)
     st.loc[action.unit] = b.to
@@ -668,19 +668,19 @@ def apply_advance(st: St, action: Any) -> None:
     if st.record_events:
         st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
     if nothing_to_advance(st):
-        st.flags["advance_done"] = True
+        st.flags.advance_done = True
 
 
 def end_battle(st: St) -> None:
     b = battle_of(st)
     if b.kind == "normal" and not b.parked:  # a parked battle was counted when it went to the table
         st.battles_left -= 1
-    st.flags["last_battle"] = b
+    st.flags.last_battle = b
     st.battle = None
 
 
 def after_battle(st: St) -> str:
-    last = st.flags.get("last_battle")
+    last = st.flags.last_battle
     kind = last.kind if isinstance(last, Battle) else "normal"
     if kind == "exploit":
         return "dday_exploit"
@@ -738,7 +738,7 @@ def apply_reinforce(st: St, action: Any) -> None:
 def begin_moves(st: St) -> None:
     st.idx = 0
     st.moved = set()
-    st.flags.pop("move_menu", None)
+    st.flags.move_menu = None
     norway.refresh_fjords(st)
     skip_idle_movers(st)
 
@@ -819,6 +819,10 @@ class FirestormFlow(FirestormRules):
         return NavalState(sc)
 
 
+def uncommitted(st: St) -> None:
+    st.flags.committed = False
+
+
 def build_flow() -> FirestormRules:
     """The flow table shared by every Firestorm campaign."""
     steps: list[Step[St]] = [
@@ -839,12 +843,12 @@ def build_flow() -> FirestormRules:
              next=goto("defend_commit")),
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
              apply=apply_defend_commit,
-             on_begin=lambda st: st.flags.__setitem__("committed", False),
-             end_if=lambda st: bool(st.flags.get("committed")), next=goto("supply_roll")),
+             on_begin=uncommitted,
+             end_if=lambda st: bool(st.flags.committed), next=goto("supply_roll")),
         chance_step("supply_roll", "battle", norway.supply_roll_dice, norway.resolve_supply_roll,
                     goto("mode_choice")),
         Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
-             end_if=lambda st: bool(st.flags.get("mode_set")), next=after_mode),
+             end_if=lambda st: bool(st.flags.mode_set), next=after_mode),
         chance_step("gw_roll", "battle", gw_dice, resolve_gw, goto("destroy_roll")),
         chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, goto("report")),
         Step("report", "battle", actor=lambda st: REPORT, apply=apply_report, on_begin=begin_report,
@@ -858,7 +862,7 @@ def build_flow() -> FirestormRules:
              end_if=lambda st: not battle_of(st).retreating, next=goto("advance")),
         Step("advance", "after action", actor=lambda st: battle_of(st).attacker,
              legal=lambda st: advance_options(st), apply=apply_advance, on_begin=begin_advance,
-             end_if=lambda st: bool(st.flags.get("advance_done")), next=goto("battle_end")),
+             end_if=lambda st: bool(st.flags.advance_done), next=goto("battle_end")),
         Step("battle_end", "after action", on_begin=end_battle, next=after_battle),
         Step("caumont", "battle", on_begin=dday.begin_caumont,
              next=lambda st: "mode_choice" if st.battle is not None else next_battle(st)),

@@ -362,7 +362,7 @@ def end_actions(st: St) -> None:
     11.8): `navy.landed[unit]` is "ok" or "fail"; `strategic_arrivals` lands them."""
     navy = navy_of(st)
     sc = st.sc
-    waiting = set(st.flags.get("landing_wait", []))
+    waiting = set(st.flags.landing_wait)
     rows = [a for a in landing_rows(sc) if st.loc[a.unit] == OFFMAP
             and (a in sc.turn(st.turn).arrivals or a.unit in waiting)]
     for h in sorted({a.landing for a in rows}):
@@ -389,7 +389,7 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
         return list(arrivals)
     sc = st.sc
     out = []
-    waiting = set(st.flags.get("landing_wait", []))
+    waiting = set(st.flags.landing_wait)
     rows = list(arrivals) + [a for a in landing_rows(sc) if a.unit in waiting]
     new_wait = []
     made: set[str] = set()
@@ -413,7 +413,7 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
     vp = sc.turn(st.turn).landing_vp
     for h in sorted(made):  # assumption: the turn 1 +5 is for landings made in turn 1 itself (3.2, 9.3)
         pay(st, f"landing:{h}", sc.sides[0], vp, f"landing at {sc.strat_areas[h].name} in turn {st.turn}")
-    st.flags["landing_wait"] = new_wait
+    st.flags.landing_wait = new_wait
     for c in sc.counters.values():
         if c.arrives == st.turn and navy.where[c.id] == OFFMAP and not c.carrier:
             at = arrival_place(st, c.id)
@@ -423,7 +423,8 @@ def strategic_arrivals(st: St, arrivals: Sequence[Arrival]) -> list[Arrival]:
                     navy.where[plane.id] = at
             st.note(f"{c.name} arrives at {label(st, at)}")
     rule = sc.rules.value("naval_infantry")
-    if st.flags.pop("naval_infantry", False) and rule:
+    landed, st.flags.naval_infantry = st.flags.naval_infantry, False
+    if landed and rule:
         nar = tuple(a.id for a in sc.areas.values() if a.map == rule.get("map") and "fjord" not in a.flags)
         out += [Arrival(u, nar, "strategic") for u in rule.get("troops", ()) if st.loc[u] == OFFMAP]
     return out
