@@ -377,7 +377,7 @@ def test_a_kampen_hot_seat_hides_the_last_players_hand_until_the_next_takes_over
     with organiser.expect_navigation():
         form.locator("button[type=submit]").click()
     links = links_of(organiser)
-    assert set(links) == {"organiser", "Germany player", "Norway and The Allies player", "every side (hot-seat)"}
+    assert set(links) == {"organiser", "Germany player", "Norway and the Allies player", "every side (hot-seat)"}
     screen = open_link(browser, links["every side (hot-seat)"])
     assert "Hand the screen to Germany" in screen.locator("#handover").inner_text()
     assert screen.locator("section.hand").count() == 0 and screen.locator(".actions, #choice").count() == 0

@@ -57,9 +57,10 @@ def secret_keys(st: KampenState, seat: str | None) -> set[str]:
     return out
 
 
-OPEN_VERBS = ("play", "exchange", "discard", "join", "raid", "land", "withdraw")
+OPEN_VERBS = ("play", "exchange", "discard", "join", "raid", "withdraw")
 """Moves that show their card to everyone, by the rulebook: a card played, exchanged or discarded goes face up
-under its deck (2.4, 4.3, 4.4); a ship joining a sea battle, raiding, landing or withdrawn is shown (7.2, 8.2)."""
+under its deck (2.4, 4.3, 4.4); a ship joining a sea battle, raiding or withdrawn is shown (7.2, 8.2). A landing
+is declared with a face-down card: which one stays Germany's secret (the view shows its sea and beach only)."""
 
 
 def open_keys(st: KampenState) -> set[str]:
@@ -170,12 +171,21 @@ def test_no_url_shows_any_link_a_card_it_may_not_know(url: str, params: dict[str
     assert table.play(random.Random(seed), 260, 26) > 200
 
 
-def test_the_servers_bot_plays_a_country_and_its_secret_moves_stay_secret(url: str) -> None:
+@pytest.mark.parametrize(("params", "bots", "seed"), [
+    ({"seats": 3, "advanced": True}, {"allies": "heuristic"}, 5),
+    ({"seats": 2, "advanced": True}, {"germany": "heuristic"}, 6),  # the bot declares landings with hidden ships
+    ({"seats": 2}, {"norway": "heuristic"}, 7),  # Norway's bot plays the Allies too
+])
+def test_the_servers_bot_plays_a_country_and_its_secret_moves_stay_secret(url: str, params: dict[str, Any],
+                                                                          bots: dict[str, str], seed: int) -> None:
     if "postgresql" in url:
         pytest.skip("once is enough")
-    table = Table(url, {"seats": 3, "advanced": True}, bots={"allies": "heuristic"})
-    st = table.state()
-    assert st.current_player() != "allies"
-    table.play(random.Random(5), 120, 30)
-    bot_moves = [e for e in table.state().log if e.side == "allies"]
-    assert bot_moves, "the bot has played the Allies"
+    table = Table(url, params, bots=bots)
+    table.play(random.Random(seed), 120, 30)
+    log = table.state().log
+    seats = seats_of(table.state())
+    assert any(seats[e.side] in bots for e in log if not e.automatic), "the bot has played"
+    if "germany" in bots:
+        assert any(e.action.startswith("land ") for e in log), "landings were declared"
+    if "norway" in bots:
+        assert any(e.side == "allies" for e in log if not e.automatic), "Norway's bot played the Allies' decisions"

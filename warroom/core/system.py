@@ -167,6 +167,9 @@ class RuleSystem:
     max_actions: int
     """No game of any bundled scenario lasts longer than this many actions: the harness's termination bound."""
     capabilities: frozenset[Capability] = frozenset()
+    seat_view: Callable[[Any, str | None], dict[str, Any]] | None = None
+    """What the player of a seat sees (`seats`: one person may decide for several sides): everything any of
+    its sides may see. None: each seat is one side, and this is `state.view(side)`."""
 
     def can(self, capability: Capability) -> bool:
         return capability in self.capabilities

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom import rulesets
+from warroom.rulesets.kampen.view import seat_view
 from warroom.server.portable import ANY_SIDE, seat_label, seat_of
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
 
@@ -207,12 +208,9 @@ def context(st: KampenState, view: Mapping[str, Any], seat: str | None) -> dict[
     spectator; a hot-seat link passes the seat of the country to act once the screen is handed over)."""
     sc = st.sc
     mine = seat_countries(st, seat) if seat else []
-    hands = []
-    for c in mine:  # each country's own view holds its own hand
-        own = st.view(c)
-        hands.append({"country": c, "name": sc.names[c], "cards": [card_entry(sc, k) for k in own["hands"][c]],
-                      "ships": [ship_card_entry(sc, k) for k in own.get("ships_in_hand", {}).get(c, [])],
-                      "april_left": len(own.get("april_cards_left", {}).get(c, []))})
+    hands = [{"country": c, "name": sc.names[c], "cards": [card_entry(sc, k) for k in view["hands"][c]],
+              "ships": [ship_card_entry(sc, k) for k in view.get("ships_in_hand", {}).get(c, [])],
+              "april_left": len(view.get("april_cards_left", {}).get(c, []))} for c in mine]
     cities = sorted(sc.board.point_cities)
     german = [c for c in cities if view["troops"].get(c, {}).get("germany")]
     decks = [{"country": c, "name": sc.names[c], "face_down": d["face_down"],
@@ -239,8 +237,7 @@ def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -
     hotseat = who.side == ANY_SIDE
     handed_over = actor_seat if actor_seat and handed == actor_seat else None
     seat = handed_over if hotseat else who.side or None
-    viewer = actor if seat is not None and actor_seat == seat else seat
-    view = st.view(viewer)
+    view = seat_view(st, seat)
     legal = campaigns.legal_for(st, who) if seat is not None or not hotseat else []
     describe = rulesets.of(st).describe
     return "kampen.html", {

@@ -110,7 +110,8 @@ def add_pages(app: FastAPI) -> None:
             if params["mode"] != "gw" and form.get("one_at_a_time") != "on":
                 params["parallel"] = True
         if "players" in form:  # a game of Kampen om Norge
-            params["seats"] = 3 if form.get("players") == "3" else 2
+            players = str(form.get("players"))[:10]
+            params["seats"] = int(players) if players.isdigit() else players  # the rules refuse what is not 2 or 3
             params["advanced"] = form.get("advanced") == "on"
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
         if bots:

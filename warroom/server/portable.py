@@ -129,6 +129,25 @@ def standard_seats(sc: Any, params: Mapping[str, Any] | None = None) -> list[Sea
     return [("organiser", ""), *((role, side) for side in player_sides(sc, params) for role in roles_of(sc))]
 
 
+def the(sc: Any, side: str) -> str:
+    """A side's name in a sentence: "the Allies", "the Germans", "Germany", "the Allies" (for "The Allies").
+
+    >>> class Sc: side_names = {"allies": "Allies", "germany": "Germany", "kallies": "The Allies"}
+    >>> [the(Sc, s) for s in ("allies", "germany", "kallies", "unknown")]
+    ['the Allies', 'Germany', 'the Allies', 'unknown']
+    """
+    name: str = sc.side_names.get(side, side)
+    if name.startswith("The "):
+        return "the " + name[4:]
+    return f"the {name}" if name.endswith("s") else name
+
+
+def whose(sc: Any, side: str) -> str:
+    """A side's name as an owner: "the Allies'", "Germany's"."""
+    name = the(sc, side)
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def seat_label(sc: Any, role: str, side: str, params: Mapping[str, Any] | None = None) -> str:
     """How a link is named on the links page: "organiser", "Allies general", "every side (hot-seat)", "Norway and
     The Allies player" ..."""
@@ -138,7 +157,8 @@ def seat_label(sc: Any, role: str, side: str, params: Mapping[str, Any] | None =
         return "every side (hot-seat)"
     if len(roles_of(sc)) == 1:  # no battles at the table: a side has one player, who plays its cards
         seats = rulesets.of(sc).seats(sc, params or {})
-        return " and ".join(sc.side_names[s] for s in sc.sides if seats.get(s, s) == side) + " player"
+        names = [the(sc, s) for s in sc.sides if seats.get(s, s) == side]
+        return " and ".join([names[0][0].upper() + names[0][1:], *names[1:]]) + " player"
     return f"{sc.side_names[side]} {'commanders' if role == 'commander' else role}"
 
 
@@ -157,8 +177,8 @@ def check_seat(sc: Any, role: str, side: str, where: str = "", params: Mapping[s
         raise BadRequestError(f"{where}{rulesets.of(sc).name} has no commanders (no battles are fought at the "
                               "table): a side's link is its general's")
     if role != "organiser" and side != ANY_SIDE and (player := seat_of(sc, params or {}, side)) != side:
-        raise BadRequestError(f"{where}in this game the {sc.side_names[side]} are played by the "
-                              f"{sc.side_names[player]}' player: give that player the link")
+        raise BadRequestError(f"{where}in this game {the(sc, side)} are played by {whose(sc, player)} player: "
+                              "give that player the link")
 
 
 def seats_in_order(sc: Any, extra: list[Seat], params: Mapping[str, Any] | None = None) -> list[Seat]:

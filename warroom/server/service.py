@@ -46,6 +46,7 @@ from warroom.server.portable import (
     seat_of,
     seats_in_order,
     standard_seats,
+    whose,
 )
 from warroom.server.results import (
     asked,
@@ -342,6 +343,9 @@ class Campaigns:
             raise SaveError(f"the save cannot be replayed: {type(exc).__name__} after "
                             f"{len(record.log)} log entries") from exc
         questions = asked(st)
+        if saved.waiting and rulesets.of(st).tabletop is None:
+            raise BadRequestError(f"club.waiting: {rulesets.of(st).name} has no battles at the table, so no "
+                                  "result can wait for one")
         vp = table_of(st).vp if saved.waiting else range(0)
         for i, w in enumerate(saved.waiting):
             b = questions.get(w.battle)
@@ -417,11 +421,24 @@ class Campaigns:
         side = who if grant.side == ANY_SIDE or mine else grant.side
         return side if side in st.sc.sides else None
 
+    def seat_view(self, st: Any, grant: Grant, seat: str | None = None) -> dict[str, Any]:
+        """What the holder of `grant` sees of `st`: its player's view (a hot-seat link: the player to act's, or
+        `seat`'s); the organiser a spectator's."""
+        view_for = rulesets.of(st).seat_view
+        if view_for is None:
+            own: dict[str, Any] = st.view(self.viewer(st, grant))
+            return own
+        who = st.current_player()
+        if seat is None:
+            seat = (seat_of(st.sc, st.params, who) if who in st.sc.sides else None) if grant.side == ANY_SIDE \
+                else grant.side or None
+        return view_for(st, seat)
+
     def view(self, grant: Grant, row: CampaignRow | None = None) -> dict[str, Any]:
         """What the holder may see: a side's view, or the public view for the organiser."""
         row = row or self.store.campaign(grant.campaign_id)
         st = self._state(row)
-        out: dict[str, Any] = st.view(self.viewer(st, grant))
+        out: dict[str, Any] = self.seat_view(st, grant)
         out["seq"] = row.seq
         out["epoch"] = row.epoch  # how many undos: a position is (epoch, seq)
         out["you"] = {"role": grant.role, "side": grant.side}
@@ -509,11 +526,12 @@ class Campaigns:
         row = self.store.campaign(grant.campaign_id)
         log = self.store.log(row.id)
         bots = row.params.get("bots", {})  # the server's bot moves go with the decision they answered
-        decisions = [i for i, e in enumerate(log) if not e.automatic and e.side not in bots]
+        sc = scenario_of(row)
+        decisions = [i for i, e in enumerate(log)  # a bot's decisions for another side of its player's go too
+                     if not e.automatic and seat_of(sc, row.params, e.side) not in bots]
         if count < 1 or count > len(decisions):
             raise BadRequestError(f"count: there are {len(decisions)} decisions to undo; asked for {count}")
         keep = decisions[-count]
-        sc = scenario_of(row)
         back = replay(GameRecord(sc.id, sc.version, row.params, 0, log[:keep]),
                       lambda: rulesets.new_game(sc, dict(row.params)))
         pendings = self.store.pendings(row.id)
@@ -608,6 +626,7 @@ class Campaigns:
         epoch the sender was shown), a conflict unless it is still that one."""
         row = self.store.campaign(grant.campaign_id)
         st = self._state(row)
+        table_of(st)  # a system without battles at the table says so
         pending = self.store.pendings(row.id).get(battle)
         waiting = asked(st)
         if pending is None or battle not in waiting or not still_valid(st, row.epoch, battle, pending):
@@ -710,8 +729,7 @@ class Campaigns:
             raise ForbiddenError(f"commanders report tabletop results; the {sc.side_names.get(who, who)} general "
                                  "decides this")
         if grant.side not in (seat_of(sc, st.params, who), ANY_SIDE):
-            raise ForbiddenError(f"it is the {sc.side_names.get(who, who)}' decision, not the "
-                                 f"{sc.side_names.get(grant.side, grant.side)}'")
+            raise ForbiddenError(f"it is {whose(sc, who)} decision, not {whose(sc, grant.side)}")
 
     def _settle(self, row: CampaignRow, st: Any, old_seq: int, token_id: str | None, key: str | None,
                 answered: int | None = None, reader: str | None = None) -> dict[str, Any]:

@@ -6,7 +6,8 @@ secret:
 - a shuffle's roll, which is the deck's new order (the opening shuffles, Norway's reshuffle, and the Allies'
   ships drawn for 9 April): nobody reads it, not even the deck's owner;
 - the 9 April cards a country chooses (7.0): only that country;
-- which ship card a country puts into a sea area face down, or sails there on its own (6.1, 8.1): only its
+- which ship card a country puts into a sea area face down, or sails there on its own (6.1, 8.1), and which
+  face-down German card a landing is declared with (7.2; the others see the sea area and the beach): only its
   owner. Ships that lie face up (Eidsvoll & Norge), a chased ship moved by the enemy after a battle that showed
   it, and a raider sailing home from the raid box, where everyone saw it, are open.
 
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from warroom.core.log import LogEntry, Secret, marked
 from warroom.core.state import Action
-from warroom.rulesets.kampen.actions import Choose, Sail, Ship
+from warroom.rulesets.kampen.actions import Choose, Land, Sail, Ship
 from warroom.rulesets.kampen.naval import ship_type
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ def secrecy(st: KampenState, step: str, action: Action, who: str) -> Secret | No
         return Secret((who,), f"ship (a ship card) {action.sea}")
     if isinstance(action, Sail) and action.key and action.frm != "raid" and face_down(st, action.key):
         return Secret((who,), f"sail {action.frm} {action.to} (a ship card)")
+    if isinstance(action, Land):  # which face-down card lands (or is turned to another beach) stays Germany's
+        sea = next((s for k, s, _a in st.landings if k == action.key), "")
+        return Secret((who,), f"land (a ship card{f' in sea area {sea}' if sea else ''}) {action.area}")
     return None
 
 

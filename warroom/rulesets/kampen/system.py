@@ -13,6 +13,7 @@ from warroom.rulesets.kampen.determinise import determinise
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
+from warroom.rulesets.kampen.view import seat_view
 
 BOT_STREAM = 0x9E3779B97F4A7C15
 """Mixed into a game's seed for the stream that seeds each country's bot."""
@@ -74,4 +75,5 @@ SYSTEM = RuleSystem(
               Variant("advanced, 3 players", {"advanced": True, "seats": 3})),
     max_actions=20_000,
     capabilities=frozenset({Capability.HIDDEN, Capability.CLUB}),
+    seat_view=seat_view,
 )

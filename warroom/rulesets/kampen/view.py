@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from warroom.rulesets.kampen.secrets import seat_of
+
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.naval import ShipCard
     from warroom.rulesets.kampen.state import KampenState
@@ -58,3 +60,26 @@ def advanced_view(st: KampenState, side: str | None) -> dict[str, Any]:
             "sea": sb.sea, "attacker": sb.attacker, "cards": [p.card for p in sb.played],
             "hits": [{"ship": h.target, "outcome": h.outcome} for h in sb.hits], "chased": list(sb.chased)},
     }
+
+
+def seat_view(st: KampenState, seat: str | None) -> dict[str, Any]:
+    """What the player of `seat` sees: with two players Norway's player holds the Allies' cards too, so their
+    hand, their ship cards and the German ships their reconnaissance looked at are shown besides Norway's."""
+    if seat is None:
+        return build_view(st, None)
+    mine = [c for c in st.sc.countries if seat_of(st.params, c) == seat] or [seat]
+    actor = st.current_player()
+    first = actor if actor in mine else mine[0]
+    out = build_view(st, first)
+    for c in mine:
+        if c == first:
+            continue
+        other = build_view(st, c)
+        out["hands"][c] = other["hands"][c]
+        if st.advanced:
+            out["ships_in_hand"][c] = other["ships_in_hand"][c]
+            out["april_cards_left"][c] = other["april_cards_left"][c]
+            out["fleet"] = {sea: [a if a["ship"] else b for a, b in zip(cards, other["fleet"][sea], strict=True)]
+                            for sea, cards in out["fleet"].items()}
+    out["viewer"] = seat
+    return out
