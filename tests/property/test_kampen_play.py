@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import fields
 
 import pytest
 
@@ -59,7 +60,7 @@ def check_ships(st: KampenState, country: str) -> None:
         assert not (card.owner == ALLIES and sea in ("I", "II")), "an Allied ship in the mined seas"
         assert sea != "raid" or (card.owner == GERMANY and kind.raid_loss > 0), "only German raiders raid"
         assert st.april or not kind.false_ship, "a false ship after the 9 April round"
-        assert not (card.fighting and st.flags.get("sea_done") and st.sea_battle is None), \
+        assert not (card.fighting and st.flags.sea_done and st.sea_battle is None), \
             f"a ship still fighting in step {st.step}"
     if not st.april and st.round:
         april = [k for k in st.hands[country] if sc.is_april(k)]
@@ -130,8 +131,9 @@ def test_seeded_games_keep_every_invariant_and_replay(advanced: bool, players: i
 
 
 def test_flags_hold_only_values_a_shallow_clone_may_share() -> None:
-    """`KampenState.clone` copies `flags` shallowly: that is safe only while every value is immutable (a tuple,
-    a frozenset, a number or text), which random games of every variant check after every action."""
+    """`KampenState.clone` copies `flags` shallowly (`dataclasses.replace`): that is safe only while every value is
+    immutable (a tuple, a frozenset, a number or text), which random games of every variant check after every
+    action."""
     for seed, (advanced, players) in enumerate([(False, 2), (False, 3), (True, 2), (True, 3)] * 3):
         st = new_game(None, {"advanced": advanced, "seats": players})
         dice, rng = random.Random(seed), random.Random(seed + 100)
@@ -141,6 +143,6 @@ def test_flags_hold_only_values_a_shallow_clone_may_share() -> None:
             else:
                 legal = st.legal_actions()
                 st.apply_action(legal[rng.randrange(len(legal))])
-            for name, value in st.flags.items():
+            for name, value in ((f.name, getattr(st.flags, f.name)) for f in fields(st.flags)):
                 assert not isinstance(value, list | dict | set), f"flag {name!r} holds a mutable {type(value)}"
                 hash(value)

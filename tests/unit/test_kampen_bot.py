@@ -83,14 +83,12 @@ def swap_ships(st: KampenState, me: str, rng: random.Random) -> None:
         rng.shuffle(st.reserve)
     st.landings = [(rename.get(k, k), s, a) for k, s, a in st.landings]
     st.spotted = {rename.get(k, k) for k in st.spotted}
-    if st.flags.get("sailing"):
-        sea, keys = st.flags["sailing"]
-        st.flags["sailing"] = (sea, tuple(rename.get(k, k) for k in keys))
-    for name in ("smoke_keys", "diverting"):
-        if st.flags.get(name):
-            st.flags[name] = tuple(rename.get(k, k) for k in st.flags[name])
-    for name in [n for n in st.flags if n.startswith("feinted_")]:
-        st.flags[f"feinted_{rename.get(name[8:], name[8:])}"] = st.flags.pop(name)
+    if st.flags.sailing:
+        sea, keys = st.flags.sailing
+        st.flags.sailing = (sea, tuple(rename.get(k, k) for k in keys))
+    st.flags.smoke_keys = tuple(rename.get(k, k) for k in st.flags.smoke_keys)
+    st.flags.diverting = tuple(rename.get(k, k) for k in st.flags.diverting)
+    st.flags.feinted = frozenset(rename.get(k, k) for k in st.flags.feinted)
 
 
 def ship_keys(st: KampenState) -> list[str]:

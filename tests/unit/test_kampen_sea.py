@@ -734,7 +734,7 @@ def test_an_allied_deck_that_runs_out_in_another_round_costs_its_battalions_and_
     assert st.step == "raid" and st.current_player() == GERMANY, "the raid step goes on where it was"
     assert f"raid {BLUCHER}" in legal(st) and f"raid {SCHARNHORST}" not in legal(st)
     act(st, f"raid {BLUCHER}", "done")
-    assert st.step == "landing" and not st.removing and not st.flags.get("ships_out")
+    assert st.step == "landing" and not st.removing and not st.flags.ships_out
     pass_until(st, "move", GERMANY)
     assert st.round == 1 and st.total(ALLIES) == 1, "nothing more is removed at the end of the round"
 

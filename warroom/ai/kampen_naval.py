@@ -23,7 +23,7 @@ from warroom.rulesets.kampen import naval
 from warroom.rulesets.kampen.actions import Choose, Intercept, Join, Land, Raid, Recall, Sail, Sea, Ship, Withdraw
 from warroom.rulesets.kampen.naval import ShipCard
 from warroom.rulesets.kampen.sea import foe, sail_group, side
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, held
 
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 COAST = SEAS[:7]
@@ -249,7 +249,7 @@ class Naval:
 
     def intercept_score(self) -> float:
         st = self.st
-        sea: str = st.flags["icept"][0]
+        sea = held(st.flags.icept)[0]
         s = side(self.me)
         mine = sum(self.worth(c) for c in st.fleet.ships(sea) if side(c.owner) == s
                    and not naval.ship_type(self.data, c.key).false_ship)
@@ -319,7 +319,7 @@ class Naval:
 
     def smoke_value(self) -> float:
         """Røykdekke: worth playing when the German ships just found would lose their battle."""
-        keys = self.st.flags.get("smoke_keys", ())
+        keys = self.st.flags.smoke_keys
         if not keys:
             return -1.0
         sea = self.st.fleet.where(keys[0])

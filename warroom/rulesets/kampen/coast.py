@@ -32,7 +32,7 @@ def german_sea_ok(st: St, sea: str) -> tuple[bool, bool]:
 
 
 def german_places(st: St, area: str) -> bool:
-    used: dict[str, int] = dict(st.flags.get("sea_places", ()))
+    used: dict[str, int] = dict(st.flags.sea_places)
     for sea in sorted(st.sc.board.coast(area)):
         ok, free = german_sea_ok(st, sea)
         if ok and (free or used.get(sea, 0) < real_ships(st, sea)):
@@ -46,14 +46,14 @@ def real_ships(st: St, sea: str) -> int:
 
 
 def count_german_place(st: St, area: str) -> None:
-    used: dict[str, int] = dict(st.flags.get("sea_places", ()))
+    used: dict[str, int] = dict(st.flags.sea_places)
     seas = sorted(st.sc.board.coast(area))
     if any(german_sea_ok(st, s) == (True, True) for s in seas):
         return
     for sea in seas:
         if german_sea_ok(st, sea)[0] and used.get(sea, 0) < real_ships(st, sea):
             used[sea] = used.get(sea, 0) + 1
-            st.flags["sea_places"] = tuple(sorted(used.items()))
+            st.flags.sea_places = tuple(sorted(used.items()))
             return
 
 

@@ -29,10 +29,10 @@ def removals_due(st: St) -> int:
 
 def ships_leaving(st: St) -> bool:
     """Whether Allied ships must still leave the board (5.2); with none left to withdraw the count is dropped."""
-    if st.flags.get("ships_out"):
+    if st.flags.ships_out:
         if allied_ships(st):
             return True
-        st.flags["ships_out"] = 0
+        st.flags.ships_out = 0
     return False
 
 
@@ -56,7 +56,7 @@ class KampenFlow(KampenRules):
         """Between two steps: the Allies' losses come first when their deck has just run out, then `name`."""
         first = losses_due(st, name)
         if first:
-            st.flags["resume"] = (name, False)
+            st.flags.resume = (name, False)
             return first
         return name
 
@@ -69,7 +69,7 @@ def losses_due(st: St, then: str) -> str:
     """The first step of the Allies' deck-out losses when they are due before `then` ('' when none are). A battle
     under way is fought out first (a sea battle's chases included): the losses come as it ends."""
     if st.terminal or then in AT_ONCE_STEPS or st.step in AT_ONCE_STEPS or not (
-            st.removing or st.flags.get("ships_out")) or st.battle is not None or st.sea_battle is not None:
+            st.removing or st.flags.ships_out) or st.battle is not None or st.sea_battle is not None:
         return ""
     if removals_due(st):
         st.note("The Allied deck is used up: the Allies take their losses at once, before the round goes on")
@@ -89,7 +89,7 @@ def at_once(flow: KampenRules, st: St) -> None:
     deck leads straight into the same steps (`after_new_cards`)."""
     first = losses_due(st, st.step)
     if first:
-        st.flags["resume"] = (st.step, True)
+        st.flags.resume = (st.step, True)
         flow.enter(st, first)
 
 
@@ -103,7 +103,9 @@ def after_losses_taken(st: St) -> str:
 def resume_after_losses(st: St) -> str:
     """The step the deck-out interrupted: entered afresh when the flow was moving on to it; when it was waiting
     for a decision, returned to as it was (its decision is still open), or left if the losses ended it."""
-    name, begun = st.flags.pop("resume")
+    resume, st.flags.resume = st.flags.resume, None
+    assert resume is not None
+    name, begun = resume
     if not begun:
         return str(name)
     st.step = name

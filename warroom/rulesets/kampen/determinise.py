@@ -77,18 +77,15 @@ def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
     st.landings = [(rename.get(k, k), s, a) for k, s, a in st.landings]
     st.spotted = {rename.get(k, k) for k in st.spotted}
     flags = st.flags
-    if flags.get("sailing"):
-        sea_, keys = flags["sailing"]
-        flags["sailing"] = (sea_, tuple(rename.get(k, k) for k in keys))
-    if flags.get("icept_roll"):
-        sea_, who, keys = flags["icept_roll"]
-        flags["icept_roll"] = (sea_, who, tuple(rename.get(k, k) for k in keys))
-    for name in ("smoke_keys", "diverting"):
-        if flags.get(name):
-            flags[name] = tuple(rename.get(k, k) for k in flags[name])
-    feinted = [name for name in flags if name.startswith("feinted_")]
-    moved = {f"feinted_{rename.get(n[8:], n[8:])}": flags.pop(n) for n in feinted}
-    flags.update(moved)
+    if flags.sailing:
+        sea_, keys = flags.sailing
+        flags.sailing = (sea_, tuple(rename.get(k, k) for k in keys))
+    if flags.icept_roll:
+        sea_, who, keys = flags.icept_roll
+        flags.icept_roll = (sea_, who, tuple(rename.get(k, k) for k in keys))
+    flags.smoke_keys = tuple(rename.get(k, k) for k in flags.smoke_keys)
+    flags.diverting = tuple(rename.get(k, k) for k in flags.diverting)
+    flags.feinted = frozenset(rename.get(k, k) for k in flags.feinted)
     sb = st.sea_battle
     if sb is not None:
         sb.hits = [naval.Hit(rename.get(h.target, h.target), h.outcome) for h in sb.hits]

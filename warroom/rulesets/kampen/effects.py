@@ -194,7 +194,7 @@ def play(st: KampenState, country: str, action: Play, step: str) -> None:
     b.played.append(Played(country, action.card, card.type, use.step, use, side_of(b, country)))
     st.note(f"{st.sc.names[country]} play {card.name}: {use.text}")
     if use.effect == "bluff":
-        st.flags["bluff"] = str(use.params["roll"])
+        st.flags.bluff = str(use.params["roll"])
 
 
 def roll_table(st: KampenState, use: CardUse) -> Roll:

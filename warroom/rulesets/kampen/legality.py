@@ -123,7 +123,7 @@ def sea_reason(st: KampenState, actor: str, action: Action) -> str:
     if isinstance(action, Sail):
         if action.frm == "raid":
             return "raiders leave the raid box only after Germany pays 6 symbols to recall them (recall; 7.2)" \
-                if not st.flags.get("recalled") else "recalled raiders sail from the raid box to VI, VII or VIII"
+                if not st.flags.recalled else "recalled raiders sail from the raid box to VI, VII or VIII"
         if action.to not in st.sc.board.seas[action.frm].adjacent:
             return f"sea area {action.to} does not border {action.frm}; ships sail one area at a time (8.1)"
         if key and st.fleet.where(key) != action.frm:

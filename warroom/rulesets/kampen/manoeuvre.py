@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.rulesets.kampen.actions import Move, Place, Play
 from warroom.rulesets.kampen.cards import Card, CardUse
 from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, held
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
@@ -156,23 +156,22 @@ def start_effect(st: KampenState, action: Play) -> None:
     assert found is not None
     c = st.country
     st.spend(c, action.card)
-    st.flags["effect"] = (action.card, found[0])
+    st.flags.effect = (action.card, found[0])
     st.note(f"{st.sc.names[c]} play {card_of(st, action.card).name}: {found[1].text}")
     if found[1].effect == "invasion":
-        st.flags["effect"] = None
-        st.flags["invading"] = True
+        st.flags.effect = None
+        st.flags.invading = True
         st.symbols = 0
 
 
 def effect_use(st: KampenState) -> CardUse:
-    key: str = st.flags["effect"][0]
-    index: int = st.flags["effect"][1]
+    key, index = held(st.flags.effect)
     return card_of(st, key).uses[index]
 
 
 def record_move(st: KampenState, moved: Moved) -> None:
     if st.country == GERMANY:
-        st.flags["moved"] = (*st.flags.get("moved", ()), moved)
+        st.flags.moved = (*st.flags.moved, moved)
 
 
 def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_air: bool = False) -> None:
@@ -200,7 +199,7 @@ def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_
 
 def apply_target(st: KampenState, action: Any) -> None:
     use = effect_use(st)
-    st.flags["effect"] = None
+    st.flags.effect = None
     c = st.country
     if isinstance(action, Move):
         st.add(action.frm, c, -action.n)
@@ -214,8 +213,8 @@ def apply_target(st: KampenState, action: Any) -> None:
     else:
         assert isinstance(action, Place)
         if use.effect == "paradrop" and st.country == GERMANY and drop_seat(st):  # asked whatever they hold
-            st.flags["drop"] = (action.area, action.n)  # fighters may answer first
-            st.flags["drop_seat"] = drop_seat(st)
+            st.flags.drop = (action.area, action.n)  # fighters may answer first
+            st.flags.drop_seat = drop_seat(st)
             return
         arrive(st, "", action.area, action.n, by_sea_or_air=True)
 
@@ -232,10 +231,10 @@ def drop_seat(st: KampenState) -> str:
 
 def diverters(st: KampenState) -> list[Play]:
     """Cards that may scatter a paratroop drop just aimed (Jagerfly in the German round)."""
-    seat = st.flags.get("drop_seat", "")
+    seat = st.flags.drop_seat
     if st.country != GERMANY or not seat:
         return []
-    area = st.flags["drop"][0]
+    area = held(st.flags.drop)[0]
     out = []
     for key in dict.fromkeys(st.hands[seat]):
         found = use_at(st, key, "move", ("stop",))
@@ -246,28 +245,28 @@ def diverters(st: KampenState) -> list[Play]:
 
 def answer_drop(st: KampenState, action: Any) -> None:
     """The answering country lets the drop land where aimed (done) or scatters it (a card; then it picks)."""
-    area, n = st.flags["drop"]
+    area, n = held(st.flags.drop)
     if isinstance(action, Play):
-        seat = st.flags["drop_seat"]
+        seat = st.flags.drop_seat
         found = use_at(st, action.card, "move", ("stop",))
         assert found is not None
         st.spend(seat, action.card)
         st.note(f"{st.sc.names[seat]} play {card_of(st, action.card).name}: {found[1].text}")
-        st.flags["scatter"] = True
+        st.flags.scatter = True
         return
-    st.flags["drop"] = None
+    st.flags.drop = None
     arrive(st, "", area, n, by_sea_or_air=True)
 
 
 def scatter_choices(st: KampenState) -> list[Place]:
-    area, n = st.flags["drop"]
+    area, n = held(st.flags.drop)
     return [Place(a, n) for a in st.sc.board.neighbours(area)]
 
 
 def scatter(st: KampenState, action: Any) -> None:
     assert isinstance(action, Place)
-    st.flags["drop"] = None
-    st.flags["scatter"] = False
+    st.flags.drop = None
+    st.flags.scatter = False
     st.note(f"The paratroops are scattered to {st.name(action.area)}")
     arrive(st, "", action.area, action.n, by_sea_or_air=True)
 
@@ -286,7 +285,7 @@ def sabotage_choices(st: KampenState, use: CardUse) -> list[Any]:
         return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY
                 and any(kind_of(st, frm, a) in kinds for frm in x.origins)]
     if use.effect == "block_border":
-        seen = sorted({b for m in st.flags.get("moved", ()) if can_take_back(st, m) for b in m.borders()})
+        seen = sorted({b for m in st.flags.moved if can_take_back(st, m) for b in m.borders()})
         return [Move(frm, to, 1) for frm, to in seen]
     if use.effect == "flee":
         return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY and st.at(a, NORWAY)
@@ -303,7 +302,7 @@ def flight_areas(st: KampenState, area: str) -> list[str]:
     """Where fleeing Norwegians may go: as a beaten defender may, and never into an area German battalions
     left this phase (a blown bridge could send them back into it)."""
     origins = {o for x in st.attacks.values() for o in x.origins}
-    left = {a for m in st.flags.get("moved", ()) for a in (m.start, m.via) if a}
+    left = {a for m in st.flags.moved for a in (m.start, m.via) if a}
     return [n for n in st.sc.board.neighbours(area)
             if not st.at(n, GERMANY) and n not in st.attacks and n not in origins and n not in left]
 
@@ -311,7 +310,7 @@ def flight_areas(st: KampenState, area: str) -> list[str]:
 def sabotage_window(st: KampenState) -> bool:
     """Phase 1c asks Norway whenever Germany moved or attacks this phase and Norway holds cards: whether it
     is asked must not tell Germany what those cards are."""
-    return st.country == GERMANY and bool(st.hands[NORWAY]) and bool(st.attacks or st.flags.get("moved"))
+    return st.country == GERMANY and bool(st.hands[NORWAY]) and bool(st.attacks or st.flags.moved)
 
 
 def playable_sabotage(st: KampenState) -> list[Play]:
@@ -327,7 +326,7 @@ def playable_sabotage(st: KampenState) -> list[Play]:
 
 def counter_cards(st: KampenState) -> list[Play]:
     """Germany's answers to the sabotage card just aimed (Ingeniørkompani cancels Veisperring, Sprengt bro)."""
-    pending = st.flags.get("sabotage")
+    pending = st.flags.sabotage
     if pending is None:
         return []
     target_type = card_of(st, pending[0]).type
@@ -343,19 +342,18 @@ def play_sabotage(st: KampenState, action: Play) -> None:
     found = use_at(st, action.card, "sabotage", ("stop",))
     assert found is not None
     st.spend(NORWAY, action.card)
-    st.flags["sabotage"] = (action.card, found[0], None)
+    st.flags.sabotage = (action.card, found[0], None)
     st.note(f"Norway play {card_of(st, action.card).name}: {found[1].text}")
 
 
 def sabotage_use(st: KampenState) -> CardUse:
-    key: str = st.flags["sabotage"][0]
-    index: int = st.flags["sabotage"][1]
+    key, index, _ = held(st.flags.sabotage)
     return card_of(st, key).uses[index]
 
 
 def aim_sabotage(st: KampenState, choice: Any) -> None:
-    key, index, _ = st.flags["sabotage"]
-    st.flags["sabotage"] = (key, index, choice)
+    key, index, _ = held(st.flags.sabotage)
+    st.flags.sabotage = (key, index, choice)
 
 
 def counter(st: KampenState, action: Play) -> None:
@@ -363,13 +361,13 @@ def counter(st: KampenState, action: Play) -> None:
     assert found is not None
     st.spend(GERMANY, action.card)
     st.note(f"Germany play {card_of(st, action.card).name}: the sabotage fails")
-    st.flags["sabotage"] = None
+    st.flags.sabotage = None
 
 
 def carry_out_sabotage(st: KampenState) -> None:
     """The aimed card, unanswered, takes effect."""
-    pending = st.flags.get("sabotage")
-    st.flags["sabotage"] = None
+    pending = st.flags.sabotage
+    st.flags.sabotage = None
     if pending is None:
         return
     use = card_of(st, pending[0]).uses[pending[1]]
@@ -390,7 +388,7 @@ def carry_out_sabotage(st: KampenState) -> None:
         blow_bridge(st, choice.frm, choice.to)
     elif use.effect == "flee":
         assert isinstance(choice, Place)
-        st.flags["fleeing"] = choice.area
+        st.flags.fleeing = choice.area
 
 
 def drop_empty(st: KampenState, area: str) -> None:
@@ -404,14 +402,14 @@ def blow_bridge(st: KampenState, frm: str, to: str) -> None:
     """Every German battalion that crossed frm->to this phase goes back across it: to `frm`; one that
     crossed it as the first of two areas goes back to where it started, its second leg undone too."""
     kept = []
-    for m in st.flags.get("moved", ()):
+    for m in st.flags.moved:
         back = m.start if (frm, to) == m.borders()[0] else frm
         if (frm, to) not in m.borders() or st.hostile(back, GERMANY) or not take_back(st, m):
             kept.append(m)
             continue
         st.add(back, GERMANY, m.n)
         st.note(f"The bridge is down: {m.n} German battalion{'s' * (m.n > 1)} back to {st.name(back)}")
-    st.flags["moved"] = tuple(kept)
+    st.flags.moved = tuple(kept)
 
 
 def can_take_back(st: KampenState, m: Moved) -> bool:
@@ -444,7 +442,7 @@ def take_back(st: KampenState, m: Moved) -> bool:
 
 
 def flee(st: KampenState, to: str) -> None:
-    area = st.flags.pop("fleeing")
+    area, st.flags.fleeing = st.flags.fleeing, ""
     n = st.at(area, NORWAY)
     st.add(area, NORWAY, -n)
     st.add(to, NORWAY, n)
@@ -490,7 +488,7 @@ def play_card(st: KampenState, country: str, key: str, step: str) -> CardUse:
 def safe_coast(st: KampenState, exclude: str) -> list[str]:
     """Land areas on the Allied coast free of enemy battalions, of battles still to fight and of areas German
     attackers came from (they may walk back in)."""
-    origins = st.flags.get("origins", frozenset())
+    origins = st.flags.origins
     return [a for a in sorted(st.sc.board.land) if a != exclude and allied_coast(st, a)
             and not st.at(a, GERMANY) and a not in st.attacks and a not in origins]
 

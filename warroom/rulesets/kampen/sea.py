@@ -50,7 +50,7 @@ from warroom.rulesets.kampen.effects import (
     timings_now,
 )
 from warroom.rulesets.kampen.naval import ShipCard
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, Played, SeaBattle
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState, Played, SeaBattle, held
 
 St = KampenState
 RAID = "raid"
@@ -90,7 +90,7 @@ def exits(st: St, sea: str, owner: str) -> list[str]:
     """The sea areas a ship may sail to from `sea`: adjacent ones its owner may enter; from the raid box, VI-VIII
     once the raiders are recalled (7.2)."""
     if sea == RAID:
-        return list(rules(st)["raid_from"]) if st.flags.get("recalled") else []
+        return list(rules(st)["raid_from"]) if st.flags.recalled else []
     near = st.sc.board.seas[sea].adjacent
     return [s for s in SEAS if s in near and naval.may_enter(owner, s)]
 
@@ -129,29 +129,23 @@ def draw_dice(n_dice: int, n_cards: int) -> MixedDice:
     return MixedDice((6,) * n_dice + tuple(range(n_cards, n_cards - picks, -1)))
 
 
-def flag(name: str) -> Callable[[St], bool]:
-    return lambda st: bool(st.flags.get(name))
-
-
-def no_flag(name: str) -> Callable[[St], bool]:
-    return lambda st: not st.flags.get(name)
-
-
 def window(name: str, phase: str, actor: Callable[[St], str], offer: Callable[[St], list[Play]],
            on_play: Callable[[St, Play], None], nxt: Callable[[St], str],
            skip: Callable[[St], bool] = lambda st: False) -> Step[St]:
     """A step where one country may play one card (then `on_play`) or pass; `nxt` decides what follows. It is
     skipped when `skip` says so, which must depend only on what every country can see."""
-    flag = f"window_{name}"
+
+    def close(st: St, closed: bool) -> None:
+        windows = st.flags.windows
+        st.flags.windows = windows | {name} if closed else windows - {name}
 
     def apply(st: St, action: Any) -> None:
-        st.flags[flag] = True
+        close(st, True)
         if isinstance(action, Play):
             on_play(st, action)
 
     return Step(name, phase, actor=actor, legal=lambda st: [*offer(st), DONE], apply=apply,
-                on_begin=lambda st: st.flags.__setitem__(flag, skip(st)), end_if=lambda st: bool(st.flags.get(flag)),
-                next=nxt)
+                on_begin=lambda st: close(st, skip(st)), end_if=lambda st: name in st.flags.windows, next=nxt)
 
 
 def cards_for(st: St, country: str, step: str, effect: str) -> list[Play]:
@@ -185,18 +179,18 @@ def can_intercept(st: St, sea: str, country: str) -> bool:
 
 
 def icept_seat(st: St) -> str:
-    pending: tuple[str, tuple[str, ...]] | None = st.flags.get("icept")
+    pending: tuple[str, tuple[str, ...]] | None = st.flags.icept
     return pending[1][0] if pending and pending[1] else ""
 
 
 def legal_icept(st: St) -> list[Any]:
-    sea = st.flags["icept"][0]
+    sea = held(st.flags.icept)[0]
     return [Intercept(), DONE] if can_intercept(st, sea, icept_seat(st)) else [DONE]
 
 
 def next_seat(st: St) -> None:
-    sea, seats = st.flags["icept"]
-    st.flags["icept"] = (sea, seats[1:])
+    sea, seats = held(st.flags.icept)
+    st.flags.icept = (sea, seats[1:])
 
 
 def apply_icept(st: St, action: Any) -> None:
@@ -207,14 +201,14 @@ def apply_icept(st: St, action: Any) -> None:
     and so do enemy ships that tried to intercept here and found nothing (they showed themselves, and the
     second side uses the same procedure); one die finds one card; the interceptor's own false ships are shown
     up and removed, since a false sighting cannot join a battle."""
-    sea = st.flags["icept"][0]
+    sea = held(st.flags.icept)[0]
     country = icept_seat(st)
     if isinstance(action, Done):
         next_seat(st)
         return
     s = side(country)
-    tried = st.flags.get("intercepted_by", frozenset())
-    st.flags["intercepted_by"] = tried | {(sea, s)}
+    tried = st.flags.intercepted_by
+    st.flags.intercepted_by = tried | {(sea, s)}
     for card in on_side(st, sea, s):
         if stype(st, card.key).false_ship:
             st.fleet.remove(sea, card.key)
@@ -229,7 +223,7 @@ def apply_icept(st: St, action: Any) -> None:
     targets = [k for k in targets if k not in found_free]
     st.note(f"{st.sc.names[country]} try to intercept in sea area {sea}: {len(targets)} dice")
     if targets:
-        st.flags["icept_roll"] = (sea, country, tuple(targets))
+        st.flags.icept_roll = (sea, country, tuple(targets))
     else:
         next_seat(st)
 
@@ -247,13 +241,15 @@ def found(st: St, sea: str, key: str) -> None:
 
 
 def begin_icept_roll(st: St) -> None:
-    _sea, _country, targets = st.flags["icept_roll"]
-    st.flags["chance"] = draw_dice(len(targets), len(targets))
+    _sea, _country, targets = held(st.flags.icept_roll)
+    st.flags.chance = draw_dice(len(targets), len(targets))
 
 
 def apply_icept_roll(st: St, roll: Any) -> None:
     assert isinstance(roll, Roll)
-    sea, _country, targets = st.flags.pop("icept_roll")
+    rolled, st.flags.icept_roll = st.flags.icept_roll, None
+    assert rolled is not None
+    sea, _country, targets = rolled
     n = len(targets)
     hits = naval.successes(st.sc.cards.ships.rolls["interception"], roll.values[:n])
     keys = shuffled(list(targets), Roll(roll.values[n:]))[:hits]
@@ -265,17 +261,17 @@ def apply_icept_roll(st: St, roll: Any) -> None:
             real.append(key)
     german = [k for k in real if st.fleet.card(k).owner == GERMANY]
     if german and st.april and st.hands[GERMANY]:
-        st.flags["smoke_keys"] = tuple(german)  # Germany may answer with a smoke screen
+        st.flags.smoke_keys = tuple(german)  # Germany may answer with a smoke screen
     next_seat(st)
 
 
 def smoke_play(st: St, action: Play) -> None:
     use = manoeuvre.play_card(st, GERMANY, action.card, "interception")
-    st.flags["smoke"] = use.count("ships", 1)
+    st.flags.smoke = use.count("ships", 1)
 
 
 def legal_smoke(st: St) -> list[Any]:
-    return [*(Withdraw(k) for k in st.flags.get("smoke_keys", ()) if st.fleet.card(k).fighting), DONE]
+    return [*(Withdraw(k) for k in st.flags.smoke_keys if st.fleet.card(k).fighting), DONE]
 
 
 def apply_smoke(st: St, action: Any) -> None:
@@ -284,22 +280,22 @@ def apply_smoke(st: St, action: Any) -> None:
         card.face_up = False
         card.fighting = False
         card.found = False
-        st.flags["smoke"] -= 1
+        st.flags.smoke -= 1
         st.note("A German ship slips away behind a smoke screen")
     else:
-        st.flags["smoke"] = 0
-    if not st.flags["smoke"]:
-        st.flags.pop("smoke_keys", None)
+        st.flags.smoke = 0
+    if not st.flags.smoke:
+        st.flags.smoke_keys = ()
 
 
 def after_icept(st: St) -> str:
-    if st.flags.get("icept_roll"):
+    if st.flags.icept_roll:
         return "icept_roll"
-    if st.flags.get("smoke_keys"):
+    if st.flags.smoke_keys:
         return "smoke"
     if icept_seat(st):
         return "icept_ask"
-    st.flags["icept"] = None
+    st.flags.icept = None
     if st.april:
         return "april_icept"
     settle_group(st)
@@ -308,15 +304,15 @@ def after_icept(st: St) -> str:
 
 def begin_april_icept(st: St) -> None:
     """7.1: in every sea area where both sides have ship cards, Germany, then the Allied side, may intercept."""
-    todo: tuple[str, ...] = st.flags.get("icept_seas", ())
-    if st.flags.get("icept_seas") is None:
+    todo = st.flags.icept_seas
+    if todo is None:
         todo = tuple(s for s in SEAS if on_side(st, s, GERMANY) and on_side(st, s, ALLIES))
     if todo:
         sea = todo[0]
-        st.flags["icept"] = (sea, (GERMANY, seat(st, sea, ALLIES)))
-        st.flags["icept_seas"] = todo[1:]
+        st.flags.icept = (sea, (GERMANY, seat(st, sea, ALLIES)))
+        st.flags.icept_seas = todo[1:]
     else:
-        st.flags["icept_seas"] = ()
+        st.flags.icept_seas = ()
 
 
 # ----- 8.1 movement at sea ---------------------------------------------------------------------------------------
@@ -327,7 +323,7 @@ def legal_sea_move(st: St) -> list[Any]:
     assumption: a Home Fleet ship put into a sea area has made its move for the round, and enemy ships there
     may be intercepted as on entering it (it enters Norwegian waters)."""
     c = st.country
-    sailing: tuple[str, tuple[str, ...]] | None = st.flags.get("sailing")
+    sailing: tuple[str, tuple[str, ...]] | None = st.flags.sailing
     if sailing:
         return [*(Sail(sailing[0], to) for to in exits(st, sailing[0], c)), DONE]
     out: list[Any] = [Ship(k, s) for k in st.ships_hand[c] for s in rules(st)["home_fleet_seas"]]
@@ -337,7 +333,7 @@ def legal_sea_move(st: St) -> list[Any]:
             out.extend(Sail(sea, to, card.key) for card in free)
             if len(free) > 1:
                 out.append(Sail(sea, to))
-    if c == GERMANY and st.fleet.ships(RAID) and not st.flags.get("recalled") and hand_symbols(st) >= rules(
+    if c == GERMANY and st.fleet.ships(RAID) and not st.flags.recalled and hand_symbols(st) >= rules(
             st)["raid_recall_symbols"]:
         out.append(Recall())
     if not st.ships_hand[c]:
@@ -361,20 +357,20 @@ def hand_symbols(st: St) -> int:
 def apply_sea_move(st: St, action: Any) -> None:
     c = st.country
     if isinstance(action, Done):
-        if st.flags.get("sailing"):
-            st.flags["sailing"] = None
+        if st.flags.sailing:
+            st.flags.sailing = None
         else:
-            st.flags["sea_moved"] = True
+            st.flags.sea_moved = True
         return
     if isinstance(action, Ship):  # the Home Fleet arrives (7.4)
         put_to_sea(st, c, action)
         arrived = st.fleet.card(action.key)
         arrived.moved = stype(st, action.key).move
         if on_side(st, action.sea, foe(side(c))):
-            st.flags["icept"] = (action.sea, (c, seat(st, action.sea, foe(side(c)))))
+            st.flags.icept = (action.sea, (c, seat(st, action.sea, foe(side(c)))))
         return
     if isinstance(action, Recall):
-        st.flags["recalling"] = 0
+        st.flags.recalling = 0
         return
     assert isinstance(action, Sail)
     keys = sail_group(st, action)
@@ -385,16 +381,16 @@ def apply_sea_move(st: St, action: Any) -> None:
         st.fleet.place(action.to, card)
     st.note(f"{st.sc.names[c]} sail {len(keys)} ship card{'s' * (len(keys) > 1)} from sea area {action.frm} to "
             f"{action.to}")
-    st.flags["sailing"] = (action.to, tuple(keys))
+    st.flags.sailing = (action.to, tuple(keys))
     if on_side(st, action.to, foe(side(c))):
-        st.flags["icept"] = (action.to, (c, seat(st, action.to, foe(side(c)))))
+        st.flags.icept = (action.to, (c, seat(st, action.to, foe(side(c)))))
     else:
         settle_group(st)
 
 
 def sail_group(st: St, action: Sail) -> list[str]:
     """The ship cards a `Sail` moves: the group sailing on, the one card named, or the area's free stack."""
-    sailing = st.flags.get("sailing")
+    sailing = st.flags.sailing
     if sailing:
         return list(sailing[1])
     if action.key:
@@ -405,19 +401,19 @@ def sail_group(st: St, action: Sail) -> list[str]:
 def settle_group(st: St) -> None:
     """After a group entered a sea area (and any interception): the cards that may sail on, if any: not found,
     not intercepting, and with movement left (8.1 step 3)."""
-    sailing = st.flags.get("sailing")
+    sailing = st.flags.sailing
     if not sailing:
         return
     sea, keys = sailing
     on = tuple(k for k in keys if st.fleet.where(k) == sea and not st.fleet.card(k).fighting
                and st.fleet.card(k).moved < stype(st, k).move)
-    st.flags["sailing"] = (sea, on) if on else None
+    st.flags.sailing = (sea, on) if on else None
 
 
 def after_sea_move(st: St) -> str:
-    if st.flags.get("icept"):
+    if st.flags.icept:
         return "icept_ask"
-    if st.flags.get("recalling") is not None:
+    if st.flags.recalling is not None:
         return "recall_pay"
     return "move"
 
@@ -425,13 +421,13 @@ def after_sea_move(st: St) -> str:
 def apply_recall_pay(st: St, action: Any) -> None:
     assert isinstance(action, Exchange)
     st.spend(st.country, action.card)
-    paid = st.flags["recalling"] + st.sc.symbols_of(action.card)
+    paid = held(st.flags.recalling) + st.sc.symbols_of(action.card)
     if paid >= rules(st)["raid_recall_symbols"]:
-        st.flags["recalling"] = None
-        st.flags["recalled"] = True
+        st.flags.recalling = None
+        st.flags.recalled = True
         st.note("Germany call the raiders home: they may sail from the raid box this round")
     else:
-        st.flags["recalling"] = paid
+        st.flags.recalling = paid
 
 
 # ----- 8.2 sea battles ---------------------------------------------------------------------------------------------
@@ -457,8 +453,8 @@ def finish_sea_combat(st: St) -> str:
         if card.fighting or card.found:
             card.fighting = card.found = False
             card.face_up = stype(st, card.key).face_up
-    st.flags["sea_done"] = True
-    st.flags["intercepted_by"] = frozenset()
+    st.flags.sea_done = True
+    st.flags.intercepted_by = frozenset()
     if st.april:
         return "raid"
     return steps.after_movement(st)
@@ -486,9 +482,9 @@ def fighters(st: St, s: str) -> str:
 def join_seat(st: St) -> str:
     """The side whose ships were found (and which did not itself intercept) may add its other ships (8.2)."""
     sb = st.sea_battle
-    if sb is None or sb.landing or st.flags.get("joined"):
+    if sb is None or sb.landing or st.flags.joined:
         return ""
-    tried = st.flags.get("intercepted_by", frozenset())
+    tried = st.flags.intercepted_by
     for s in (GERMANY, ALLIES):
         if (sb.sea, s) not in tried and (sb.sea, foe(s)) in tried:
             country = GERMANY if s == GERMANY else ALLIES
@@ -507,7 +503,7 @@ def legal_join(st: St) -> list[Any]:
 
 def apply_join(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["joined"] = True
+        st.flags.joined = True
         return
     assert isinstance(action, Join)
     card = st.fleet.card(action.key)
@@ -610,13 +606,13 @@ def begin_strikes(st: St) -> None:
     """Strike cards in effect roll after the card steps, in the order played (docs/kampen-cards.md)."""
     sb = st.sea_battle
     assert sb is not None
-    if not st.flags.get("strikes_listed"):
-        st.flags["strikes_listed"] = True
+    if not st.flags.strikes_listed:
+        st.flags.strikes_listed = True
         sb.strikes = [i for i, (p, ok) in enumerate(zip(sb.played, in_effect(sb.played), strict=True))
                       if ok and p.use.effect == "strike"]
     while sb.strikes and not targets_of(st, sb.played[sb.strikes[0]].side):
         sb.strikes.pop(0)
-    st.flags["chance"] = draw_dice(1, len(targets_of(st, sb.played[sb.strikes[0]].side))) if sb.strikes else None
+    st.flags.chance = draw_dice(1, len(targets_of(st, sb.played[sb.strikes[0]].side))) if sb.strikes else None
 
 
 def apply_strike(st: St, roll: Any) -> None:
@@ -649,10 +645,10 @@ def begin_fire(st: St) -> None:
         role = "attacker" if sb.fired == 0 else "defender"
         guns, targets = shooters(st, role), targets_of(st, role)
         if guns and targets:
-            st.flags["chance"] = draw_dice(len(guns), len(targets))
+            st.flags.chance = draw_dice(len(guns), len(targets))
             return
         sb.fired += 1
-    st.flags["chance"] = None
+    st.flags.chance = None
 
 
 def apply_fire(st: St, roll: Any) -> None:
@@ -685,19 +681,19 @@ def sailors_open(st: St) -> bool:
 
 def sailors_play(st: St, action: Play) -> None:
     use = manoeuvre.play_card(st, GERMANY, action.card, "sea_removal")
-    st.flags["sailors"] = use.count("battalions", 1)
+    st.flags.sailors = use.count("battalions", 1)
 
 
 def legal_sailors(st: St) -> list[Any]:
     sb = st.sea_battle
     assert sb is not None
-    n = st.flags["sailors"]
+    n = st.flags.sailors
     areas = [a for a in sorted(st.sc.board.coastal({sb.sea})) if not st.hostile(a, GERMANY)]
     return [Place(a, n) for a in areas] or [DONE]
 
 
 def apply_sailors(st: St, action: Any) -> None:
-    st.flags["sailors"] = 0
+    st.flags.sailors = 0
     if isinstance(action, Place):
         st.add(action.area, GERMANY, action.n)
         st.note(f"Sailors of the sunk ships come ashore in {st.name(action.area)} as a German battalion")
@@ -755,19 +751,19 @@ def end_sea_battle(st: St) -> None:
     for card in st.fleet.ships(sb.sea):
         if card.fighting:
             if stype(st, card.key).chased_is_sunk:
-                st.flags["eidsvoll_fought"] = True
+                st.flags.eidsvoll_fought = True
             card.fighting = card.found = False
             card.face_up = stype(st, card.key).face_up
     st.sea_battle = None
-    st.flags["joined"] = False
-    st.flags["strikes_listed"] = False
+    st.flags.joined = False
+    st.flags.strikes_listed = False
 
 
 def after_sea_battle(st: St) -> str:
     if st.terminal:
         return "over"
-    if st.flags.get("landing_battle"):
-        st.flags["landing_battle"] = False
+    if st.flags.landing_battle:
+        st.flags.landing_battle = False
         return "landing_battles"
     return "sea_combat"
 
@@ -776,7 +772,7 @@ def after_sea_battle(st: St) -> str:
 def legal_withdraw(st: St) -> list[Any]:
     """At most one smaller ship and one heavy cruiser; the rest battleships or carriers, while there are any."""
     ships = allied_ships(st)
-    taken = st.flags.get("withdrawn", ())
+    taken = st.flags.withdrawn
     big = [k for k in ships if stype(st, k).id in ("battleship", "carrier")]
     small = [k for k in ships if stype(st, k).id in ("smaller", "heavy_cruiser") and stype(st, k).id not in taken]
     keys = big + small or ships
@@ -791,12 +787,12 @@ def forget(st: St, key: str) -> None:
     if sb is not None:
         sb.chased = [k for k in sb.chased if k != key]
         sb.hits = [h for h in sb.hits if h.target != key]
-    sailing = st.flags.get("sailing")
+    sailing = st.flags.sailing
     if sailing:
-        st.flags["sailing"] = (sailing[0], tuple(k for k in sailing[1] if k != key))
-    rolling = st.flags.get("icept_roll")
+        st.flags.sailing = (sailing[0], tuple(k for k in sailing[1] if k != key))
+    rolling = st.flags.icept_roll
     if rolling:
-        st.flags["icept_roll"] = (rolling[0], rolling[1], tuple(k for k in rolling[2] if k != key))
+        st.flags.icept_roll = (rolling[0], rolling[1], tuple(k for k in rolling[2] if k != key))
 
 
 def apply_withdraw(st: St, action: Any) -> None:
@@ -806,11 +802,11 @@ def apply_withdraw(st: St, action: Any) -> None:
     else:
         st.fleet.remove(st.fleet.where(action.key), action.key)
         forget(st, action.key)
-    st.flags["withdrawn"] = (*st.flags.get("withdrawn", ()), stype(st, action.key).id)
-    st.flags["ships_out"] -= 1
+    st.flags.withdrawn = (*st.flags.withdrawn, stype(st, action.key).id)
+    st.flags.ships_out -= 1
     st.note(f"{ship_name(st, action.key)} leaves Norwegian waters")
     if not allied_ships(st):
-        st.flags["ships_out"] = 0
+        st.flags.ships_out = 0
 
 
 # ----- 8.3 advanced placement -----------------------------------------------------------------------------------------
@@ -818,33 +814,38 @@ def apply_withdraw(st: St, action: Any) -> None:
 
 
 def clear_smoke(st: St) -> str:
-    st.flags.pop("smoke_keys", None)
+    st.flags.smoke_keys = ()
     return after_icept(st)
+
+
+def no_ships_to_move(st: St) -> None:
+    if not has_ships(st, st.country):
+        st.flags.sea_moved = True
 
 
 def flow_steps() -> list[Step[St]]:
     return [
         # 7.1 and 8.1 interception
         Step("april_icept", "9 April: interception", on_begin=begin_april_icept,
-             next=lambda st: "icept_ask" if st.flags.get("icept") else "move"),
+             next=lambda st: "icept_ask" if st.flags.icept else "move"),
         Step("icept_ask", "movement", actor=icept_seat, legal=legal_icept, apply=apply_icept,
-             end_if=lambda st: bool(st.flags.get("icept_roll")) or not icept_seat(st) or bool(
-                 st.flags.get("smoke_keys")), next=after_icept),
+             end_if=lambda st: bool(st.flags.icept_roll) or not icept_seat(st) or bool(
+                 st.flags.smoke_keys), next=after_icept),
         Step("icept_roll", "movement", actor=lambda st: CHANCE, apply=apply_icept_roll, on_begin=begin_icept_roll,
-             end_if=no_flag("icept_roll"), next=after_icept),
+             end_if=lambda st: not st.flags.icept_roll, next=after_icept),
         window("smoke", "movement", lambda st: GERMANY,
                lambda st: cards_for(st, GERMANY, "interception", "smoke_screen"), smoke_play,
-               lambda st: "smoke_target" if st.flags.get("smoke") else clear_smoke(st)),
+               lambda st: "smoke_target" if st.flags.smoke else clear_smoke(st)),
         Step("smoke_target", "movement", actor=lambda st: GERMANY, legal=legal_smoke, apply=apply_smoke,
-             end_if=no_flag("smoke"), next=after_icept),
+             end_if=lambda st: not st.flags.smoke, next=after_icept),
         # 8.1 movement at sea
         Step("sea_move", "movement", actor=lambda st: st.country, legal=legal_sea_move, apply=apply_sea_move,
-             on_begin=lambda st: None if has_ships(st, st.country) else st.flags.__setitem__("sea_moved", True),
-             end_if=lambda st: bool(st.flags.get("sea_moved") or st.flags.get("icept")
-                                    or st.flags.get("recalling") is not None), next=after_sea_move),
+             on_begin=no_ships_to_move,
+             end_if=lambda st: bool(st.flags.sea_moved or st.flags.icept
+                                    or st.flags.recalling is not None), next=after_sea_move),
         Step("recall_pay", "movement", actor=lambda st: st.country,
              legal=lambda st: [Exchange(k) for k in dict.fromkeys(st.hands[st.country])], apply=apply_recall_pay,
-             end_if=lambda st: st.flags.get("recalling") is None, next=goto("sea_move")),
+             end_if=lambda st: st.flags.recalling is None, next=goto("sea_move")),
         # 8.2 sea battles
         Step("sea_combat", "combat", next=after_sea_combat),
         Step("sea_pick", "combat", actor=lambda st: st.country,
@@ -863,9 +864,9 @@ def flow_steps() -> list[Step[St]]:
              next=lambda st: "sailors" if sailors_open(st) else "sea_settle"),
         window("sailors", "combat", lambda st: GERMANY,
                lambda st: cards_for(st, GERMANY, "sea_removal", "sailors_ashore"), sailors_play,
-               lambda st: "sailors_target" if st.flags.get("sailors") else "sea_settle"),
+               lambda st: "sailors_target" if st.flags.sailors else "sea_settle"),
         Step("sailors_target", "combat", actor=lambda st: GERMANY, legal=legal_sailors, apply=apply_sailors,
-             end_if=no_flag("sailors"), next=goto("sea_settle")),
+             end_if=lambda st: not st.flags.sailors, next=goto("sea_settle")),
         Step("sea_settle", "combat", on_begin=settle_hits,
              next=lambda st: "over" if st.terminal else "sea_chase"),
         Step("sea_chase", "combat", actor=chase_seat, legal=legal_chase, apply=apply_chase,
@@ -873,6 +874,6 @@ def flow_steps() -> list[Step[St]]:
         Step("sea_end", "combat", on_begin=end_sea_battle, next=after_sea_battle),
         # 5.2
         Step("ship_withdrawal", "new cards", actor=lambda st: ALLIES, legal=legal_withdraw, apply=apply_withdraw,
-             end_if=lambda st: not st.flags.get("ships_out"),
-             next=lambda st: "resume" if st.flags.get("resume") else "round_end"),
+             end_if=lambda st: not st.flags.ships_out,
+             next=lambda st: "resume" if st.flags.resume else "round_end"),
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from warroom.core.dice import Dice, MixedDice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
@@ -22,6 +22,7 @@ from warroom.rulesets.kampen.cards import CardUse
 from warroom.rulesets.kampen.naval import Fleet, Hit
 
 if TYPE_CHECKING:
+    from warroom.rulesets.kampen.manoeuvre import Moved
     from warroom.rulesets.kampen.scenario import KampenScenario
 
 GERMANY, NORWAY, ALLIES = "germany", "norway", "allies"
@@ -103,6 +104,100 @@ class SeaBattle:
                        hits=list(self.hits), chased=list(self.chased))
 
 
+T = TypeVar("T")
+
+
+def held(value: T | None) -> T:
+    """A flag the current step relies on: it is set whenever the flow is in that step."""
+    assert value is not None, "the flow is in a step whose flag is not set"
+    return value
+
+
+@dataclass(slots=True)
+class Flags:
+    """What the flow remembers between steps, besides the position proper: each a typed field with its default.
+    Every value is immutable (a tuple, a frozenset, a number or text), so a copy may share them (`clone`)."""
+
+    chance: Dice | MixedDice | None = None  # the dice of the chance node being entered
+    resume: tuple[str, bool] | None = None  # the step the Allied deck-out broke into, and whether it had begun
+    reshuffle: bool = False  # Norway's deck is used up: reshuffle at the end of the round
+    ships_out: int = 0  # Allied ships still to withdraw (5.2)
+    windows: frozenset[str] = frozenset()  # the card windows (`sea.window`) closed for now
+    # a country's round: movement
+    move_done: bool = False
+    effect: tuple[str, int] | None = None  # the card being carried out, and which of its uses
+    invading: bool = False  # the Allies' invasion: cards to exchange for the battalions that land
+    landing: int = 0  # battalions of the invasion still to land
+    moved: tuple[Moved, ...] = ()  # the moves of this round (a sabotage may take one back)
+    drop: tuple[str, int] | None = None  # paratroops dropping: where, how many
+    drop_seat: str = ""  # who answers the drop
+    scatter: bool = False  # the paratroops are scattered
+    airfield_places: int = 0  # new German battalions that may still go to German airfields (Transportfly)
+    sabotage_done: bool = False
+    sabotage: tuple[str, int, Action | None] | None = None  # Norway's sabotage card, its use, and its target
+    fleeing: str = ""  # Norwegian battalions slipping out of this area by train
+    # combat
+    origins: frozenset[str] = frozenset()  # the areas this round's attacks came from
+    bluff: str = ""  # the roll table of a bluff being rolled
+    bluffed: bool = False
+    rescue: int = 0  # Allied battalions still to save
+    evacuation_offered: bool = False
+    evacuating: bool | None = None  # None: not asked yet
+    # reinforcement
+    exchanging: bool = False
+    submarine: tuple[str, ...] = ()  # the countries that may still answer with a submarine
+    first_areas: tuple[str, ...] = ()  # the Allies' first landings
+    sea_places: tuple[tuple[str, int], ...] = ()  # battalions placed from each sea area (8.3)
+    # at sea (sea.py)
+    sea_done: bool = False
+    sea_moved: bool = False
+    sailing: tuple[str, tuple[str, ...]] | None = None  # the sea area ships just sailed into, and which
+    icept: tuple[str, tuple[str, ...]] | None = None  # the sea area of an interception, and who may still try
+    icept_seas: tuple[str, ...] | None = None  # 9 April: the sea areas still to decide (None: not begun)
+    icept_roll: tuple[str, str, tuple[str, ...]] | None = None  # sea, who tries, the cards it may find
+    intercepted_by: frozenset[tuple[str, str]] = frozenset()  # (sea, country) interceptions tried this round
+    smoke: int = 0  # ships a smoke screen may still hide
+    smoke_keys: tuple[str, ...] = ()  # the German ships it may hide
+    recalling: int | None = None  # symbols paid towards calling the raiders home (None: not calling)
+    recalled: bool = False
+    joined: bool = False
+    strikes_listed: bool = False
+    sailors: int = 0  # sailors of sunk ships still to come ashore
+    withdrawn: tuple[str, ...] = ()  # the types of the Allied ships withdrawn
+    # the 9 April round (april.py)
+    choosing: tuple[str, ...] = ()  # the countries still to choose their 9 April cards
+    deploy: tuple[str, ...] = ()  # Norway's deployment tasks still to do
+    mob_used: tuple[str, ...] = ()  # mobilisation points used
+    recon: str = ""  # the roll table of a reconnaissance (Rekognoseringsfly)
+    recon_sea: str = ""
+    feint: int = 0  # ship cards a feint may still shift
+    feinted: frozenset[str] = frozenset()  # the German ship cards shifted by it
+    redeploy: int = 0
+    raided: bool = False
+    landing_done: bool = False
+    landing_battle: bool = False
+    eidsvoll_fought: bool = False
+    mines: str = ""  # the roll table of a minefield
+    mines_sea: str = ""
+    fort: str = ""  # the roll table of a coastal fort
+    fort_city: str = ""
+    fort_closed: bool = False
+    barred: frozenset[str] = frozenset()  # cities whose fort turned the landings away
+    diverting: tuple[str, ...] = ()  # the landings to turn to another beach
+    mobilised: tuple[str, ...] = ()
+    resisted: bool = False
+    mobilising: int = 0
+    reinforcing: str = "germany"  # whose reinforcements come next after the 9 April round
+
+    def new_round(self) -> None:
+        """A country's round begins: what its movement, sea moves and placing remembered is cleared."""
+        fresh = Flags()
+        for name in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
+                     "airfield_places", "drop", "scatter", "sailing", "sea_moved", "recalled", "recalling",
+                     "sea_done", "icept", "sea_places"):
+            setattr(self, name, getattr(fresh, name))
+
+
 class KampenRules(Flow["KampenState"]):
     """The flow table of the game, with the verbs that stand above the position: what a country sees of it
     (`view.py`) and why an action is refused (`legality.py`). `deckout.KampenFlow` gives them; the position asks
@@ -159,7 +254,7 @@ class KampenState(FlowRecording):
         self.spotted: set[str] = set()  # German ship cards the Allies have looked at (Rekognoseringsfly)
         self.sea_battle: SeaBattle | None = None
         self.landings: list[tuple[str, str, str]] = []  # 9 April: (ship card, its sea area, land area)
-        self.flags: dict[str, Any] = {}
+        self.flags = Flags()
         self.log: list[LogEntry] = []
         self.secrets: dict[int, Secret] = {}  # log index -> what of that entry is secret (`secrets.py`)
         self.events: list[tuple[int, str]] = []  # (round, text)
@@ -180,7 +275,7 @@ class KampenState(FlowRecording):
     def chance_dice(self) -> Dice | MixedDice:
         if self.current_player() != CHANCE:
             raise IllegalActionError(f"step {self.step!r} is not a chance node")
-        spec = self.flags.get("chance")
+        spec = self.flags.chance
         if not isinstance(spec, Dice | MixedDice):
             raise IllegalActionError(f"step {self.step!r} has no dice to roll")
         return spec
@@ -249,7 +344,7 @@ class KampenState(FlowRecording):
         new.spotted = set(self.spotted)
         new.sea_battle = self.sea_battle.clone() if self.sea_battle is not None else None
         new.landings = list(self.landings)
-        new.flags = dict(self.flags)
+        new.flags = replace(self.flags)
         new.log = list(self.log) if history else []
         new.secrets = dict(self.secrets) if history else {}
         new.events = list(self.events) if history else []

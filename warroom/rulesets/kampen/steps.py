@@ -45,7 +45,7 @@ from warroom.rulesets.kampen.losses import (
     losses_proposed,
     removal_actor,
 )
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Battle, KampenState
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Battle, KampenState, held
 
 St = KampenState
 
@@ -56,7 +56,7 @@ def faces(values: Sequence[int]) -> str:
 
 # ----- opening: shuffle the decks, deal the hands -------------------------------------------------------------
 def begin_shuffle(st: St) -> None:
-    st.flags["chance"] = MixedDice.shuffle(len(st.sc.deck(st.shuffling[0]))) if st.shuffling else None
+    st.flags.chance = MixedDice.shuffle(len(st.sc.deck(st.shuffling[0]))) if st.shuffling else None
 
 
 def apply_shuffle(st: St, roll: Any) -> None:
@@ -92,24 +92,24 @@ def deck_out(st: St, country: str) -> None:
         st.note("The German deck is used up: the game ends")
         finish(st, "deck")
     elif country == NORWAY:
-        st.flags["reshuffle"] = True
+        st.flags.reshuffle = True
     elif not st.allies_out:
         st.allies_out = True
         st.removing = min(st.sc.rules["allied_deck_out_removal"], st.total(ALLIES))
         if st.advanced:
-            st.flags["ships_out"] = st.sc.rules["advanced"]["allied_ship_removal"]
+            st.flags.ships_out = st.sc.rules["advanced"]["allied_ship_removal"]
         st.note(f"The Allied deck is used up: no more Allied cards; {st.removing} Allied battalions leave")
 
 
 def begin_reshuffle(st: St) -> None:
-    st.flags["chance"] = MixedDice.shuffle(len(st.used[NORWAY]))
+    st.flags.chance = MixedDice.shuffle(len(st.used[NORWAY]))
 
 
 def apply_reshuffle(st: St, roll: Any) -> None:
     assert isinstance(roll, Roll)
     st.draw[NORWAY] = shuffled(st.used[NORWAY], roll)
     st.used[NORWAY] = []
-    st.flags["reshuffle"] = False
+    st.flags.reshuffle = False
     st.note("Norway reshuffles its used cards into a new deck")
     fill_hand(st, NORWAY)
 
@@ -121,10 +121,7 @@ def begin_round(st: St) -> None:
     st.attacks = {}
     st.battle = None
     st.placed = set()
-    for flag in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
-                 "airfield_places", "drop", "scatter", "sailing", "sea_moved", "recalled", "recalling", "sea_done",
-                 "icept", "sea_places"):
-        st.flags.pop(flag, None)
+    st.flags.new_round()
     for _sea, card in st.fleet.all():
         card.moved = 0
     name = st.sc.names[st.country]
@@ -156,7 +153,7 @@ def legal_moves(st: St) -> list[Any]:
 
 def apply_move(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["move_done"] = True
+        st.flags.move_done = True
         return
     if isinstance(action, Play):
         manoeuvre.start_effect(st, action)
@@ -167,9 +164,9 @@ def apply_move(st: St, action: Any) -> None:
 
 
 def after_move(st: St) -> str:
-    if st.flags.get("effect"):
+    if st.flags.effect:
         return "card_effect"
-    if st.flags.get("invading"):
+    if st.flags.invading:
         return "invasion_exchange"
     if st.country == GERMANY and not st.april:
         return "sabotage"
@@ -178,7 +175,7 @@ def after_move(st: St) -> str:
 
 def after_movement(st: St) -> str:
     """After all movement: the sea battles (advanced game, 8.2 phase 2a), then the land battles."""
-    if st.advanced and not st.flags.get("sea_done"):
+    if st.advanced and not st.flags.sea_done:
         return "sea_combat"
     return "combat" if st.attacks else "reinforce"
 
@@ -189,9 +186,9 @@ def legal_invasion_exchange(st: St) -> list[Any]:
 
 def apply_invasion_exchange(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["invading"] = False
-        st.flags["landing"] = combat.battalions_from_symbols(st.symbols)
-        st.note(f"The Allies' invasion: {st.symbols} symbols buy {st.flags['landing']} battalions")
+        st.flags.invading = False
+        st.flags.landing = combat.battalions_from_symbols(st.symbols)
+        st.note(f"The Allies' invasion: {st.symbols} symbols buy {st.flags.landing} battalions")
         st.symbols = 0
         return
     exchange_card(st, action)
@@ -199,7 +196,7 @@ def apply_invasion_exchange(st: St, action: Any) -> None:
 
 def apply_landing(st: St, action: Any) -> None:
     assert isinstance(action, Place)
-    st.flags["landing"] -= 1
+    st.flags.landing -= 1
     manoeuvre.arrive(st, "", action.area, 1, by_sea_or_air=True)
 
 
@@ -210,14 +207,14 @@ def legal_sabotage(st: St) -> list[Any]:
 
 def apply_sabotage(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["sabotage_done"] = True
+        st.flags.sabotage_done = True
         return
     assert isinstance(action, Play)
     manoeuvre.play_sabotage(st, action)
 
 
 def after_sabotage(st: St) -> str:
-    if st.flags.get("sabotage"):
+    if st.flags.sabotage:
         return "sabotage_target"
     return after_movement(st)
 
@@ -238,7 +235,7 @@ def apply_counter(st: St, action: Any) -> None:
 
 
 def legal_flight(st: St) -> list[Any]:
-    return [Retreat(a) for a in manoeuvre.flight_areas(st, st.flags["fleeing"])]
+    return [Retreat(a) for a in manoeuvre.flight_areas(st, st.flags.fleeing)]
 
 
 def apply_flight(st: St, action: Any) -> None:
@@ -255,7 +252,7 @@ def apply_fight(st: St, action: Any) -> None:
     assert isinstance(action, Fight)
     attack = st.attacks.pop(action.area)
     st.battle = Battle(action.area, attack)
-    st.flags["evacuation_offered"] = False
+    st.flags.evacuation_offered = False
     st.note(f"Battle of {st.name(action.area)}: {attack.total} {st.sc.names[attack.country]} battalions attack "
             f"({attack.over_water} across water) against {defenders_here(st)}")
 
@@ -327,8 +324,8 @@ def apply_card(step: str) -> Callable[[St, Any], None]:
 def card_step(name: str, nxt: str) -> Step[St]:
     return Step(name, "combat", actor=lambda st: st.battle.seats[0] if st.battle and st.battle.seats else "",
                 legal=legal_cards(name), apply=apply_card(name), on_begin=begin_cards(name),
-                end_if=lambda st: st.battle is None or not st.battle.seats or bool(st.flags.get("bluff")),
-                next=lambda st: "bluff_roll" if st.flags.get("bluff") else nxt)
+                end_if=lambda st: st.battle is None or not st.battle.seats or bool(st.flags.bluff),
+                next=lambda st: "bluff_roll" if st.flags.bluff else nxt)
 
 
 def apply_bluff(st: St, roll: Any) -> None:
@@ -336,13 +333,14 @@ def apply_bluff(st: St, roll: Any) -> None:
     attackers take the area without a battle; with no retreat open, or on a failure, nothing happens and the
     attacker may play on (docs/kampen-cards.md, `bluff`)."""
     assert isinstance(roll, Roll) and st.battle is not None
-    table = st.sc.cards.ships.rolls[st.flags.pop("bluff")]
+    table = st.sc.cards.ships.rolls[st.flags.bluff]
+    st.flags.bluff = ""
     success = table.outcome(roll.values[0]) == "success"
     if success and retreat_areas(st):
         st.battle.winner = "attacker"
-        st.flags["bluffed"] = True
+        st.flags.bluffed = True
     st.note(f"Bluff at {st.name(st.battle.area)}: {faces(roll.values)}, "
-            + ("the Norwegians withdraw" if st.flags.get("bluffed") else "no effect"))
+            + ("the Norwegians withdraw" if st.flags.bluffed else "no effect"))
 
 
 def begin_attack_roll(st: St) -> None:
@@ -354,7 +352,7 @@ def begin_attack_roll(st: St) -> None:
     water = 0 if ignore_water else attack.over_water
     b.att_dice = combat.attack_dice(combat.Attackers(attack.total - water, water), att_cards)
     b.def_dice = combat.defence_dice(sum(st.at(b.area, d) for d in st.enemies(attack.country)), def_cards)
-    st.flags["chance"] = Dice(b.att_dice)
+    st.flags.chance = Dice(b.att_dice)
 
 
 def apply_attack_roll(st: St, roll: Any) -> None:
@@ -362,7 +360,7 @@ def apply_attack_roll(st: St, roll: Any) -> None:
     b = st.battle
     b.att_faces = roll.values
     b.att_rolled = True
-    st.flags["chance"] = Dice(b.def_dice)
+    st.flags.chance = Dice(b.def_dice)
 
 
 def apply_defence_roll(st: St, roll: Any) -> None:
@@ -438,21 +436,21 @@ def apply_rescue(st: St, action: Any) -> None:
         return
     assert isinstance(action, Play)
     use = manoeuvre.play_card(st, ALLIES, action.card, "removal")
-    st.flags["rescue"] = min(use.count("battalions", 1), b.allied_lost)
+    st.flags.rescue = min(use.count("battalions", 1), b.allied_lost)
     b.allied_lost = 0
 
 
 def legal_rescue_target(st: St) -> list[Any]:
     b = st.battle
     assert b is not None
-    n = st.flags["rescue"]
+    n = st.flags.rescue
     return [Place(a, k) for a in manoeuvre.safe_coast(st, b.area) for k in range(1, n + 1)]
 
 
 def apply_rescue_target(st: St, action: Any) -> None:
     assert isinstance(action, Place)
     st.add(action.area, ALLIES, action.n)
-    st.flags["rescue"] = 0
+    st.flags.rescue = 0
     st.note(f"{action.n} eliminated Allied battalion{'s' * (action.n > 1)} taken off by sea to "
             f"{st.name(action.area)}")
 
@@ -466,16 +464,16 @@ def after_losses(st: St) -> str:
 def after_removal(st: St) -> str:
     b = st.battle
     assert b is not None
-    if st.flags.get("rescue"):
+    if st.flags.rescue:
         return "rescue_target"
     open_sea = bool(st.hands[ALLIES]) and manoeuvre.allied_coast(st, b.area) and bool(manoeuvre.safe_coast(st, b.area))
-    if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.get(
-            "evacuation_offered") and open_sea:
-        st.flags["evacuation_offered"] = True  # beaten Allied attackers may leave by sea instead of going back
+    if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.evacuation_offered \
+            and open_sea:
+        st.flags.evacuation_offered = True  # beaten Allied attackers may leave by sea instead of going back
         return "evacuation"
     if b.winner == "attacker" and any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
-        if st.at(b.area, ALLIES) and open_sea and not st.flags.get("evacuation_offered"):
-            st.flags["evacuation_offered"] = True
+        if st.at(b.area, ALLIES) and open_sea and not st.flags.evacuation_offered:
+            st.flags.evacuation_offered = True
             return "evacuation"
         if not any(st.at(b.area, d) for d in st.enemies(b.attack.country)):
             return "battle_end"
@@ -486,11 +484,11 @@ def after_removal(st: St) -> str:
 # ----- step 8: Kystevakuering takes beaten Allied defenders off by sea ----------------------------------------------
 def apply_evacuation(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["evacuating"] = False
+        st.flags.evacuating = False
         return
     assert isinstance(action, Play)
     manoeuvre.play_card(st, ALLIES, action.card, "retreat")
-    st.flags["evacuating"] = True
+    st.flags.evacuating = True
 
 
 def apply_evacuation_target(st: St, action: Any) -> None:
@@ -504,7 +502,7 @@ def apply_evacuation_target(st: St, action: Any) -> None:
         n = st.at(b.area, ALLIES)
         st.add(b.area, ALLIES, -n)
     st.add(action.area, ALLIES, n)
-    st.flags["evacuating"] = False
+    st.flags.evacuating = False
     st.note(f"{n} Allied battalion{'s' * (n > 1)} leave {st.name(b.area)} by sea for {st.name(action.area)}")
 
 
@@ -524,7 +522,7 @@ def retreat_areas(st: St) -> list[str]:
     assert b is not None
     board = st.sc.board
     countries = retreat_countries(st)
-    origins = st.flags.get("origins", frozenset())
+    origins = st.flags.origins
     free = [n for n in board.neighbours(b.area)
             if not st.hostile(n, countries[0]) and n not in st.attacks and n not in origins]
     if countries == [NORWAY]:
@@ -634,7 +632,7 @@ def next_after_battle(st: St) -> str:
 # ----- reinforcement ----------------------------------------------------------------------------------------
 def begin_reinforce(st: St) -> None:
     st.symbols = 0
-    st.flags["exchanging"] = True
+    st.flags.exchanging = True
 
 
 def legal_exchanges(st: St) -> list[Any]:
@@ -643,7 +641,7 @@ def legal_exchanges(st: St) -> list[Any]:
 
 def apply_exchange(st: St, action: Any) -> None:
     if isinstance(action, Done):
-        st.flags["exchanging"] = False
+        st.flags.exchanging = False
         free = st.sc.rules["german_free_battalions"] if st.country == GERMANY else 0
         bought = combat.battalions_from_symbols(st.symbols)
         st.to_place = bought + free
@@ -661,7 +659,7 @@ def exchange_card(st: St, action: Any) -> None:
     """A card traded for its reinforcement symbols: its printed functions are ignored (4.3)."""
     if isinstance(action, Play):  # Transportfly: some new battalions may go to German-held airfields
         use = manoeuvre.play_card(st, st.country, action.card, "reinforce")
-        st.flags["airfield_places"] = st.flags.get("airfield_places", 0) + use.count("battalions", 1)
+        st.flags.airfield_places = st.flags.airfield_places + use.count("battalions", 1)
         return
     assert isinstance(action, Exchange)
     card = action.card
@@ -670,7 +668,7 @@ def exchange_card(st: St, action: Any) -> None:
 
 
 def submarine_seat(st: St) -> str:
-    seats: tuple[str, ...] = st.flags.get("submarine", ())
+    seats: tuple[str, ...] = st.flags.submarine
     return seats[0] if seats else ""
 
 
@@ -682,13 +680,13 @@ def legal_submarine(st: St) -> list[Any]:
 def apply_submarine(st: St, action: Any) -> None:
     """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
     enemy = submarine_seat(st)
-    st.flags["submarine"] = st.flags["submarine"][1:] if st.to_place else ()
+    st.flags.submarine = st.flags.submarine[1:] if st.to_place else ()
     if isinstance(action, Play):
         use = manoeuvre.play_card(st, enemy, action.card, "opponent_reinforce")
         cut = min(st.to_place, use.count("battalions", 1))
         st.to_place -= cut
         st.note(f"{cut} new {st.sc.names[st.country]} battalion{'s' * (cut > 1)} lost at sea")
-        st.flags["submarine"] = st.flags["submarine"] if st.to_place else ()
+        st.flags.submarine = st.flags.submarine if st.to_place else ()
 
 
 def placement_areas(st: St) -> list[str]:
@@ -701,7 +699,7 @@ def placement_areas(st: St) -> list[str]:
         if st.hostile(area, c):
             continue
         seas = info.seas
-        airfield = st.flags.get("airfield_places", 0) > 0 and info.airfield and st.at(area, GERMANY) > 0
+        airfield = st.flags.airfield_places > 0 and info.airfield and st.at(area, GERMANY) > 0
         if c == GERMANY:
             ok = (coast.german_places(st, area) if st.advanced else bool(seas & {"I", "II"})) or airfield
         elif c == NORWAY:
@@ -719,7 +717,7 @@ def legal_places(st: St) -> list[Any]:
     areas = placement_areas(st)
     if st.first_groups:
         group = st.first_groups[0]
-        taken = st.flags.get("first_areas", ())
+        taken = st.flags.first_areas
         return [Place(a, group) for a in areas if a not in taken
                 and not any(t in st.sc.board.neighbours(a) for t in taken)]
     return [Place(a) for a in areas]
@@ -730,7 +728,7 @@ def apply_place(st: St, action: Any) -> None:
     st.add(action.area, st.country, action.n)
     if st.first_groups:
         st.first_groups.pop(0)
-        st.flags["first_areas"] = (*st.flags.get("first_areas", ()), action.area)
+        st.flags.first_areas = (*st.flags.first_areas, action.area)
     else:
         st.to_place -= 1
         st.placed.add(action.area)
@@ -738,9 +736,9 @@ def apply_place(st: St, action: Any) -> None:
             if coast.german_places(st, action.area):
                 coast.count_german_place(st, action.area)
             else:
-                st.flags["airfield_places"] -= 1  # placed through Transportfly
+                st.flags.airfield_places -= 1  # placed through Transportfly
         elif st.country == GERMANY and not st.sc.board.coast(action.area) & {"I", "II"}:
-            st.flags["airfield_places"] -= 1  # placed through Transportfly
+            st.flags.airfield_places -= 1  # placed through Transportfly
     st.note(f"{st.sc.names[st.country]} place {action.n} new battalion{'s' * (action.n > 1)} in "
             f"{st.name(action.area)}")
 
@@ -786,7 +784,7 @@ def new_cards(st: St) -> None:
 def after_new_cards(st: St) -> str:
     if st.terminal:
         return "over"
-    if st.flags.get("reshuffle") and st.used[NORWAY]:
+    if st.flags.reshuffle and st.used[NORWAY]:
         return "reshuffle"
     if removals_due(st):
         return "deck_removal"
@@ -857,6 +855,31 @@ def finish(st: St, why: str) -> None:
             f"{defenders} Norwegian and Allied battalions on the board)")
 
 
+def begin_sabotage(st: St) -> None:
+    st.flags.sabotage_done = not manoeuvre.sabotage_window(st)
+
+
+def begin_combat(st: St) -> None:
+    st.flags.origins = frozenset(a for x in st.attacks.values() for a in x.origins)
+
+
+def begin_bluff(st: St) -> None:
+    st.flags.chance = Dice(1)
+
+
+def after_bluff(st: St) -> str:
+    bluffed, st.flags.bluffed = st.flags.bluffed, False
+    return "retreat" if bluffed else "attack_cards"
+
+
+def begin_evacuation(st: St) -> None:
+    st.flags.evacuating = None
+
+
+def begin_submarine(st: St) -> None:
+    st.flags.submarine = manoeuvre.submarine_seats(st) if st.to_place else ()
+
+
 def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], str]) -> KampenFlow:
     """The flow table: the basic game's rows here, the advanced game's (`sea.flow_steps`, `april.flow_steps`)
     given by the package, which sits above both (`kampen.flow`); `after_april_place` is where the 9 April round
@@ -868,47 +891,45 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
         Step("round_start", "movement", on_begin=begin_round,
              next=lambda st: "sea_move" if st.advanced else "move"),
         Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move,
-             end_if=lambda st: bool(st.flags.get("move_done") or st.flags.get("effect") or st.flags.get("invading")),
+             end_if=lambda st: bool(st.flags.move_done or st.flags.effect or st.flags.invading),
              next=after_move),
         Step("card_effect", "movement", actor=lambda st: st.country,
              legal=lambda st: manoeuvre.targets(st, manoeuvre.effect_use(st)), apply=manoeuvre.apply_target,
-             end_if=lambda st: not st.flags.get("effect"),
-             next=lambda st: "drop_answer" if st.flags.get("drop") else "move"),
-        Step("drop_answer", "movement", actor=lambda st: st.flags.get("drop_seat", ""),
+             end_if=lambda st: not st.flags.effect,
+             next=lambda st: "drop_answer" if st.flags.drop else "move"),
+        Step("drop_answer", "movement", actor=lambda st: st.flags.drop_seat,
              legal=lambda st: [*manoeuvre.diverters(st), DONE], apply=manoeuvre.answer_drop,
-             end_if=lambda st: not st.flags.get("drop") or bool(st.flags.get("scatter")),
-             next=lambda st: "drop_scatter" if st.flags.get("scatter") else "move"),
-        Step("drop_scatter", "movement", actor=lambda st: st.flags.get("drop_seat", ""),
-             legal=manoeuvre.scatter_choices, apply=manoeuvre.scatter, end_if=lambda st: not st.flags.get("scatter"),
+             end_if=lambda st: not st.flags.drop or bool(st.flags.scatter),
+             next=lambda st: "drop_scatter" if st.flags.scatter else "move"),
+        Step("drop_scatter", "movement", actor=lambda st: st.flags.drop_seat,
+             legal=manoeuvre.scatter_choices, apply=manoeuvre.scatter, end_if=lambda st: not st.flags.scatter,
              next=goto("move")),
         Step("invasion_exchange", "movement", actor=lambda st: st.country, legal=legal_invasion_exchange,
-             apply=apply_invasion_exchange, end_if=lambda st: not st.flags.get("invading"),
+             apply=apply_invasion_exchange, end_if=lambda st: not st.flags.invading,
              next=goto("invasion_landing")),
         Step("invasion_landing", "movement", actor=lambda st: st.country,
              legal=lambda st: [Place(a) for a in manoeuvre.invasion_areas(st)], apply=apply_landing,
-             end_if=lambda st: not st.flags.get("landing"), next=goto("move")),
+             end_if=lambda st: not st.flags.landing, next=goto("move")),
         Step("sabotage", "movement", actor=lambda st: NORWAY, legal=legal_sabotage, apply=apply_sabotage,
-             on_begin=lambda st: st.flags.__setitem__("sabotage_done", not manoeuvre.sabotage_window(st)),
-             end_if=lambda st: bool(st.flags.get("sabotage_done") or st.flags.get("sabotage")),
+             on_begin=begin_sabotage,
+             end_if=lambda st: bool(st.flags.sabotage_done or st.flags.sabotage),
              next=after_sabotage),
         Step("sabotage_target", "movement", actor=lambda st: NORWAY, legal=legal_sabotage_target,
-             apply=lambda st, a: manoeuvre.aim_sabotage(st, a), end_if=lambda st: st.flags["sabotage"][2] is not None,
+             apply=manoeuvre.aim_sabotage, end_if=lambda st: held(st.flags.sabotage)[2] is not None,
              next=goto("sabotage_counter")),
         Step("sabotage_counter", "movement", actor=lambda st: GERMANY, legal=legal_counter, apply=apply_counter,
              on_begin=lambda st: None if st.hands[GERMANY] else manoeuvre.carry_out_sabotage(st),
-             end_if=lambda st: not st.flags.get("sabotage"),
-             next=lambda st: "flight" if st.flags.get("fleeing") else "sabotage"),
+             end_if=lambda st: not st.flags.sabotage,
+             next=lambda st: "flight" if st.flags.fleeing else "sabotage"),
         Step("flight", "movement", actor=lambda st: NORWAY, legal=legal_flight, apply=apply_flight,
-             end_if=lambda st: not st.flags.get("fleeing"), next=goto("sabotage")),
-        Step("combat", "combat", on_begin=lambda st: st.flags.__setitem__(
-            "origins", frozenset(a for x in st.attacks.values() for a in x.origins)), next=goto("pick")),
+             end_if=lambda st: not st.flags.fleeing, next=goto("sabotage")),
+        Step("combat", "combat", on_begin=begin_combat, next=goto("pick")),
         Step("pick", "combat", actor=lambda st: st.country, legal=legal_fights, apply=apply_fight,
              on_begin=lambda st: apply_fight(st, Fight(next(iter(st.attacks)))) if len(st.attacks) == 1 else None,
              end_if=lambda st: st.battle is not None, next=goto("attack_cards")),
         card_step("attack_cards", "defend_cards"),
         Step("bluff_roll", "combat", actor=lambda st: CHANCE, apply=apply_bluff,
-             on_begin=lambda st: st.flags.__setitem__("chance", Dice(1)), end_if=lambda st: not st.flags.get("bluff"),
-             next=lambda st: "retreat" if st.flags.pop("bluffed", False) else "attack_cards"),
+             on_begin=begin_bluff, end_if=lambda st: not st.flags.bluff, next=after_bluff),
         card_step("defend_cards", "react_cards"),
         card_step("react_cards", "attack_roll"),
         Step("attack_roll", "combat", actor=lambda st: CHANCE, apply=apply_attack_roll, on_begin=begin_attack_roll,
@@ -922,15 +943,15 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
         Step("rescue", "combat", actor=lambda st: ALLIES, legal=legal_rescue, apply=apply_rescue,
              end_if=lambda st: st.battle is not None and not st.battle.allied_lost, next=after_removal),
         Step("rescue_target", "combat", actor=lambda st: ALLIES, legal=legal_rescue_target,
-             apply=apply_rescue_target, end_if=lambda st: not st.flags.get("rescue"), next=after_removal),
+             apply=apply_rescue_target, end_if=lambda st: not st.flags.rescue, next=after_removal),
         Step("evacuation", "combat", actor=lambda st: ALLIES,
              legal=lambda st: [*manoeuvre.battle_cards(st, ALLIES, "retreat", "evacuate_retreat"), DONE],
-             apply=apply_evacuation, on_begin=lambda st: st.flags.__setitem__("evacuating", None),
-             end_if=lambda st: st.flags.get("evacuating") is not None,
-             next=lambda st: "evacuation_target" if st.flags.get("evacuating") else after_removal(st)),
+             apply=apply_evacuation, on_begin=begin_evacuation,
+             end_if=lambda st: st.flags.evacuating is not None,
+             next=lambda st: "evacuation_target" if st.flags.evacuating else after_removal(st)),
         Step("evacuation_target", "combat", actor=lambda st: ALLIES,
              legal=lambda st: [Place(a) for a in manoeuvre.safe_coast(st, st.battle.area if st.battle else "")],
-             apply=apply_evacuation_target, end_if=lambda st: not st.flags.get("evacuating"), next=after_removal),
+             apply=apply_evacuation_target, end_if=lambda st: not st.flags.evacuating, next=after_removal),
         Step("losses", "combat", actor=removal_actor, legal=legal_losses, apply=apply_loss,
              end_if=lambda st: st.battle is not None and (st.battle.def_losses == 0 or losses_proposed(st)),
              next=lambda st: "losses_answer" if losses_proposed(st) else after_losses(st)),
@@ -948,11 +969,10 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
              end_if=lambda st: st.battle is None, next=next_after_battle),
         Step("landed_lost", "combat", on_begin=landed_lost, next=next_after_battle),
         Step("reinforce", "reinforcement", actor=lambda st: st.country, legal=legal_exchanges, apply=apply_exchange,
-             on_begin=begin_reinforce, end_if=lambda st: not st.flags.get("exchanging"), next=goto("submarine")),
+             on_begin=begin_reinforce, end_if=lambda st: not st.flags.exchanging, next=goto("submarine")),
         Step("submarine", "reinforcement", actor=submarine_seat, legal=legal_submarine, apply=apply_submarine,
-             on_begin=lambda st: st.flags.__setitem__("submarine", manoeuvre.submarine_seats(st) if st.to_place
-                                                      else ()),
-             end_if=lambda st: not st.flags.get("submarine"), next=goto("place")),
+             on_begin=begin_submarine,
+             end_if=lambda st: not st.flags.submarine, next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
              end_if=placing_done, next=lambda st: after_april_place(st) if st.april else (
                  "discard" if must_discard(st) else "new_cards")),
@@ -960,10 +980,10 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
              end_if=lambda st: st.cards_used > 0 or st.terminal, next=goto("new_cards")),
         Step("new_cards", "new cards", on_begin=new_cards, next=after_new_cards),
         Step("reshuffle", "new cards", actor=lambda st: CHANCE, apply=apply_reshuffle, on_begin=begin_reshuffle,
-             end_if=lambda st: not st.flags.get("reshuffle"), next=after_new_cards),
+             end_if=lambda st: not st.flags.reshuffle, next=after_new_cards),
         Step("deck_removal", "new cards", actor=lambda st: ALLIES, legal=legal_removals, apply=apply_removal,
              end_if=lambda st: not st.removing or st.terminal,
-             next=lambda st: after_losses_taken(st) if st.flags.get("resume") else after_new_cards(st)),
+             next=lambda st: after_losses_taken(st) if st.flags.resume else after_new_cards(st)),
         Step("resume", "new cards", next=resume_after_losses),
         Step("round_end", "new cards", on_begin=end_round, next=goto("round_start")),
         Step("over", "over", end_if=lambda st: False),
