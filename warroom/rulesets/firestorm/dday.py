@@ -81,7 +81,7 @@ def dday_actor(st: St) -> str:
     return REPORT if st.mode == "tabletop" else CHANCE
 
 
-def dday_row(st: St, action: Any) -> int:
+def dday_row(st: St, action: Report | Roll) -> int:
     """The table row: the GW die, or (tabletop) the Allied VP score (Caen ambiguity 7)."""
     if isinstance(action, Report):
         allied, german = action.attacker_vp, action.defender_vp
@@ -96,7 +96,7 @@ def dday_begin(st: St) -> None:
     st.flags.dday_done = False
 
 
-def apply_tonga(st: St, action: Any) -> None:
+def apply_tonga(st: St, action: Report | Roll) -> None:
     """Operation Tonga (Caen 3.2): the row sets the fate of 6 Airborne and of the drop zone."""
     sc = st.sc
     allies = sc.sides[0]
@@ -124,7 +124,7 @@ def neptune_begin(st: St) -> None:
     st.flags.dday_done = False
 
 
-def apply_neptune(st: St, action: Any) -> None:
+def apply_neptune(st: St, action: Report | Roll) -> None:
     """Operation Neptune (Caen 3.2): the beach is always taken; the row decides the tank brigade
     and any follow-up attack from it."""
     sc = st.sc
@@ -168,7 +168,7 @@ def prune_exploits(st: St) -> None:
         exploits.pop(0)
 
 
-def apply_exploit(st: St, action: Any) -> None:
+def apply_exploit(st: St, action: Pass | Arrow) -> None:
     _beach, max_ft = st.flags.exploits.pop(0)
     if isinstance(action, Pass):
         prune_exploits(st)
@@ -191,7 +191,7 @@ def pz21_begin(st: St) -> None:
         st.note("21. Panzerdivision cannot counter-attack")
 
 
-def apply_pz21(st: St, action: Any) -> None:
+def apply_pz21(st: St, action: Pass | Arrow) -> None:
     st.flags.pz21_done = True
     if isinstance(action, Arrow):
         unit = st.sc.tables["neptune"]["counter_attack"]

@@ -122,7 +122,7 @@ def legal_alloc(st: St) -> Sequence[Any]:
     return out
 
 
-def apply_alloc(st: St, action: Any) -> None:
+def apply_alloc(st: St, action: Pass | Order) -> None:
     combat = fight(st)
     v = deciding_volley(combat)
     assert v is not None
@@ -250,7 +250,7 @@ def legal_evade(st: St) -> Sequence[Any]:
     return [order("fight"), order("evade")]
 
 
-def apply_evade(st: St, action: Any) -> None:
+def apply_evade(st: St, action: Order) -> None:
     assert isinstance(action, Order)
     surface_volleys(st, evade=action.verb == "evade")
 
@@ -381,7 +381,7 @@ def begin_retreat_step(st: St) -> None:
         end_retreat(st)
 
 
-def apply_retreat(st: St, action: Any) -> None:
+def apply_retreat(st: St, action: Order) -> None:
     navy = navy_of(st)
     sc = st.sc
     assert isinstance(action, Order)
@@ -487,7 +487,7 @@ def aim_problem(st: St, action: Order) -> str | None:
     return None
 
 
-def apply_aim(st: St, action: Any) -> None:
+def apply_aim(st: St, action: Order) -> None:
     """Record one counter's aim; once every counter has one, those aimed at the submarines reply to them (one
     die each, the group having stopped here to fight), then the rest fight the surface ships (6.8).
 
@@ -516,7 +516,7 @@ def legal_reply(st: St) -> Sequence[Any]:
     return [order("stand"), order("press")]
 
 
-def apply_reply(st: St, action: Any) -> None:
+def apply_reply(st: St, action: Order) -> None:
     assert isinstance(action, Order)
     press = action.verb == "press"
     start_reply(st, navy_of(st).player, alive(st), press=press, then="move" if press else "done")

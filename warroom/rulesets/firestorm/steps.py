@@ -157,7 +157,7 @@ def legal_place(st: St) -> Sequence[Any]:
     return [p for u in mine for p in options[u]]
 
 
-def apply_place(st: St, action: Any) -> None:
+def apply_place(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     if action.area == caen.SPOT:
         caen.enter(st, action.unit)
@@ -260,7 +260,7 @@ def legal_arrow(st: St) -> Sequence[Any]:
     return arrows
 
 
-def apply_arrow(st: St, action: Any) -> None:
+def apply_arrow(st: St, action: Pass | Arrow) -> None:
     if isinstance(action, Pass):
         if st.record_events:
             st.note(f"{side_name(st, st.attacker)} decline to attack; the battle counts toward the turn's total")
@@ -279,7 +279,7 @@ def legal_defend_commit(st: St) -> Sequence[Any]:
     return commit_options(st, False)
 
 
-def apply_commit(st: St, action: Any, attacking: bool) -> None:
+def apply_commit(st: St, action: Commit, attacking: bool) -> None:
     assert isinstance(action, Commit)
     b = battle_of(st)
     side = b.attacker if attacking else b.defender
@@ -300,7 +300,7 @@ def apply_commit(st: St, action: Any, attacking: bool) -> None:
         st.note(f"{side_name(st, side)} commit {describe_units(st, action.units, side)}")
 
 
-def apply_defend_commit(st: St, action: Any) -> None:
+def apply_defend_commit(st: St, action: Commit) -> None:
     apply_commit(st, action, False)
     st.flags.committed = True
 
@@ -352,7 +352,7 @@ def offer_claim(st: St, sides: list[str]) -> None:
     st.flags.mode_chooser = next((s for s in sides if can_claim_tabletop(st, s)), "")
 
 
-def apply_mode(st: St, action: Any) -> None:
+def apply_mode(st: St, action: Mode) -> None:
     assert isinstance(action, Mode)
     b = battle_of(st)
     chooser = mode_actor(st)
@@ -493,7 +493,7 @@ def begin_report(st: St) -> None:
         parallel.park(st)
 
 
-def apply_report(st: St, action: Any) -> None:
+def apply_report(st: St, action: Report) -> None:
     assert isinstance(action, Report)
     record_result(st, battle_of(st), action)
 
@@ -604,7 +604,7 @@ def legal_retreat(st: St) -> Sequence[Any]:
     return [Retreat(u, n) for u in b.retreating for n in targets]
 
 
-def apply_retreat(st: St, action: Any) -> None:
+def apply_retreat(st: St, action: Retreat) -> None:
     assert isinstance(action, Retreat)
     b = battle_of(st)
     b.retreating.remove(action.unit)
@@ -655,7 +655,7 @@ def advance_options(st: St) -> list[Any]:
     return out
 
 
-def apply_advance(st: St, action: Any) -> None:
+def apply_advance(st: St, action: Pass | Advance) -> None:
     b = battle_of(st)
     if isinstance(action, Pass):
         st.flags.advance_done = True
@@ -728,7 +728,7 @@ def fill_placing(st: St) -> None:
         st.idx += 1
 
 
-def apply_reinforce(st: St, action: Any) -> None:
+def apply_reinforce(st: St, action: Place) -> None:
     apply_place(st, action)
     if not st.placing:
         st.idx += 1
@@ -751,7 +751,7 @@ def skip_idle_movers(st: St) -> None:
         st.idx += 1
 
 
-def check_move(st: St, action: Any) -> bool:
+def check_move(st: St, action: Action) -> bool:
     if isinstance(action, Pass):
         return not pass_problem(st)
     return isinstance(action, Move) and not move_problem(st, action)
@@ -766,7 +766,7 @@ def legal_moves(st: St) -> Sequence[Any]:
     return options if pass_problem(st) else [*options, PASS]
 
 
-def apply_move(st: St, action: Any) -> None:
+def apply_move(st: St, action: Pass | Move) -> None:
     if isinstance(action, Pass):
         if st.record_events:
             st.note(f"{side_name(st, mover(st))} end their strategic moves")

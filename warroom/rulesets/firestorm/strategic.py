@@ -126,7 +126,7 @@ def legal_stuka(st: St) -> Sequence[Any]:
     return [*stuka_options(st), PASS]
 
 
-def apply_stuka(st: St, action: Any) -> None:
+def apply_stuka(st: St, action: Pass | Order) -> None:
     navy = navy_of(st)
     if isinstance(action, Pass):
         navy.stage = "choose" if navy.actions_left else "end"
@@ -207,7 +207,7 @@ def legal_choose(st: St) -> Sequence[Any]:
     return [*activation_options(st, navy.player), PASS]
 
 
-def apply_choose(st: St, action: Any) -> None:
+def apply_choose(st: St, action: Pass | Order) -> None:
     navy = navy_of(st)
     if isinstance(action, Pass):
         st.note(f"{side_label(st, navy.player)} pass ({navy.actions_left - 1} actions left)")
@@ -239,7 +239,7 @@ def legal_form(st: St) -> Sequence[Any]:
     return out
 
 
-def apply_form(st: St, action: Any) -> None:
+def apply_form(st: St, action: Order) -> None:
     navy = navy_of(st)
     assert isinstance(action, Order)
     if action.verb == "launch":
@@ -323,7 +323,7 @@ def legal_move(st: St) -> Sequence[Any]:
     return [*air_targets(st, navy.group, navy.player), halt]
 
 
-def apply_move(st: St, action: Any) -> None:
+def apply_move(st: St, action: Order) -> None:
     navy = navy_of(st)
     assert isinstance(action, Order)
     verb = action.verb
@@ -519,7 +519,7 @@ def legal_fleet(st: St) -> Sequence[Any]:
     return [*fleet_move_options(st, fleet_mover(st)), PASS]
 
 
-def apply_fleet(st: St, action: Any) -> None:
+def apply_fleet(st: St, action: Pass | Move) -> None:
     navy = navy_of(st)
     if isinstance(action, Pass):
         st.note(f"{side_label(st, fleet_mover(st))} end their strategic moves at sea and in the air")

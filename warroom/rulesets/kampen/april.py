@@ -57,7 +57,7 @@ def choosing(st: St) -> str:
     return order[0] if order else ""
 
 
-def apply_choose(st: St, action: Any) -> None:
+def apply_choose(st: St, action: Choose) -> None:
     assert isinstance(action, Choose)
     c = choosing(st)
     st.april_deck[c].remove(action.card)
@@ -71,7 +71,7 @@ def begin_allied_draw(st: St) -> None:
     st.flags.chance = MixedDice.shuffle(len(st.sc.ship_keys(ALLIES)))
 
 
-def apply_allied_draw(st: St, roll: Any) -> None:
+def apply_allied_draw(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     order = shuffled(st.sc.ship_keys(ALLIES), roll)
     n = rules(st)["april_ships"]
@@ -108,7 +108,7 @@ def legal_norway_deploy(st: St) -> list[Any]:
     return [Ship(k, s) for k in st.ships_hand[NORWAY] for s in SEAS if s not in banned]
 
 
-def apply_norway_deploy(st: St, action: Any) -> None:
+def apply_norway_deploy(st: St, action: Ship | Place) -> None:
     task = st.flags.deploy[0]
     st.flags.deploy = st.flags.deploy[1:]
     if isinstance(action, Ship):
@@ -141,7 +141,7 @@ def begin_recon_roll(st: St) -> None:
     st.flags.chance = draw_dice(n, n)
 
 
-def apply_recon_roll(st: St, roll: Any) -> None:
+def apply_recon_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     sea, recon = st.flags.recon_sea, st.flags.recon
     st.flags.recon_sea = st.flags.recon = ""
@@ -167,7 +167,7 @@ def legal_feint(st: St) -> list[Any]:
     return [*out, DONE]
 
 
-def apply_feint(st: St, action: Any) -> None:
+def apply_feint(st: St, action: Done | Sail) -> None:
     if isinstance(action, Done):
         st.flags.feint = 0
         return
@@ -192,7 +192,7 @@ def legal_redeploy(st: St) -> list[Any]:
     return [*out, DONE]
 
 
-def apply_redeploy(st: St, action: Any) -> None:
+def apply_redeploy(st: St, action: Done | Move) -> None:
     if isinstance(action, Done):
         st.flags.redeploy = 0
         return
@@ -209,7 +209,7 @@ def legal_raid(st: St) -> list[Any]:
     return [*out, DONE]
 
 
-def apply_raid(st: St, action: Any) -> None:
+def apply_raid(st: St, action: Done | Raid) -> None:
     if isinstance(action, Done):
         st.flags.raided = True
         return
@@ -233,7 +233,7 @@ def legal_landing(st: St) -> list[Any]:
     return [*out, DONE]
 
 
-def apply_landing(st: St, action: Any) -> None:
+def apply_landing(st: St, action: Done | Land) -> None:
     if isinstance(action, Done):
         st.flags.landing_done = True
         return
@@ -268,7 +268,7 @@ def begin_mines_roll(st: St) -> None:
     st.flags.chance = Dice(n)
 
 
-def apply_mines_roll(st: St, roll: Any) -> None:
+def apply_mines_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     sea, mines = st.flags.mines_sea, st.flags.mines
     st.flags.mines_sea = st.flags.mines = ""
@@ -295,7 +295,7 @@ def begin_fort_roll(st: St) -> None:
     st.flags.chance = MixedDice((6, n))
 
 
-def apply_fort_roll(st: St, roll: Any) -> None:
+def apply_fort_roll(st: St, roll: Roll) -> None:
     """Kystfort (6.1): a sink result sinks one landing ship drawn at random and the rest land elsewhere; a bar
     result sends them all elsewhere on the same sea area."""
     assert isinstance(roll, Roll)
@@ -321,7 +321,7 @@ def legal_divert(st: St) -> list[Any]:
     return out
 
 
-def apply_divert(st: St, action: Any) -> None:
+def apply_divert(st: St, action: Land) -> None:
     assert isinstance(action, Land)
     st.landings = [(k, s, action.area if k == action.key else a) for k, s, a in st.landings]
     st.flags.diverting = tuple(k for k in st.flags.diverting if k != action.key)
@@ -344,7 +344,7 @@ def resistance_cities(st: St) -> list[str]:
     return sorted({a for _k, _s, a in st.landings if a in cities and not st.at(a, GERMANY)})
 
 
-def apply_resistance(st: St, roll: Any) -> None:
+def apply_resistance(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     table = st.sc.cards.ships.rolls["resistance"]
     for city, face in zip(resistance_cities(st), roll.values, strict=True):
@@ -385,7 +385,7 @@ def legal_mobilise(st: St) -> list[Any]:
             and p not in st.placed]
 
 
-def apply_mobilise(st: St, action: Any) -> None:
+def apply_mobilise(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.add(action.area, NORWAY, 1)
     st.placed.add(action.area)
@@ -436,17 +436,17 @@ def close_forts(st: St) -> str:
     return "divert"
 
 
-def aim_recon(st: St, action: Any) -> None:
+def aim_recon(st: St, action: Sea) -> None:
     assert isinstance(action, Sea)
     st.flags.recon_sea = action.sea
 
 
-def aim_mines(st: St, action: Any) -> None:
+def aim_mines(st: St, action: Sea) -> None:
     assert isinstance(action, Sea)
     st.flags.mines_sea = action.sea
 
 
-def aim_fort(st: St, action: Any) -> None:
+def aim_fort(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.flags.fort_city = action.area
 

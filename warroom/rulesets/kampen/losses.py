@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.rulesets.kampen.actions import Lose, Refuse
+from warroom.rulesets.kampen.actions import Done, Lose, Refuse
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
 
 St = KampenState
@@ -35,7 +35,7 @@ def legal_losses(st: St) -> list[Any]:
     return [Lose(d) for d in DEFENDERS if st.at(b.area, d) > b.proposal.count(d)]
 
 
-def apply_loss(st: St, action: Any) -> None:
+def apply_loss(st: St, action: Lose) -> None:
     assert isinstance(action, Lose) and st.battle is not None
     if st.battle.proposal or agreeing(st):
         st.battle.proposal.append(action.country)
@@ -65,7 +65,7 @@ def losses_proposed(st: St) -> bool:
     return b is not None and bool(b.proposal) and len(b.proposal) == b.def_losses
 
 
-def apply_answer(st: St, action: Any) -> None:
+def apply_answer(st: St, action: Done | Refuse) -> None:
     b = st.battle
     assert b is not None
     proposal, b.proposal = b.proposal, []

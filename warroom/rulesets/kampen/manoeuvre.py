@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from warroom.rulesets.kampen.actions import Move, Place, Play
+from warroom.rulesets.kampen.actions import Done, Move, Place, Play
 from warroom.rulesets.kampen.cards import Card, CardUse
 from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, held
@@ -197,7 +197,7 @@ def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_
         record_move(st, Moved(frm, via, to, n, to in st.attacks))
 
 
-def apply_target(st: KampenState, action: Any) -> None:
+def apply_target(st: KampenState, action: Move | Place) -> None:
     use = effect_use(st)
     st.flags.effect = None
     c = st.country
@@ -243,7 +243,7 @@ def diverters(st: KampenState) -> list[Play]:
     return out
 
 
-def answer_drop(st: KampenState, action: Any) -> None:
+def answer_drop(st: KampenState, action: Done | Play) -> None:
     """The answering country lets the drop land where aimed (done) or scatters it (a card; then it picks)."""
     area, n = held(st.flags.drop)
     if isinstance(action, Play):
@@ -263,7 +263,7 @@ def scatter_choices(st: KampenState) -> list[Place]:
     return [Place(a, n) for a in st.sc.board.neighbours(area)]
 
 
-def scatter(st: KampenState, action: Any) -> None:
+def scatter(st: KampenState, action: Place) -> None:
     assert isinstance(action, Place)
     st.flags.drop = None
     st.flags.scatter = False

@@ -139,7 +139,7 @@ def window(name: str, phase: str, actor: Callable[[St], str], offer: Callable[[S
         windows = st.flags.windows
         st.flags.windows = windows | {name} if closed else windows - {name}
 
-    def apply(st: St, action: Any) -> None:
+    def apply(st: St, action: Done | Play) -> None:
         close(st, True)
         if isinstance(action, Play):
             on_play(st, action)
@@ -193,7 +193,7 @@ def next_seat(st: St) -> None:
     st.flags.icept = (sea, seats[1:])
 
 
-def apply_icept(st: St, action: Any) -> None:
+def apply_icept(st: St, action: Intercept | Done) -> None:
     """An interception attempt: the side's ships there show themselves and will fight; one die per enemy ship
     card there (Germany finds Eidsvoll & Norge without a roll).
 
@@ -245,7 +245,7 @@ def begin_icept_roll(st: St) -> None:
     st.flags.chance = draw_dice(len(targets), len(targets))
 
 
-def apply_icept_roll(st: St, roll: Any) -> None:
+def apply_icept_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     rolled, st.flags.icept_roll = st.flags.icept_roll, None
     assert rolled is not None
@@ -274,7 +274,7 @@ def legal_smoke(st: St) -> list[Any]:
     return [*(Withdraw(k) for k in st.flags.smoke_keys if st.fleet.card(k).fighting), DONE]
 
 
-def apply_smoke(st: St, action: Any) -> None:
+def apply_smoke(st: St, action: Withdraw | Done) -> None:
     if isinstance(action, Withdraw):
         card = st.fleet.card(action.key)
         card.face_up = False
@@ -354,7 +354,7 @@ def hand_symbols(st: St) -> int:
     return sum(st.sc.symbols_of(k) for k in st.hands[st.country])
 
 
-def apply_sea_move(st: St, action: Any) -> None:
+def apply_sea_move(st: St, action: Done | Ship | Recall | Sail) -> None:
     c = st.country
     if isinstance(action, Done):
         if st.flags.sailing:
@@ -418,7 +418,7 @@ def after_sea_move(st: St) -> str:
     return "move"
 
 
-def apply_recall_pay(st: St, action: Any) -> None:
+def apply_recall_pay(st: St, action: Exchange) -> None:
     assert isinstance(action, Exchange)
     st.spend(st.country, action.card)
     paid = held(st.flags.recalling) + st.sc.symbols_of(action.card)
@@ -460,7 +460,7 @@ def finish_sea_combat(st: St) -> str:
     return steps.after_movement(st)
 
 
-def start_sea_battle(st: St, action: Any) -> None:
+def start_sea_battle(st: St, action: Sea) -> None:
     assert isinstance(action, Sea)
     start_battle(st, action.sea, attacker_side(st), landing=False)
 
@@ -501,7 +501,7 @@ def legal_join(st: St) -> list[Any]:
               and not stype(st, card.key).false_ship), DONE]
 
 
-def apply_join(st: St, action: Any) -> None:
+def apply_join(st: St, action: Done | Join) -> None:
     if isinstance(action, Done):
         st.flags.joined = True
         return
@@ -615,7 +615,7 @@ def begin_strikes(st: St) -> None:
     st.flags.chance = draw_dice(1, len(targets_of(st, sb.played[sb.strikes[0]].side))) if sb.strikes else None
 
 
-def apply_strike(st: St, roll: Any) -> None:
+def apply_strike(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     sb = st.sea_battle
     assert sb is not None
@@ -651,7 +651,7 @@ def begin_fire(st: St) -> None:
     st.flags.chance = None
 
 
-def apply_fire(st: St, roll: Any) -> None:
+def apply_fire(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     sb = st.sea_battle
     assert sb is not None
@@ -692,7 +692,7 @@ def legal_sailors(st: St) -> list[Any]:
     return [Place(a, n) for a in areas] or [DONE]
 
 
-def apply_sailors(st: St, action: Any) -> None:
+def apply_sailors(st: St, action: Place | Done) -> None:
     st.flags.sailors = 0
     if isinstance(action, Place):
         st.add(action.area, GERMANY, action.n)
@@ -728,7 +728,7 @@ def legal_chase(st: St) -> list[Any]:
     return [Ship(key, s) for s in exits(st, sb.sea, st.fleet.card(key).owner)]
 
 
-def apply_chase(st: St, action: Any) -> None:
+def apply_chase(st: St, action: Ship) -> None:
     """assumption: (8.2 open question) a chased ship goes only where its owner could sail, never into the raid
     box; a German ship chased in Eidsvoll & Norge's fight before landing (7.2) lands nothing. A ship chased in
     the 9 April sea battles may still land from a coastal sea area it is chased into (not from VIII)."""
@@ -795,7 +795,7 @@ def forget(st: St, key: str) -> None:
         st.flags.icept_roll = (rolling[0], rolling[1], tuple(k for k in rolling[2] if k != key))
 
 
-def apply_withdraw(st: St, action: Any) -> None:
+def apply_withdraw(st: St, action: Withdraw) -> None:
     assert isinstance(action, Withdraw)
     if action.key in st.ships_hand[ALLIES]:
         st.ships_hand[ALLIES].remove(action.key)

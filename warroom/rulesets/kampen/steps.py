@@ -59,7 +59,7 @@ def begin_shuffle(st: St) -> None:
     st.flags.chance = MixedDice.shuffle(len(st.sc.deck(st.shuffling[0]))) if st.shuffling else None
 
 
-def apply_shuffle(st: St, roll: Any) -> None:
+def apply_shuffle(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     country = st.shuffling.pop(0)
     st.draw[country] = shuffled(st.sc.deck(country), roll)
@@ -105,7 +105,7 @@ def begin_reshuffle(st: St) -> None:
     st.flags.chance = MixedDice.shuffle(len(st.used[NORWAY]))
 
 
-def apply_reshuffle(st: St, roll: Any) -> None:
+def apply_reshuffle(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll)
     st.draw[NORWAY] = shuffled(st.used[NORWAY], roll)
     st.used[NORWAY] = []
@@ -151,7 +151,7 @@ def legal_moves(st: St) -> list[Any]:
     return out
 
 
-def apply_move(st: St, action: Any) -> None:
+def apply_move(st: St, action: Done | Play | Move) -> None:
     if isinstance(action, Done):
         st.flags.move_done = True
         return
@@ -184,7 +184,7 @@ def legal_invasion_exchange(st: St) -> list[Any]:
     return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), DONE]
 
 
-def apply_invasion_exchange(st: St, action: Any) -> None:
+def apply_invasion_exchange(st: St, action: Exchange | Done) -> None:
     if isinstance(action, Done):
         st.flags.invading = False
         st.flags.landing = combat.battalions_from_symbols(st.symbols)
@@ -194,7 +194,7 @@ def apply_invasion_exchange(st: St, action: Any) -> None:
     exchange_card(st, action)
 
 
-def apply_landing(st: St, action: Any) -> None:
+def apply_landing(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.flags.landing -= 1
     manoeuvre.arrive(st, "", action.area, 1, by_sea_or_air=True)
@@ -205,7 +205,7 @@ def legal_sabotage(st: St) -> list[Any]:
     return [*manoeuvre.playable_sabotage(st), DONE]
 
 
-def apply_sabotage(st: St, action: Any) -> None:
+def apply_sabotage(st: St, action: Done | Play) -> None:
     if isinstance(action, Done):
         st.flags.sabotage_done = True
         return
@@ -227,7 +227,7 @@ def legal_counter(st: St) -> list[Any]:
     return [*manoeuvre.counter_cards(st), DONE]
 
 
-def apply_counter(st: St, action: Any) -> None:
+def apply_counter(st: St, action: Play | Done) -> None:
     if isinstance(action, Play):
         manoeuvre.counter(st, action)
     else:
@@ -238,7 +238,7 @@ def legal_flight(st: St) -> list[Any]:
     return [Retreat(a) for a in manoeuvre.flight_areas(st, st.flags.fleeing)]
 
 
-def apply_flight(st: St, action: Any) -> None:
+def apply_flight(st: St, action: Retreat) -> None:
     assert isinstance(action, Retreat)
     manoeuvre.flee(st, action.to)
 
@@ -248,7 +248,7 @@ def legal_fights(st: St) -> list[Any]:
     return [Fight(a) for a in sorted(st.attacks)]
 
 
-def apply_fight(st: St, action: Any) -> None:
+def apply_fight(st: St, action: Fight) -> None:
     assert isinstance(action, Fight)
     attack = st.attacks.pop(action.area)
     st.battle = Battle(action.area, attack)
@@ -303,7 +303,7 @@ def card_window(battle: Callable[[St], Seated | None], play: Callable[[St, str, 
                 ) -> Callable[[St, Any], None]:
     """The apply of a battle's card step (land or sea): the seat to act passes, or plays a card and stays
     seated while it holds cards."""
-    def apply(st: St, action: Any) -> None:
+    def apply(st: St, action: Done | Play) -> None:
         b = battle(st)
         assert b is not None
         seat = b.seats[0]
@@ -328,7 +328,7 @@ def card_step(name: str, nxt: str) -> Step[St]:
                 next=lambda st: "bluff_roll" if st.flags.bluff else nxt)
 
 
-def apply_bluff(st: St, roll: Any) -> None:
+def apply_bluff(st: St, roll: Roll) -> None:
     """Bloff/trusler (9 April): on a success the Norwegian defenders withdraw as beaten defenders and the
     attackers take the area without a battle; with no retreat open, or on a failure, nothing happens and the
     attacker may play on (docs/kampen-cards.md, `bluff`)."""
@@ -355,7 +355,7 @@ def begin_attack_roll(st: St) -> None:
     st.flags.chance = Dice(b.att_dice)
 
 
-def apply_attack_roll(st: St, roll: Any) -> None:
+def apply_attack_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll) and st.battle is not None
     b = st.battle
     b.att_faces = roll.values
@@ -363,7 +363,7 @@ def apply_attack_roll(st: St, roll: Any) -> None:
     st.flags.chance = Dice(b.def_dice)
 
 
-def apply_defence_roll(st: St, roll: Any) -> None:
+def apply_defence_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll) and st.battle is not None
     b = st.battle
     b.def_faces = roll.values
@@ -410,7 +410,7 @@ def remove_attacker(b: Battle, group: str) -> None:
     b.att_to_remove -= 1
 
 
-def apply_attacker_loss(st: St, action: Any) -> None:
+def apply_attacker_loss(st: St, action: Remove) -> None:
     b = st.battle
     assert b is not None and isinstance(action, Remove)
     remove_attacker(b, action.area)
@@ -428,7 +428,7 @@ def legal_rescue(st: St) -> list[Any]:
     return [*manoeuvre.battle_cards(st, ALLIES, "removal", "save_eliminated"), DONE]
 
 
-def apply_rescue(st: St, action: Any) -> None:
+def apply_rescue(st: St, action: Done | Play) -> None:
     b = st.battle
     assert b is not None
     if isinstance(action, Done):
@@ -447,7 +447,7 @@ def legal_rescue_target(st: St) -> list[Any]:
     return [Place(a, k) for a in manoeuvre.safe_coast(st, b.area) for k in range(1, n + 1)]
 
 
-def apply_rescue_target(st: St, action: Any) -> None:
+def apply_rescue_target(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.add(action.area, ALLIES, action.n)
     st.flags.rescue = 0
@@ -482,7 +482,7 @@ def after_removal(st: St) -> str:
 
 
 # ----- step 8: Kystevakuering takes beaten Allied defenders off by sea ----------------------------------------------
-def apply_evacuation(st: St, action: Any) -> None:
+def apply_evacuation(st: St, action: Done | Play) -> None:
     if isinstance(action, Done):
         st.flags.evacuating = False
         return
@@ -491,7 +491,7 @@ def apply_evacuation(st: St, action: Any) -> None:
     st.flags.evacuating = True
 
 
-def apply_evacuation_target(st: St, action: Any) -> None:
+def apply_evacuation_target(st: St, action: Place) -> None:
     b = st.battle
     assert b is not None and isinstance(action, Place)
     if b.attack.country == ALLIES:  # the beaten attack leaves by sea instead of going back
@@ -542,7 +542,7 @@ def legal_retreats(st: St) -> list[Any]:
     return [Retreat(a) for a in retreat_areas(st)]
 
 
-def apply_retreat(st: St, action: Any) -> None:
+def apply_retreat(st: St, action: Retreat) -> None:
     assert isinstance(action, Retreat) and st.battle is not None
     b = st.battle
     board = st.sc.board
@@ -596,7 +596,7 @@ def landed_retreat_areas(st: St) -> list[str]:
             and (c == NORWAY or not board.crosses_water(b.area, n))]
 
 
-def apply_landed_retreat(st: St, action: Any) -> None:
+def apply_landed_retreat(st: St, action: Retreat) -> None:
     b = st.battle
     assert b is not None and isinstance(action, Retreat)
     n = b.attack.by_sea_or_air
@@ -639,7 +639,7 @@ def legal_exchanges(st: St) -> list[Any]:
     return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), *manoeuvre.reinforce_cards(st), DONE]
 
 
-def apply_exchange(st: St, action: Any) -> None:
+def apply_exchange(st: St, action: Exchange | Done) -> None:
     if isinstance(action, Done):
         st.flags.exchanging = False
         free = st.sc.rules["german_free_battalions"] if st.country == GERMANY else 0
@@ -655,7 +655,7 @@ def apply_exchange(st: St, action: Any) -> None:
     exchange_card(st, action)
 
 
-def exchange_card(st: St, action: Any) -> None:
+def exchange_card(st: St, action: Play | Exchange) -> None:
     """A card traded for its reinforcement symbols: its printed functions are ignored (4.3)."""
     if isinstance(action, Play):  # Transportfly: some new battalions may go to German-held airfields
         use = manoeuvre.play_card(st, st.country, action.card, "reinforce")
@@ -677,7 +677,7 @@ def legal_submarine(st: St) -> list[Any]:
     return [*(p for c, p in manoeuvre.submarines(st) if c == seat), DONE]
 
 
-def apply_submarine(st: St, action: Any) -> None:
+def apply_submarine(st: St, action: Play | Done) -> None:
     """Ubåt: a transport is torpedoed, and the country in its round places fewer new battalions."""
     enemy = submarine_seat(st)
     st.flags.submarine = st.flags.submarine[1:] if st.to_place else ()
@@ -723,7 +723,7 @@ def legal_places(st: St) -> list[Any]:
     return [Place(a) for a in areas]
 
 
-def apply_place(st: St, action: Any) -> None:
+def apply_place(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.add(action.area, st.country, action.n)
     if st.first_groups:
@@ -765,7 +765,7 @@ def legal_discards(st: St) -> list[Any]:
     return [Discard(card) for card in dict.fromkeys(st.hands[st.country])]
 
 
-def apply_discard(st: St, action: Any) -> None:
+def apply_discard(st: St, action: Discard) -> None:
     assert isinstance(action, Discard)
     c = st.country
     st.spend(c, action.card)
@@ -795,7 +795,7 @@ def legal_removals(st: St) -> list[Any]:
     return [Remove(a) for a in sorted(st.troops) if st.at(a, ALLIES)]
 
 
-def apply_removal(st: St, action: Any) -> None:
+def apply_removal(st: St, action: Remove) -> None:
     assert isinstance(action, Remove)
     st.add(action.area, ALLIES, -1)
     st.removing -= 1
