@@ -361,6 +361,7 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
     boss.reload()
     log = boss.locator(".log").inner_text()
     assert "--- Norway's round ---" in log and "Battle of " in log
+    assert "(dice)" in boss.locator("#battles").inner_text(), "the battles, listed from the rules' typed events"
     assert boss.locator("section.hand").count() == 0, "the organiser sees no hand"
     for country, page in players.items():
         page.reload()

@@ -20,3 +20,17 @@ class TurnEnded(Event):
     """A turn is over: each side's score after it (Firestorm: total VP)."""
 
     score: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResolved(Event):
+    """A battle's result: where (the area's id and its name), who attacked whom, how it was settled (e.g. "General's
+    Wargame", "tabletop", "dice", "bluff") and who won: "attacker", "defender", or "" when neither did (a
+    Firestorm draw: the defender holds)."""
+
+    area: str = ""
+    place: str = ""
+    attacker: str = ""
+    defenders: tuple[str, ...] = ()
+    how: str = ""
+    winner: str = ""

@@ -25,6 +25,7 @@ from warroom import rulesets
 from warroom.ai import make_bot
 from warroom.core.dice import keyed_rng
 from warroom.core.errors import IllegalActionError, SaveError, ScenarioError, UnknownNameError, shown
+from warroom.core.events import BattleResolved
 from warroom.core.game import replay
 from warroom.core.log import SEALED, GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
@@ -236,6 +237,20 @@ def table_of(st: Any) -> Tabletop:
     if table is None:
         raise IllegalActionError(f"{rulesets.of(st).name} has no battles at the table to report")
     return table
+
+
+def battle_lines(st: Any, last: int = 30) -> list[str]:
+    """The game's latest battles in words, newest last, from the rules' typed events (every side may read them)."""
+    names: dict[str, str] = st.sc.side_names
+    out = []
+    for e in st.happened:
+        if isinstance(e, BattleResolved):
+            att = names.get(e.attacker, e.attacker)
+            dfn = " and ".join(names.get(d, d) for d in e.defenders) or "nobody"
+            result = f"{att} win" if e.winner == "attacker" else f"{dfn} hold" if e.winner == "defender" \
+                else "no winner: the defence holds"
+            out.append(f"T{e.turn} {e.place}: {att} against {dfn} ({e.how}): {result}")
+    return out[-last:]
 
 
 def dice_for(row: CampaignRow, position: int) -> random.Random:
@@ -452,8 +467,9 @@ class Campaigns:
         """Everything a campaign page shows, from one reading of the campaign: its row, its position (shared:
         read it, never change it), the holder's view and the latest events."""
         row = self.store.campaign(grant.campaign_id)
-        return {"row": row, "state": self._state(row), "view": self.view(grant, row),
-                "events": self.events(grant, 60, row)}
+        st = self._state(row)
+        return {"row": row, "state": st, "view": self.view(grant, row), "events": self.events(grant, 60, row),
+                "battles": battle_lines(st)}
 
     def drawing(self, row: CampaignRow, side: str | None, draw: Callable[[Any, str | None], T]) -> T:
         """`draw(position, side)`, drawn once per position and side (a page's maps and charts)."""

@@ -18,7 +18,7 @@ import warroom.rulesets.firestorm.norway as norway
 import warroom.rulesets.firestorm.parallel as parallel
 import warroom.rulesets.firestorm.strategic as strategic
 from warroom.core.dice import d3
-from warroom.core.events import TurnEnded
+from warroom.core.events import BattleResolved, TurnEnded
 from warroom.core.flow import Step, goto
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import (
@@ -440,6 +440,13 @@ def resolve_gw(st: St, values: tuple[int, ...]) -> None:
     if st.record_events:
         st.note(f"General's Wargame: {detail(b.attacker, values[0], b.att_total)}; "
                 f"{detail(b.defender, values[1], b.def_total)} -> {winner_text(st, b)}")
+        resolved(st, b, "General's Wargame")
+
+
+def resolved(st: St, b: Battle, how: str) -> None:
+    """The typed event of a battle's result (the adapters list a campaign's battles from these)."""
+    winner = b.winner if b.winner in (ATTACKER, DEFENDER) else ""
+    st.emit(BattleResolved(st.turn, b.to, st.sc.areas[b.to].name, b.attacker, (b.defender,), how, winner))
 
 
 def winner_text(st: St, b: Battle) -> str:
@@ -506,6 +513,7 @@ def record_result(st: St, b: Battle, action: Report) -> None:
         which = f" for battle {b.no}" if b.no else ""
         st.note(f"Tabletop result reported{which}: {side_name(st, b.attacker)} {b.att_vp} VP, "
                 f"{side_name(st, b.defender)} {b.def_vp} VP -> {winner_text(st, b)}")
+        resolved(st, b, "tabletop")
 
 
 # ----- after action: roll to destroy, retreat, advance ---------------------------------------------------

@@ -16,6 +16,7 @@ import warroom.rulesets.kampen.combat as combat
 import warroom.rulesets.kampen.effects as effects
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
 from warroom.core.dice import Dice, MixedDice, Roll, shuffled
+from warroom.core.events import BattleResolved
 from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen.actions import (
@@ -341,6 +342,8 @@ def apply_bluff(st: St, roll: Roll) -> None:
         st.flags.bluffed = True
     st.note(f"Bluff at {st.name(st.battle.area)}: {faces(roll.values)}, "
             + ("the Norwegians withdraw" if st.flags.bluffed else "no effect"))
+    if st.flags.bluffed:
+        resolved(st, st.battle, "bluff")
 
 
 def begin_attack_roll(st: St) -> None:
@@ -363,6 +366,12 @@ def apply_attack_roll(st: St, roll: Roll) -> None:
     st.flags.chance = Dice(b.def_dice)
 
 
+def resolved(st: St, b: Battle, how: str) -> None:
+    """The typed event of a battle's result (the adapters list a game's battles from these)."""
+    defenders = tuple(d for d in st.enemies(b.attack.country) if st.at(b.area, d))
+    st.emit(BattleResolved(st.round, b.area, st.name(b.area), b.attack.country, defenders, how, b.winner))
+
+
 def apply_defence_roll(st: St, roll: Roll) -> None:
     assert isinstance(roll, Roll) and st.battle is not None
     b = st.battle
@@ -376,6 +385,7 @@ def apply_defence_roll(st: St, roll: Roll) -> None:
     st.note(f"Battle of {st.name(b.area)}: {names[b.attack.country]} {faces(b.att_faces)} = {att_total} against "
             f"{faces(b.def_faces)} = {def_total}; {b.att_losses} attacking and {b.def_losses} defending battalions "
             f"eliminated; the {b.winner} wins")
+    resolved(st, b, "dice")
     b.att_to_remove = b.att_losses
     settle_attacker_losses(b)
     b.allied_lost = b.att_losses if b.attack.country == ALLIES else 0
