@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import typer
 from rich.console import Console
@@ -15,17 +17,61 @@ from warroom import rulesets
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
-SCREENS: dict[str, tuple[str, str]] = {
-    "firestorm": ("warroom.cli.screen:screen", "warroom.cli.session:HELP"),
-    "kampen": ("warroom.cli.kampen_screen:screen", "warroom.cli.session:KAMPEN_HELP"),
+TERMINALS: dict[str, str] = {
+    "firestorm": "warroom.cli.firestorm_cli:TERMINAL",
+    "kampen": "warroom.cli.kampen_cli:TERMINAL",
 }
-"""The terminal's drawing of each registered rule system (by the registry's id) and its help text, as entry
-points: they are loaded only when a game is played, so that the other commands start quickly."""
+"""How the terminal plays each registered rule system (by the registry's id), as an entry point to its
+`Terminal`: loaded only when a command needs it, so that the others start quickly."""
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """How the terminal plays one rule system: its screen and help text (entry points, loaded only when a game is
+    played), a new game from `warroom play`'s options, the bots of the two camps that `--allies-bot` and
+    `--axis-bot` name, the game parameters and report lines of `autoplay`, and the simulation report."""
+
+    screen: str
+    help: str
+    play: Callable[[Any, int, Path | None, bool, str, dict[str, Any]], None]
+    """`play(scenario, seed, save, sealed, bot, options)`: options as typed (None or False: not given)."""
+    camp_bots: Callable[[Any, str, str], dict[str, str]]
+    """`camp_bots(scenario, allies_bot, axis_bot)`: the bot of each side."""
+    game_params: Callable[[bool, int | None], dict[str, Any] | None]
+    """`game_params(advanced, players)`: the parameters of a bot game (None: the system's default)."""
+    autoplay_lines: Callable[[Any, Any, int, dict[str, str]], list[str]]
+    """`autoplay_lines(scenario, finished game, seed, bots)`: what `autoplay` prints."""
+    print_report: Callable[[Console, Any, dict[str, Any]], None]
+    report_extra: Callable[[bool, int | None], dict[str, Any]]
+    """`report_extra(advanced, players)`: what a simulation report says of the game besides its outcomes."""
+
+
+def terminal(system_id: str) -> Terminal | None:
+    """The terminal's way of playing a rule system; None for one it cannot play (a plug-in without one)."""
+    spec = TERMINALS.get(system_id)
+    return None if spec is None else cast(Terminal, rulesets.resolve(spec))
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"[bold red]error:[/bold red] {escape(message)}", markup=True)
     return typer.Exit(code)
+
+
+def refuse_params(sc: Any, given: dict[str, Any]) -> None:
+    """Refuse, naming the option, a game parameter the scenario's rule system does not read: e.g. --advanced
+    (Kampen om Norge's advanced game) for a Firestorm campaign."""
+    system = rulesets.of(sc)
+    for name, value in given.items():
+        if value in (None, False) or name in system.params:
+            continue
+        owners = [s for s in rulesets.systems().values() if name in s.params]
+        what = f"a {owners[0].name.removeprefix('the ')} option ({owners[0].params[name]})" if owners \
+            else "not a game option"
+        raise fail(f"--{OPTION_OF.get(name, name)} is {what}; {sc.title} has no such option")
+
+
+OPTION_OF = {"seats": "players"}
+"""The command-line option of a game parameter, where its name differs."""
 
 
 def outcome_table(title: str, outcomes: dict[str, Any]) -> Table:
@@ -45,7 +91,9 @@ def start_session(st: Any, seed: int, players: dict[str, str], bot: str, save: P
     from warroom.cli.session import Session  # the screens load with it, only when a game is played
 
     console = Console(highlight=False)
-    render, help_text = (rulesets.resolve(spec) for spec in SCREENS[rulesets.of(st).id])
+    way = terminal(rulesets.of(st).id)
+    assert way is not None, "a game of a system the terminal cannot play"
+    render, help_text = rulesets.resolve(way.screen), rulesets.resolve(way.help)
     session = Session(st, seed, players, bot, save, console, input, dice, render, help_text, sealed)
     finished = session.run()
     if not finished and save is not None:

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from warroom.cli.common import outcome_table, start_session
+from warroom.cli.common import Terminal, fail, outcome_table, refuse_params, start_session
 from warroom.core.log import SEALED
 from warroom.rulesets.kampen import new_game
 from warroom.rulesets.kampen.scenario import KampenScenario, game_title
@@ -61,6 +61,21 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
     start_session(st, seed, who, bot, save, sealed=sealed)
 
 
+def play(sc: KampenScenario, seed: int, save: Path | None, sealed: bool, bot: str, options: dict[str, Any]) -> None:
+    """`warroom play`'s options for Kampen om Norge: who holds each country, how many players, which game."""
+    refuse_params(sc, {"mode": options.get("mode") if options.get("mode") != "gw" else None,
+                       "allotment": options.get("allotment"), "parallel": options.get("parallel")})
+    play_kampen(sc, seed, save, options.get("germany"), options.get("norway"), options.get("kampen_allies"),
+                options.get("players"), bool(options.get("advanced")), fail, bot, sealed)
+
+
+def autoplay_lines(sc: KampenScenario, st: Any, seed: int, bots: dict[str, str]) -> list[str]:
+    title = game_title(sc, bool(st.params.get("advanced")))
+    lines = [f"{title}: autoplay, seed {seed}, Germany {bots['germany']} vs Norway and the Allies {bots['norway']}"]
+    lines.extend(f"R{r} {text}" for r, text in st.events)
+    return lines
+
+
 def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -> None:
     title = game_title(sc, bool(report.get("advanced")))
     console.print(outcome_table(f"{title}, {report.get('players', 2)} players: {report['games']} games",
@@ -77,3 +92,15 @@ def print_report(console: Console, sc: KampenScenario, report: dict[str, Any]) -
         german, ours = row.get("germany", 0.0), row.get("norway_allies", 0.0)
         h.add_row(sc.board.land[city].name, f"{german:.1%}", f"{ours:.1%}", f"{max(0.0, 1 - german - ours):.1%}")
     console.print(h)
+
+
+TERMINAL = Terminal(
+    screen="warroom.cli.kampen_screen:screen",
+    help="warroom.cli.session:KAMPEN_HELP",
+    play=play,
+    camp_bots=lambda sc, allies_bot, axis_bot: bots_for(axis_bot, allies_bot),
+    game_params=lambda advanced, players: game_params(advanced) | ({"seats": players} if players else {}),
+    autoplay_lines=autoplay_lines,
+    print_report=print_report,
+    report_extra=lambda advanced, players: {"advanced": advanced, "players": players or 2},
+)

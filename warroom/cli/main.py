@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warroom import rulesets
-from warroom.cli.common import SCREENS, err, fail, out, outcome_table, start_session
+from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
@@ -67,26 +67,9 @@ def scenario_or_exit(name: str) -> Any:
 def terminal_or_exit(sc: Any) -> None:
     """Refuse a scenario of a registered rule system that the terminal has no screen for (a plug-in)."""
     system = rulesets.of(sc)
-    if system.id not in SCREENS:
+    if terminal(system.id) is None:
         raise fail(f"{sc.id!r} is a scenario of {system.name} ({system.id}), which the terminal cannot play yet; "
                    "'warroom validate' checks its files")
-
-
-def refuse_params(sc: Any, given: dict[str, Any]) -> None:
-    """Refuse, naming the option, a game parameter the scenario's rule system does not read: e.g. --advanced
-    (Kampen om Norge's advanced game) for a Firestorm campaign."""
-    system = rulesets.of(sc)
-    for name, value in given.items():
-        if value in (None, False) or name in system.params:
-            continue
-        owners = [s for s in rulesets.systems().values() if name in s.params]
-        what = f"a {owners[0].name.removeprefix('the ')} option ({owners[0].params[name]})" if owners \
-            else "not a game option"
-        raise fail(f"--{OPTION_OF.get(name, name)} is {what}; {sc.title} has no such option")
-
-
-OPTION_OF = {"seats": "players"}
-"""The command-line option of a game parameter, where its name differs."""
 
 
 @app.command()
@@ -153,36 +136,12 @@ def play(
         raise fail("--sealed applies to the save file: give --save FILE as well")
     if seed is None:
         seed = fresh_seed()
-    if rulesets.of(sc).id == "kampen":
-        from warroom.cli.kampen_cli import play_kampen
-
-        refuse_params(sc, {"mode": mode.value if mode != ModeOpt.gw else None, "allotment": allotment,
-                           "parallel": parallel})
-        play_kampen(sc, seed, save, germany, norway, kampen_allies, players_count, advanced, fail, bot.value,
-                    sealed)
-        return
-    if germany or norway or kampen_allies or players_count or advanced:
-        raise fail("--germany, --norway, --kampen-allies, --players and --advanced are Kampen om Norge options")
-    if save is not None and save.exists():
-        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
-                   "or choose another file")
-    players = {sc.sides[0]: allies.value, sc.sides[1]: axis.value}
-    params: dict[str, Any] = {"mode": mode.value, "players": players, "bot": bot.value}
-    if allotment is not None:
-        if mode != ModeOpt.mixed:
-            raise fail("--allotment only applies with --mode mixed")
-        params["allotment"] = allotment
-    if parallel:
-        if mode == ModeOpt.gw:
-            raise fail("--parallel applies to tabletop battles: use it with --mode tabletop or --mode mixed")
-        params["parallel"] = True
-    st = new_game(sc, params)
-    if save is not None:
-        try:
-            st.record(SEALED if sealed else seed).save(save)
-        except OSError as exc:
-            raise fail(f"cannot write save file {save}: {exc}") from exc
-    start_session(st, seed, players, bot.value, save, sealed=sealed)
+    way = terminal(rulesets.of(sc).id)
+    assert way is not None  # scenario_or_exit refused the others
+    way.play(sc, seed, save, sealed, bot.value, {
+        "allies": allies.value, "axis": axis.value, "mode": mode.value, "allotment": allotment, "parallel": parallel,
+        "germany": germany, "norway": norway, "kampen_allies": kampen_allies, "players": players_count,
+        "advanced": advanced})
 
 
 def load_record(path: Path) -> tuple[GameRecord, Any]:
@@ -254,33 +213,15 @@ def autoplay(
         raise fail(f"save file {save} already exists; not overwritten")
     if save is not None and seed == SEALED:
         raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed to save the game")
-    if rulesets.of(sc).id == "kampen":
-        from warroom.cli.kampen_cli import bots_for, game_params
-
-        kbots = bots_for(axis_bot.value, allies_bot.value)
-        kst = play_one(scenario, seed, kbots, game_params(advanced), record_events=True)
-        title = rulesets.of(sc).title(sc, game_params(advanced))
-        lines = [f"{title}: autoplay, seed {seed}, Germany {kbots['germany']} vs Norway and the Allies "
-                 f"{kbots['norway']}"]
-        lines.extend(f"R{r} {text}" for r, text in kst.events)
-        lines.append(f"Outcome: {kst.outcome_text()}")
-        typer.echo("\n".join(lines))
-        if save is not None:
-            kst.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": kbots["germany"]})
-            try:
-                kst.record(seed).save(save)
-            except OSError as exc:
-                raise fail(f"cannot write save file {save}: {exc}") from exc
-        return
-    bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
-    st = play_one(scenario, seed, bots, {"mode": "gw"}, record_events=True)
-    lines = [f"{sc.title}: autoplay, seed {seed}, "
-             f"{sc.side_names[sc.sides[0]]} {allies_bot.value} vs {sc.side_names[sc.sides[1]]} {axis_bot.value}"]
-    lines.extend(text for _, text in st.events)
+    way = terminal(rulesets.of(sc).id)
+    assert way is not None  # scenario_or_exit refused the others
+    bots = way.camp_bots(sc, allies_bot.value, axis_bot.value)
+    st = play_one(scenario, seed, bots, way.game_params(advanced, None), record_events=True)
+    lines = way.autoplay_lines(sc, st, seed, bots)
     lines.append(f"Outcome: {st.outcome_text()}")
     typer.echo("\n".join(lines))
     if save is not None:
-        st.params.update({"players": {s: "bot" for s in sc.sides}, "bot": allies_bot.value})
+        st.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": bots[sc.sides[0]]})
         try:
             st.record(seed).save(save)
         except OSError as exc:
@@ -305,18 +246,11 @@ def simulate(
     from warroom.sim.runner import simulate as run
 
     sc = scenario_or_exit(scenario)
-    refuse_params(sc, {"advanced": advanced})
-    kampen = rulesets.of(sc).id == "kampen"
-    params: dict[str, Any] | None = None
-    if kampen:
-        from warroom.cli.kampen_cli import bots_for, game_params
-
-        bots = bots_for(axis_bot.value, allies_bot.value)
-        params = game_params(advanced) | ({"seats": players_count} if players_count else {})
-    else:
-        if players_count:
-            raise fail("--players is a Kampen om Norge option")
-        bots = {sc.sides[0]: allies_bot.value, sc.sides[1]: axis_bot.value}
+    refuse_params(sc, {"advanced": advanced, "seats": players_count})
+    way = terminal(rulesets.of(sc).id)
+    assert way is not None  # scenario_or_exit refused the others
+    bots = way.camp_bots(sc, allies_bot.value, axis_bot.value)
+    params = way.game_params(advanced, players_count)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:
         task = progress.add_task(f"simulating {sc.id}{' (advanced game)' if advanced else ''}", total=games)
@@ -324,41 +258,12 @@ def simulate(
                       progress=lambda n: progress.advance(task, n), params=params)
     system = rulesets.of(sc)
     report = summary.report(system.score_sides(sc), system.score_label)
-    if kampen:
-        report["advanced"] = advanced
-        report["players"] = players_count or 2
+    report.update(way.report_extra(advanced, players_count))
     report.update({"scenario": sc.id, "seed": seed, "bots": bots})
     if as_json:
         typer.echo(json.dumps(report, indent=1, ensure_ascii=False))
         return
-    if kampen:
-        from warroom.cli.kampen_cli import print_report as print_kampen
-
-        print_kampen(out, sc, report)
-        return
-    print_report(sc, report)
-
-
-def print_report(sc: Any, report: dict[str, Any]) -> None:
-    out.print(outcome_table(f"{sc.title}: {report['games']} campaigns", report["outcomes"]))
-    w = Table(title="Wins")
-    for col in ("side", "rate", "95% interval"):
-        w.add_column(col)
-    for side, row in report["wins"].items():
-        lo, hi = row["ci95"]
-        w.add_row(sc.side_names.get(side, side), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
-    out.print(w)
-    vp = report["vp_difference"]
-    pct = ", ".join(f"p{q} {v:+d}" for q, v in vp["percentiles"].items())
-    out.print(f"VP difference ({vp['of']}): mean {vp['mean']:+.1f}; {pct}")
-    h = Table(title="Held at the end")
-    h.add_column("area")
-    h.add_column("name")
-    for s in sc.sides:
-        h.add_column(sc.side_names[s])
-    for area, row in report["held_at_end"].items():
-        h.add_row(area, sc.areas[area].name, *(f"{row[s]:.1%}" for s in sc.sides))
-    out.print(h)
+    way.print_report(out, sc, report)
 
 
 @app.command()

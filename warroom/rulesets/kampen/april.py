@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import warroom.rulesets.kampen.decks as decks
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
 import warroom.rulesets.kampen.naval as naval
 import warroom.rulesets.kampen.steps as steps
@@ -425,7 +426,7 @@ def end_april(st: St) -> None:
     st.reserve = []
     st.allies_landed = True
     for c in st.sc.countries:
-        steps.fill_hand(st, c)
+        decks.fill_hand(st, c)
     st.round = 1
     st.country = GERMANY
     st.note("The 9 April round is over: the false ships vanish and the Home Fleet is coming")

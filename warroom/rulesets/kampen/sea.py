@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import warroom.rulesets.kampen.decks as decks
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
 import warroom.rulesets.kampen.naval as naval
 import warroom.rulesets.kampen.steps as steps
@@ -111,7 +112,7 @@ def lose_cards(st: St, country: str, n: int, why: str) -> None:
     moved = naval.lose_cards(st.draw[country], st.used[country], n)
     st.note(f"{st.sc.names[country]} lose {moved} card{'s' * (moved > 1)} from their deck ({why})")
     if not st.draw[country]:
-        steps.deck_out(st, country)
+        decks.deck_out(st, country)
 
 
 def sink(st: St, key: str) -> None:

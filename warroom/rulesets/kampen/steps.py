@@ -15,7 +15,7 @@ import warroom.rulesets.kampen.coast as coast
 import warroom.rulesets.kampen.combat as combat
 import warroom.rulesets.kampen.effects as effects
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
-from warroom.core.dice import Dice, MixedDice, Roll, shuffled
+from warroom.core.dice import Dice, Roll
 from warroom.core.events import BattleResolved
 from warroom.core.flow import Step, goto
 from warroom.core.state import CHANCE
@@ -39,6 +39,15 @@ from warroom.rulesets.kampen.deckout import (
     resume_after_losses,
     ships_leaving,
 )
+from warroom.rulesets.kampen.decks import (
+    apply_reshuffle,
+    apply_shuffle,
+    begin_reshuffle,
+    begin_shuffle,
+    deal,
+    deck_out,
+    fill_hand,
+)
 from warroom.rulesets.kampen.losses import (
     apply_answer,
     apply_loss,
@@ -47,72 +56,13 @@ from warroom.rulesets.kampen.losses import (
     removal_actor,
 )
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Battle, KampenState, held
+from warroom.rulesets.kampen.victory import check_elimination
 
 St = KampenState
 
 
 def faces(values: Sequence[int]) -> str:
     return " ".join(f"[{v}]" for v in values)
-
-
-# ----- opening: shuffle the decks, deal the hands -------------------------------------------------------------
-def begin_shuffle(st: St) -> None:
-    st.flags.chance = MixedDice.shuffle(len(st.sc.deck(st.shuffling[0]))) if st.shuffling else None
-
-
-def apply_shuffle(st: St, roll: Roll) -> None:
-    assert isinstance(roll, Roll)
-    country = st.shuffling.pop(0)
-    st.draw[country] = shuffled(st.sc.deck(country), roll)
-    st.note(f"{st.sc.names[country]} shuffle their deck of {len(st.draw[country])} cards")
-    begin_shuffle(st)
-
-
-def deal(st: St) -> None:
-    for country in st.sc.countries:
-        fill_hand(st, country)
-    st.round = 1
-    st.country = GERMANY
-
-
-def fill_hand(st: St, country: str) -> None:
-    """Draw up to the hand size; a deck that runs out has its consequences at once (2.4)."""
-    hand = st.hands[country]
-    while len(hand) < st.sc.hand[country] and st.draw[country]:
-        hand.append(st.draw[country].pop(0))
-        if not st.draw[country]:
-            deck_out(st, country)
-            if st.terminal:
-                return
-
-
-def deck_out(st: St, country: str) -> None:
-    """Germany: the game ends at once. Norway: reshuffle (a chance node). The Allies: no more cards, and
-    four battalions leave the board (2.4)."""
-    if country == GERMANY:
-        st.note("The German deck is used up: the game ends")
-        finish(st, "deck")
-    elif country == NORWAY:
-        st.flags.reshuffle = True
-    elif not st.allies_out:
-        st.allies_out = True
-        st.removing = min(st.sc.rules["allied_deck_out_removal"], st.total(ALLIES))
-        if st.advanced:
-            st.flags.ships_out = st.sc.rules["advanced"]["allied_ship_removal"]
-        st.note(f"The Allied deck is used up: no more Allied cards; {st.removing} Allied battalions leave")
-
-
-def begin_reshuffle(st: St) -> None:
-    st.flags.chance = MixedDice.shuffle(len(st.used[NORWAY]))
-
-
-def apply_reshuffle(st: St, roll: Roll) -> None:
-    assert isinstance(roll, Roll)
-    st.draw[NORWAY] = shuffled(st.used[NORWAY], roll)
-    st.used[NORWAY] = []
-    st.flags.reshuffle = False
-    st.note("Norway reshuffles its used cards into a new deck")
-    fill_hand(st, NORWAY)
 
 
 # ----- round ------------------------------------------------------------------------------------------------
@@ -818,51 +768,6 @@ def end_round(st: St) -> None:
     order = st.sc.countries
     st.country = order[(order.index(st.country) + 1) % len(order)]
     st.round += 1
-
-
-# ----- victory ----------------------------------------------------------------------------------------------
-def check_elimination(st: St) -> None:
-    """The game ends the moment one side has no battalions left (1.3), counting those waiting at a border
-    to attack and those still in the battle being fought.
-
-    assumption: (J18) Norway and the Allies count as eliminated only once the Allies' first six have landed:
-    before that the Allies are still at sea, so losing the Norwegian army alone does not end the game. In the
-    same spirit Germany is not eliminated during the 9 April round: its reinforcements (7.3) are still to come
-    when the first landings are beaten."""
-    if st.terminal:
-        return
-    german_out = not strength(st, GERMANY) and not st.april
-    if german_out or (not strength(st, NORWAY) and not strength(st, ALLIES) and st.allies_landed):
-        finish(st, "eliminated")
-
-
-def strength(st: St, country: str) -> int:
-    """Battalions a country still has: on the board, at a border, or in the battle being fought."""
-    waiting = sum(x.total for x in st.attacks.values() if x.country == country)
-    b = st.battle
-    fighting = b.attack.total if b is not None and b.attack.country == country else 0
-    return st.total(country) + waiting + fighting
-
-
-def finish(st: St, why: str) -> None:
-    """The outcome table of 1.3: clear or narrow victory for either side."""
-    cities = st.sc.board.point_cities
-    german_cities = sum(1 for c in cities if st.holder(c) == GERMANY)
-    defenders = st.total(NORWAY) + st.total(ALLIES)
-    if not strength(st, GERMANY):
-        result = ("norway_allies", "clear")
-    elif why == "eliminated" and not defenders:
-        result = (GERMANY, "clear")
-    elif german_cities == len(cities):
-        result = (GERMANY, "clear" if defenders <= 3 else "narrow")
-    else:
-        held = len(cities) - german_cities
-        result = ("norway_allies", "clear" if held >= 2 else "narrow")
-    st.result = result
-    st.terminal = True
-    winner = "Germany" if result[0] == GERMANY else "Norway and the Allies"
-    st.note(f"Game over: {winner}, {result[1]} victory ({german_cities} of {len(cities)} point cities German, "
-            f"{defenders} Norwegian and Allied battalions on the board)")
 
 
 def begin_sabotage(st: St) -> None:
