@@ -75,6 +75,15 @@ def open_link(browser: Browser, link: str, phone: bool = False) -> Page:
     return page
 
 
+def api_view(base_url: str, cid: str, secret: str) -> dict[str, Any]:
+    """A campaign's view as the JSON API gives it to the holder of the link `secret`."""
+    request = urllib.request.Request(f"{base_url}/api/campaigns/{cid}/view",
+                                     headers={"Authorization": f"Bearer {secret}"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        view: dict[str, Any] = json.load(r)
+    return view
+
+
 def owner_of(page: Page, cls: str, area: str) -> bool:
     return bool(page.locator(f'g.area.{cls}[data-area="{area}"]').count())
 
@@ -101,11 +110,7 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
     secret = links["organiser"].rsplit("/", 1)[1]
 
     def status() -> dict[str, Any]:
-        request = urllib.request.Request(f"{base_url}/api/campaigns/{cid}/view",
-                                         headers={"Authorization": f"Bearer {secret}"})
-        with urllib.request.urlopen(request, timeout=10) as r:
-            view: dict[str, Any] = json.load(r)
-        return view
+        return api_view(base_url, cid, secret)
 
     tabletop_done = gw_done = False
     captured: tuple[str, str, int] | None = None  # (attacker, area, battle number) of the tabletop battle
@@ -340,11 +345,7 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
     secret = links["organiser"].rsplit("/", 1)[1]
 
     def status() -> dict[str, Any]:
-        request = urllib.request.Request(f"{base_url}/api/campaigns/{cid}/view",
-                                         headers={"Authorization": f"Bearer {secret}"})
-        with urllib.request.urlopen(request, timeout=10) as r:
-            view: dict[str, Any] = json.load(r)
-        return view
+        return api_view(base_url, cid, secret)
 
     played = fought = False
     for _ in range(400):

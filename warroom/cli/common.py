@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from warroom import rulesets
+from warroom.core.log import SEALED
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -83,6 +84,22 @@ def outcome_table(title: str, outcomes: dict[str, Any]) -> Table:
         lo, hi = row["ci95"]
         t.add_row(name, str(row["count"]), f"{row['rate']:.1%}", f"{lo:.1%} - {hi:.1%}")
     return t
+
+
+def write_save(st: Any, save: Path, seed: int) -> None:
+    """Write the game's save, or exit naming why it cannot be written."""
+    try:
+        st.record(seed).save(save)
+    except OSError as exc:
+        raise fail(f"cannot write save file {save}: {exc}") from exc
+
+
+def begin_session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None, sealed: bool) -> None:
+    """A new game at the terminal: saved first when a save file is given (without its seed when sealed), then
+    played."""
+    if save is not None:
+        write_save(st, save, SEALED if sealed else seed)
+    start_session(st, seed, players, bot, save, sealed=sealed)
 
 
 def start_session(st: Any, seed: int, players: dict[str, str], bot: str, save: Path | None,

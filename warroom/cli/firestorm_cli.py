@@ -9,8 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from warroom.cli.common import Terminal, fail, outcome_table, start_session
-from warroom.core.log import SEALED
+from warroom.cli.common import Terminal, begin_session, fail, outcome_table
 from warroom.rulesets import new_game
 
 KAMPEN_OPTIONS = ("germany", "norway", "kampen_allies", "players", "advanced")
@@ -21,9 +20,6 @@ def play(sc: Any, seed: int, save: Path | None, sealed: bool, bot: str, options:
     the table or either (`mode`), with `allotment` and `parallel` for tabletop battles."""
     if any(options.get(k) for k in KAMPEN_OPTIONS):
         raise fail("--germany, --norway, --kampen-allies, --players and --advanced are Kampen om Norge options")
-    if save is not None and save.exists():
-        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
-                   "or choose another file")
     mode, allotment = options["mode"], options.get("allotment")
     players = {sc.sides[0]: options["allies"], sc.sides[1]: options["axis"]}
     params: dict[str, Any] = {"mode": mode, "players": players, "bot": bot}
@@ -36,12 +32,7 @@ def play(sc: Any, seed: int, save: Path | None, sealed: bool, bot: str, options:
             raise fail("--parallel applies to tabletop battles: use it with --mode tabletop or --mode mixed")
         params["parallel"] = True
     st = new_game(sc, params)
-    if save is not None:
-        try:
-            st.record(SEALED if sealed else seed).save(save)
-        except OSError as exc:
-            raise fail(f"cannot write save file {save}: {exc}") from exc
-    start_session(st, seed, players, bot, save, sealed=sealed)
+    begin_session(st, seed, players, bot, save, sealed)
 
 
 def camp_bots(sc: Any, allies_bot: str, axis_bot: str) -> dict[str, str]:

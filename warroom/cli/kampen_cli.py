@@ -9,8 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from warroom.cli.common import Terminal, fail, outcome_table, refuse_params, start_session
-from warroom.core.log import SEALED
+from warroom.cli.common import Terminal, begin_session, fail, outcome_table, refuse_params
 from warroom.rulesets.kampen import new_game
 from warroom.rulesets.kampen.scenario import KampenScenario, game_title
 
@@ -46,19 +45,12 @@ def play_kampen(sc: KampenScenario, seed: int, save: Path | None, germany: Any, 
                 sealed: bool = False) -> None:
     """`warroom play kampen`: a new game (basic, or with `advanced` the advanced game: ships and the 9 April
     round) with humans and bots in the chosen seats."""
-    if save is not None and save.exists():
-        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' or choose another file")
     try:
         who = seats(germany, norway, allies, players)
     except ValueError as exc:
         raise fail(str(exc)) from exc
     st = new_game(sc, game_params(advanced) | {"players": who, "bot": bot, "seats": players or 2})
-    if save is not None:
-        try:
-            st.record(SEALED if sealed else seed).save(save)
-        except OSError as exc:
-            raise fail(f"cannot write save file {save}: {exc}") from exc
-    start_session(st, seed, who, bot, save, sealed=sealed)
+    begin_session(st, seed, who, bot, save, sealed)
 
 
 def play(sc: KampenScenario, seed: int, save: Path | None, sealed: bool, bot: str, options: dict[str, Any]) -> None:

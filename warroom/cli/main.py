@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warroom import rulesets
-from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal
+from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
@@ -136,6 +136,9 @@ def play(
         raise fail("--sealed applies to the save file: give --save FILE as well")
     if seed is None:
         seed = fresh_seed()
+    if save is not None and save.exists():
+        raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
+                   "or choose another file")
     way = terminal(rulesets.of(sc).id)
     assert way is not None  # scenario_or_exit refused the others
     way.play(sc, seed, save, sealed, bot.value, {
@@ -222,10 +225,7 @@ def autoplay(
     typer.echo("\n".join(lines))
     if save is not None:
         st.params.update({"players": dict.fromkeys(sc.sides, "bot"), "bot": bots[sc.sides[0]]})
-        try:
-            st.record(seed).save(save)
-        except OSError as exc:
-            raise fail(f"cannot write save file {save}: {exc}") from exc
+        write_save(st, save, seed)
 
 
 @app.command()

@@ -176,7 +176,8 @@ def add_pages(app: FastAPI) -> None:
                                " of every side" if who.side else "")
         template, context = rulesets.resolve(BOARDS[rulesets.of(st).id])(campaigns, who, shown, seat[:40])
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
-                   "battles": shown["battles"], "organiser": who.role == "organiser", **context}
+                   "battles": shown["battles"], "organiser": who.role == "organiser",
+                   "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)
 
     app.include_router(pages)

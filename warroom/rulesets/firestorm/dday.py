@@ -96,6 +96,18 @@ def dday_begin(st: St) -> None:
     st.flags.dday_done = False
 
 
+def fare(st: St, unit: str, area: str, fate: str, pooled: str) -> None:
+    """A D-Day table's fate for a unit: it lands in `area`, is destroyed into the Reinforcement Pool, or is
+    captured."""
+    if fate == "lands":
+        st.loc[unit] = area
+    elif fate == "pool":
+        st.loc[unit] = POOL
+        st.note(f"{st.name(unit)} is destroyed and {pooled}")
+    else:
+        st.capture(unit)
+
+
 def apply_tonga(st: St, action: Report | Roll) -> None:
     """Operation Tonga (Caen 3.2): the row sets the fate of 6 Airborne and of the drop zone."""
     sc = st.sc
@@ -110,13 +122,7 @@ def apply_tonga(st: St, action: Report | Roll) -> None:
     st.note(f"Operation Tonga: row {row}{die} -> airborne {fate}, {area} {'captured' if taken else 'not captured'}")
     if taken:
         st.set_control(area, allies)
-    if fate == "lands":
-        st.loc[unit] = area
-    elif fate == "pool":
-        st.loc[unit] = POOL
-        st.note(f"{st.name(unit)} is destroyed and goes to the Reinforcement Pool")
-    else:
-        st.capture(unit)
+    fare(st, unit, area, fate, "goes to the Reinforcement Pool")
 
 
 def neptune_begin(st: St) -> None:
@@ -138,13 +144,7 @@ def apply_neptune(st: St, action: Report | Roll) -> None:
     die = f" (die [{row}])" if isinstance(action, Roll) else ""
     st.note(f"Operation Neptune, {st.area_label(beach)}: row {row}{die} -> {st.name(division)} lands; "
             f"tank brigade {fate}")
-    if fate == "lands":
-        st.loc[brigade] = beach
-    elif fate == "pool":
-        st.loc[brigade] = POOL
-        st.note(f"{st.name(brigade)} is destroyed and returns as a reinforcement")
-    else:
-        st.capture(brigade)
+    fare(st, brigade, beach, fate, "returns as a reinforcement")
     if attack_ft:
         st.flags.exploits.append((beach, int(attack_ft)))
     blocked = dict(st.flags.no_attack_from)
