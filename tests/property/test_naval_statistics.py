@@ -16,8 +16,8 @@ import pytest
 
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState
+from warroom.rulesets.firestorm.fleet import NavalState
 from warroom.rulesets.firestorm.naval import interception_split, p_any_hit_with_reroll, p_battleship_sunk
-from warroom.rulesets.firestorm.navy import NavalState
 from warroom.rulesets.firestorm.positions import apply_orders as do
 from warroom.rulesets.firestorm.positions import strategic_position
 from warroom.rulesets.firestorm.state import GONE

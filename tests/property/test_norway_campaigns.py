@@ -28,8 +28,8 @@ from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.rulesets.firestorm.actions import Report
+from warroom.rulesets.firestorm.fleet import NEVER, SORTIE, NavalState, is_surface
 from warroom.rulesets.firestorm.model import FirestormScenario
-from warroom.rulesets.firestorm.navy import NEVER, SORTIE, NavalState, is_surface
 from warroom.rulesets.firestorm.sea import airfield_limit
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFFMAP
 from warroom.scenarios import load_scenario

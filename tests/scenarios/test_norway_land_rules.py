@@ -12,7 +12,7 @@ from warroom.core.dice import Roll
 from warroom.rulesets.firestorm import FirestormState, new_game, norway
 from warroom.rulesets.firestorm.actions import AIR, NAVAL, Arrow, Commit, Move, Pass, Place
 from warroom.rulesets.firestorm.battle import ATTACKER, Battle
-from warroom.rulesets.firestorm.navy import NavalState
+from warroom.rulesets.firestorm.fleet import NavalState
 from warroom.rulesets.firestorm.options import arrow_options, commit_options
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, WITHDRAWN
 from warroom.scenarios import load_scenario

@@ -11,8 +11,8 @@ from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Move, Order
+from warroom.rulesets.firestorm.fleet import SORTIE
 from warroom.rulesets.firestorm.naval_combat import fight as combat
-from warroom.rulesets.firestorm.navy import SORTIE
 from warroom.rulesets.firestorm.positions import apply_orders as do
 from warroom.rulesets.firestorm.positions import roll, strategic_position, with_counters
 from warroom.rulesets.firestorm.sea import airfield_limit, lose

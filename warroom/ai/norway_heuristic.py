@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import Move, Order, Pass
+from warroom.rulesets.firestorm.fleet import is_surface
 from warroom.rulesets.firestorm.naval import p_battleship_sunk
-from warroom.rulesets.firestorm.navy import is_surface
 from warroom.rulesets.firestorm.sea import HARBOUR, air_steps, coded, cv, distances, navy_of
 from warroom.rulesets.firestorm.state import OFFMAP
 from warroom.rulesets.firestorm.strategic import landing_rows

@@ -8,6 +8,9 @@ from typing import Any
 
 from warroom.rulesets.firestorm.model import Rules
 
+VP_RANGE = range(0, 7)
+"""A side's Flames of War victory points in a tabletop battle (core 7.1)."""
+
 ATTACKER = "attacker"
 DEFENDER = "defender"
 DRAW = "draw"

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom.rulesets.firestorm.actions import AIMS, PASS, Order, Pass
+from warroom.rulesets.firestorm.fleet import Combat, Volley
 from warroom.rulesets.firestorm.model import REVISION
 from warroom.rulesets.firestorm.naval import HIT, battleship_sunk, deal, half_up, interception_split, tally
-from warroom.rulesets.firestorm.navy import Combat, Volley, close_harbour
+from warroom.rulesets.firestorm.navy import close_harbour
 from warroom.rulesets.firestorm.state import GONE
 
 if TYPE_CHECKING:

@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING
 
 from warroom.core.errors import IllegalActionError
 from warroom.rulesets.firestorm.actions import Report, is_token
-from warroom.rulesets.firestorm.battle import Battle
+from warroom.rulesets.firestorm.battle import VP_RANGE, Battle
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
 
-VP_RANGE = range(0, 7)
 
 
 def enabled(st: FirestormState) -> bool:

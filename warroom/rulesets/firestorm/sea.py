@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from warroom.rulesets.firestorm.actions import Order
 from warroom.rulesets.firestorm.counters import CounterDef
+from warroom.rulesets.firestorm.fleet import NEVER, NavalState, is_surface
 from warroom.rulesets.firestorm.maps import StratAreaDef, reachable
 from warroom.rulesets.firestorm.model import FirestormScenario
-from warroom.rulesets.firestorm.navy import NEVER, NavalState, is_surface
 from warroom.rulesets.firestorm.norway import pay
 from warroom.rulesets.firestorm.state import GONE
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import GROUP_KINDS, Move, Order, Pass
+from warroom.rulesets.firestorm.fleet import is_surface
 from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.naval_combat import (
     aim_problem,
@@ -20,7 +21,6 @@ from warroom.rulesets.firestorm.naval_combat import (
     retreaters,
     target_name,
 )
-from warroom.rulesets.firestorm.navy import is_surface
 from warroom.rulesets.firestorm.sea import (
     HARBOUR,
     air_steps,

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-import warroom.rulesets.firestorm.parallel as parallel
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
@@ -19,64 +18,22 @@ from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
 from warroom.rulesets.firestorm.actions import FirestormAction, Move, Report, parse_words
-from warroom.rulesets.firestorm.battle import Battle
+from warroom.rulesets.firestorm.battle import VP_RANGE, Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
+from warroom.rulesets.firestorm.places import CAPTURED as CAPTURED
+from warroom.rulesets.firestorm.places import GONE as GONE
+from warroom.rulesets.firestorm.places import OFF_BOARD as OFF_BOARD
+from warroom.rulesets.firestorm.places import OFFMAP as OFFMAP
+from warroom.rulesets.firestorm.places import POOL as POOL
+from warroom.rulesets.firestorm.places import RESERVE as RESERVE
+from warroom.rulesets.firestorm.places import WITHDRAWN as WITHDRAWN
+from warroom.rulesets.firestorm.places import Locations as Locations
 
 if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.navy import NavalState
-
-POOL = "pool"
-OFFMAP = "offmap"
-RESERVE = "reserve"
-CAPTURED = "captured"
-GONE = "gone"
-WITHDRAWN = "withdrawn"
-OFF_BOARD = frozenset({POOL, OFFMAP, RESERVE, CAPTURED, GONE, WITHDRAWN})
-
+    from warroom.rulesets.firestorm.fleet import NavalState
 
 _DICE: dict[int, Dice] = {}
 """One `Dice` value per number of dice (they are immutable)."""
-
-
-class Locations(dict[str, str]):
-    """Troop -> location, keeping a live count of troops per location (stacking checks are O(1)).
-
-    Every write goes through `__setitem__` or `update`, so the counts never drift.
-    """
-
-    __slots__ = ("counts",)
-
-    def __init__(self, items: dict[str, str]) -> None:
-        super().__init__(items)
-        counts: dict[str, int] = {}
-        for where in self.values():
-            counts[where] = counts.get(where, 0) + 1
-        self.counts = counts
-
-    def __setitem__(self, unit: str, where: str) -> None:
-        counts = self.counts
-        old = self.get(unit)
-        if old is not None:
-            counts[old] -= 1
-        counts[where] = counts.get(where, 0) + 1
-        super().__setitem__(unit, where)
-
-    def update(self, *args: Any, **kwargs: str) -> None:
-        for unit, where in dict(*args, **kwargs).items():
-            self[unit] = where
-
-    def __delitem__(self, unit: str) -> None:
-        raise TypeError("a troop is always somewhere: move it, do not delete it")
-
-    def __reduce__(self) -> tuple[type[Locations], tuple[dict[str, str]]]:
-        """Pickle and deepcopy rebuild the counts from the locations instead of replaying writes."""
-        return (Locations, (dict(self),))
-
-    def copy(self) -> Locations:
-        new = Locations.__new__(Locations)
-        dict.update(new, self)
-        new.counts = dict(self.counts)
-        return new
 
 
 @dataclass(slots=True)
@@ -123,6 +80,14 @@ class FirestormRules(Flow["FirestormState"]):
         raise NotImplementedError
 
     def explain(self, st: FirestormState, action: Action) -> str:
+        raise NotImplementedError
+
+    def check_report(self, st: FirestormState, action: Report) -> None:
+        """Raise `IllegalActionError` unless a battle at the table waits for this result (parallel.py)."""
+        raise NotImplementedError
+
+    def waiting_for(self, st: FirestormState) -> list[int]:
+        """The battles at the table whose results are awaited."""
         raise NotImplementedError
 
     def record_result(self, st: FirestormState, action: Report) -> None:
@@ -220,7 +185,7 @@ class FirestormState(FlowRecording):
             # a battle at the table reports whenever its result is in (parallel.py), at any decision
             if who == CHANCE:
                 raise IllegalActionError(f"dice must be rolled now (step {self.step}) before a result is taken")
-            parallel.check_report(self, action)
+            self.flow.check_report(self, action)
             self.apply_unchecked(action, REPORT)
             return
         if side is not None and side != who:
@@ -236,9 +201,9 @@ class FirestormState(FlowRecording):
                 raise IllegalActionError(f"a tabletop result must be reported now, not {action.to_str()!r}")
             if self.step == "await_reports":  # waiting for battles at the table, not for the one being fought
                 raise IllegalActionError("name the battle: 'report N ATTACKER_VP DEFENDER_VP' (battles waiting: "
-                                         f"{', '.join(map(str, parallel.waiting_for(self)))})")
+                                         f"{', '.join(map(str, self.flow.waiting_for(self)))})")
             for v in (action.attacker_vp, action.defender_vp):
-                if v not in parallel.VP_RANGE:
+                if v not in VP_RANGE:
                     raise IllegalActionError(f"tabletop victory points run from 0 to 6, got {v}")
         elif not self._was_offered(action) and not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.explain_illegal(action))

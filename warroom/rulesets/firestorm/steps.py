@@ -51,10 +51,10 @@ from warroom.rulesets.firestorm.battle import (
     tabletop_winner,
 )
 from warroom.rulesets.firestorm.chance import chance_step
+from warroom.rulesets.firestorm.fleet import NavalState
 from warroom.rulesets.firestorm.legality import explain
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.moves import can_move, move_options, move_problem, pass_problem
-from warroom.rulesets.firestorm.navy import NavalState
 from warroom.rulesets.firestorm.options import (
     arrow_options,
     commit_options,
@@ -819,6 +819,12 @@ class FirestormFlow(FirestormRules):
 
     def explain(self, st: St, action: Action) -> str:
         return explain(st, action)
+
+    def check_report(self, st: St, action: Report) -> None:
+        parallel.check_report(st, action)
+
+    def waiting_for(self, st: St) -> list[int]:
+        return parallel.waiting_for(st)
 
     def record_result(self, st: St, action: Report) -> None:
         record_result(st, parallel.find(st, action.battle), action)

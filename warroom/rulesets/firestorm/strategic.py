@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.flow import Step, goto
 from warroom.rulesets.firestorm.actions import PASS, Move, Order, Pass
 from warroom.rulesets.firestorm.chance import chance_step
+from warroom.rulesets.firestorm.fleet import SORTIE, NavalState, is_surface
 from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
-from warroom.rulesets.firestorm.navy import SORTIE, NavalState, is_surface, reopen_harbours, sea_control
+from warroom.rulesets.firestorm.navy import reopen_harbours, sea_control
 from warroom.rulesets.firestorm.norway import pay
 from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from warroom.core.state import REPORT, Action
 from warroom.core.system import Question, Tabletop
 from warroom.rulesets.firestorm.actions import Report
-from warroom.rulesets.firestorm.battle import Battle
-from warroom.rulesets.firestorm.parallel import VP_RANGE
+from warroom.rulesets.firestorm.battle import VP_RANGE, Battle
 from warroom.rulesets.firestorm.state import FirestormState
 
 

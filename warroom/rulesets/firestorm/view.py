@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warroom.rulesets.firestorm.battle import Battle
-from warroom.rulesets.firestorm.navy import SORTIE
+from warroom.rulesets.firestorm.fleet import SORTIE
 from warroom.rulesets.firestorm.sea import airfield_limit
 from warroom.rulesets.firestorm.state import GONE, OFF_BOARD, OFFMAP
 
 if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.navy import Combat, NavalState
+    from warroom.rulesets.firestorm.fleet import Combat, NavalState
     from warroom.rulesets.firestorm.state import FirestormState
 
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from warroom.rulesets.kampen.actions import Done, Move, Place, Play
 from warroom.rulesets.kampen.cards import Card, CardUse
 from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, held
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, Moved, held
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
@@ -24,21 +23,6 @@ if TYPE_CHECKING:
 ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
 MOVE_EFFECTS = frozenset({"extra_move", "rail_move", "airlift", "evacuate", "paradrop", "invasion"})
 SABOTAGE_EFFECTS = frozenset({"block_attack", "block_border", "flee"})
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """German battalions that moved over land this phase (for Sprengt bro): from `start`, through `via`
-    (a two-area move) into `to`, and whether they wait at its border to attack."""
-
-    start: str
-    via: str
-    to: str
-    n: int
-    attack: bool
-
-    def borders(self) -> list[tuple[str, str]]:
-        return [(self.start, self.via), (self.via, self.to)] if self.via else [(self.start, self.to)]
 
 
 def allied_coast(st: KampenState, area: str) -> bool:

@@ -22,7 +22,6 @@ from warroom.rulesets.kampen.cards import CardUse
 from warroom.rulesets.kampen.naval import Fleet, Hit
 
 if TYPE_CHECKING:
-    from warroom.rulesets.kampen.manoeuvre import Moved
     from warroom.rulesets.kampen.scenario import KampenScenario
 
 GERMANY, NORWAY, ALLIES = "germany", "norway", "allies"
@@ -39,6 +38,21 @@ class Played:
     step: str
     use: CardUse
     side: str  # "attacker" | "defender"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """German battalions that moved over land this phase (for Sprengt bro): from `start`, through `via`
+    (a two-area move) into `to`, and whether they wait at its border to attack."""
+
+    start: str
+    via: str
+    to: str
+    n: int
+    attack: bool
+
+    def borders(self) -> list[tuple[str, str]]:
+        return [(self.start, self.via), (self.via, self.to)] if self.via else [(self.start, self.to)]
 
 
 @dataclass(slots=True)
