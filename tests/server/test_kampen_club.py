@@ -52,8 +52,14 @@ def test_each_player_gets_one_link_and_no_commanders(url: str) -> None:
         assert r.status_code == 422 and why in r.json()["detail"], r.text
     r = c.post("/api/campaigns", json={"scenario": "kampen", "bots": {"allies": "heuristic"}})
     assert r.status_code == 422 and "sides with a player (germany, norway)" in r.json()["detail"]
-    page = TestClient(c.app, raise_server_exceptions=False).post("/new", data={"scenario": "kampen", "players": "5"})
+    browser = TestClient(c.app, raise_server_exceptions=False)
+    page = browser.post("/new", data={"scenario": "kampen", "players": "5"})
     assert page.status_code == 422 and "seats" in page.text
+    page = browser.post("/new", data={"scenario": "kampen", "players": "2", "bot_allies": "heuristic"})
+    assert page.status_code == 422 and "choose it for Norway" in page.text
+    page = browser.post("/new", data={"scenario": "kampen", "players": "2", "bot_norway": "heuristic",
+                                      "bot_allies": "heuristic"})
+    assert page.status_code == 201 and "Norway and the Allies player" not in page.text, "the bot plays both"
 
 
 def test_a_player_acts_only_for_their_own_countries(url: str) -> None:

@@ -1,8 +1,8 @@
 """Kampen om Norge on the club server: the board as SVG, the hands as cards in words, and the page's context.
 
-Everything is drawn from what the holder of a link may see: the view of a country (`state.view(country)`), the
-scenario's geometry and its card texts. With two players one person holds Norway and the Allies, so their link
-shows both hands. No rule is recomputed here.
+Everything is drawn from what the holder of a link may see: its player's view (`view.seat_view`: with two players
+one person holds Norway and the Allies, and sees both hands and both countries' ships), the scenario's geometry
+and its card texts. No rule is recomputed here.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from warroom.core.errors import SaveError
 from warroom.core.system import Capability
 from warroom.scenarios import bundled_ids, load_game, load_scenario
 from warroom.server.briefing import briefing
-from warroom.server.errors import KeyRequiredError, TooLargeError
+from warroom.server.errors import BadRequestError, KeyRequiredError, TooLargeError
 from warroom.server.portable import ANY_SIDE, read_export, seat_label, seats_in_order
 from warroom.server.service import Invitation, scenario_of
 from warroom.server.store import NotFoundError
@@ -114,6 +114,9 @@ def add_pages(app: FastAPI) -> None:
             params["seats"] = int(players) if players.isdigit() else players  # the rules refuse what is not 2 or 3
             params["advanced"] = form.get("advanced") == "on"
         bots = {str(k)[4:]: str(v) for k, v in form.items() if str(k).startswith("bot_") and v}
+        if params.get("seats") == 2 and "allies" in bots and bots.pop("allies") != bots.get("norway"):
+            raise BadRequestError("with two players Norway's player also plays the Allies: to have the bot play "
+                                  "the Allies, choose it for Norway (or start a three-player game)")
         if bots:
             params["bots"] = bots
         data = await uploaded(request, "scenario_file", "scenario file")

@@ -428,26 +428,24 @@ class Campaigns:
 
     @staticmethod
     def viewer(st: Any, grant: Grant) -> str | None:
-        """The side whose view the holder of `grant` reads: its own side (a player deciding for another side too,
-        as Kampen om Norge's Norway for the Allies with two players, reads that side's view while it decides);
-        a hot-seat link reads the view of the side to act; the organiser a spectator's."""
+        """The side whose view the holder of `grant` reads, in a system where each player holds one side: its own
+        side; a hot-seat link the side to act's; the organiser a spectator's."""
         who = st.current_player()
-        mine = grant.side and who in st.sc.sides and seat_of(st.sc, st.params, who) == grant.side
-        side = who if grant.side == ANY_SIDE or mine else grant.side
+        side = who if grant.side == ANY_SIDE else grant.side
         return side if side in st.sc.sides else None
 
-    def seat_view(self, st: Any, grant: Grant, seat: str | None = None) -> dict[str, Any]:
-        """What the holder of `grant` sees of `st`: its player's view (a hot-seat link: the player to act's, or
-        `seat`'s); the organiser a spectator's."""
+    def seat_view(self, st: Any, grant: Grant) -> dict[str, Any]:
+        """What the holder of `grant` sees of `st`: its player's view (a hot-seat link: the player to act's); the
+        organiser a spectator's. A system whose player may decide for several sides says what that player sees
+        (`RuleSystem.seat_view`)."""
         view_for = rulesets.of(st).seat_view
         if view_for is None:
             own: dict[str, Any] = st.view(self.viewer(st, grant))
             return own
         who = st.current_player()
-        if seat is None:
-            seat = (seat_of(st.sc, st.params, who) if who in st.sc.sides else None) if grant.side == ANY_SIDE \
-                else grant.side or None
-        return view_for(st, seat)
+        if grant.side == ANY_SIDE:
+            return view_for(st, seat_of(st.sc, st.params, who) if who in st.sc.sides else None)
+        return view_for(st, grant.side or None)
 
     def view(self, grant: Grant, row: CampaignRow | None = None) -> dict[str, Any]:
         """What the holder may see: a side's view, or the public view for the organiser."""

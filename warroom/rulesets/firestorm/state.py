@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Dice, Roll
@@ -36,7 +36,7 @@ _DICE: dict[int, Dice] = {}
 """One `Dice` value per number of dice (they are immutable)."""
 
 
-@dataclass(slots=True)
+@dataclass
 class Flags:
     """What the flow remembers between steps, besides the position proper: each a typed field with its default."""
 
@@ -66,9 +66,16 @@ class Flags:
     bonus_paid: dict[str, tuple[str, int]] = field(default_factory=dict)  # bonus VP paid once: key -> (side, VP)
 
     def clone(self) -> Flags:
-        return replace(self, tabletop_left=dict(self.tabletop_left) if self.tabletop_left is not None else None,
-                       exploits=list(self.exploits), no_attack_from=dict(self.no_attack_from),
-                       landing_wait=list(self.landing_wait), bonus_paid=dict(self.bonus_paid))
+        """A copy with its own containers (a dictionary copy, then the containers copied)."""
+        new = object.__new__(Flags)
+        new.__dict__.update(self.__dict__)
+        if self.tabletop_left is not None:
+            new.tabletop_left = dict(self.tabletop_left)
+        new.exploits = list(self.exploits)
+        new.no_attack_from = dict(self.no_attack_from)
+        new.landing_wait = list(self.landing_wait)
+        new.bonus_paid = dict(self.bonus_paid)
+        return new
 
 
 class FirestormRules(Flow["FirestormState"]):

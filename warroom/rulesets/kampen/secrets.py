@@ -13,7 +13,9 @@ secret:
 
 With two players one person holds Norway and the Allies (1.2): that player reads what either may read.
 
-assumption: the organiser and the spectators read what every country may read, no more; the organiser's export
+assumption: a ship card leaving play (an Allied ship withdrawn when the deck runs out, 5.2; a ship sunk, chased or
+joining a battle, 8.2) is shown as it goes, as the rules' own notes name it: it no longer hides anything on the
+board. The organiser and the spectators read what every country may read, no more; the organiser's export
 carries the whole log (the club server's rule), which is the only way to see a secret entry.
 """
 

@@ -127,7 +127,7 @@ def held(value: T | None) -> T:
     return value
 
 
-@dataclass(slots=True)
+@dataclass
 class Flags:
     """What the flow remembers between steps, besides the position proper: each a typed field with its default.
     Every value is immutable (a tuple, a frozenset, a number or text), so a copy may share them (`clone`)."""
@@ -202,6 +202,12 @@ class Flags:
     resisted: bool = False
     mobilising: int = 0
     reinforcing: str = "germany"  # whose reinforcements come next after the 9 April round
+
+    def copy(self) -> Flags:
+        """A copy sharing the (immutable) values: a dictionary copy, far cheaper than `dataclasses.replace`."""
+        new = object.__new__(Flags)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def new_round(self) -> None:
         """A country's round begins: what its movement, sea moves and placing remembered is cleared."""
@@ -319,7 +325,7 @@ class KampenState(FlowRecording):
         step = self.step
         self.log.append(LogEntry(action.to_str(), who, self.round, self.phase(), who == CHANCE))
         self.flow.apply(self, action)
-        if self.record_events and (mark := self.flow.secrecy(self, step, action, who)) is not None:
+        if (mark := self.flow.secrecy(self, step, action, who)) is not None:  # kept even when no events are
             self.secrets[len(self.log) - 1] = mark
 
     def parse_action(self, text: str) -> KampenAction:
@@ -358,7 +364,7 @@ class KampenState(FlowRecording):
         new.spotted = set(self.spotted)
         new.sea_battle = self.sea_battle.clone() if self.sea_battle is not None else None
         new.landings = list(self.landings)
-        new.flags = replace(self.flags)
+        new.flags = self.flags.copy()
         new.log = list(self.log) if history else []
         new.secrets = dict(self.secrets) if history else {}
         new.events = list(self.events) if history else []

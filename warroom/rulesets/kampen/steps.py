@@ -599,7 +599,7 @@ def legal_exchanges(st: St) -> list[Any]:
     return [*(Exchange(card) for card in dict.fromkeys(st.hands[st.country])), *manoeuvre.reinforce_cards(st), DONE]
 
 
-def apply_exchange(st: St, action: Exchange | Done) -> None:
+def apply_exchange(st: St, action: Exchange | Play | Done) -> None:
     if isinstance(action, Done):
         st.flags.exchanging = False
         free = st.sc.rules["german_free_battalions"] if st.country == GERMANY else 0
