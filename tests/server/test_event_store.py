@@ -266,6 +266,7 @@ def test_the_server_hosts_only_the_systems_that_declare_it(url: str, monkeypatch
     unhosted = replace(kampen, capabilities=kampen.capabilities - {Capability.CLUB})
     hosted = {**rulesets.systems(), "kampen": unhosted}
     monkeypatch.setattr(rulesets, "systems", lambda: hosted)
+    monkeypatch.setattr(rulesets, "find", hosted.get)
     with pytest.raises(BadRequestError, match="unknown scenario 'kampen' \\(the club server plays"):
         service(url).create("kampen")
     with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'kampen'"):

@@ -15,10 +15,12 @@ from typing import Any
 from warroom.core.errors import UnknownNameError
 from warroom.core.system import Heuristic, RuleSystem
 
-REGISTERED = (
-    "warroom.rulesets.firestorm.system:SYSTEM",
-    "warroom.rulesets.kampen.system:SYSTEM",
-)
+REGISTERED = {
+    "firestorm": "warroom.rulesets.firestorm.system:SYSTEM",
+    "kampen": "warroom.rulesets.kampen.system:SYSTEM",
+}
+"""The built-in systems by id. Each is imported only when first asked for (a command that plays Caen never
+loads Kampen om Norge); asking for every system also reads the installed entry points."""
 ENTRY_POINTS = "warroom.systems"
 DEFAULT = "firestorm"
 """The system of a scenario that names none: the first campaign files, from before there was a second system."""
@@ -41,13 +43,18 @@ def resolve(spec: str) -> Any:
 
 
 @cache
+def _builtin(system_id: str) -> RuleSystem:
+    """A built-in system (one that fails to load is a bug of this package: it raises)."""
+    spec = REGISTERED[system_id]
+    system = resolve(spec)
+    if not isinstance(system, RuleSystem) or system.id != system_id:
+        raise TypeError(f"{spec} is not the RuleSystem {system_id!r}")
+    return system
+
+
+@cache
 def _registry() -> tuple[dict[str, RuleSystem], tuple[str, ...]]:
-    found: dict[str, RuleSystem] = {}
-    for spec in REGISTERED:  # a built-in system that fails to load is a bug of this package: it raises
-        system = resolve(spec)
-        if not isinstance(system, RuleSystem):
-            raise TypeError(f"{spec} is not a RuleSystem")
-        found[system.id] = system
+    found: dict[str, RuleSystem] = {sid: _builtin(sid) for sid in REGISTERED}
     ignored: list[str] = []
     for ep in entry_points(group=ENTRY_POINTS):  # another package's: a broken one is set aside, and said so
         try:
@@ -75,6 +82,8 @@ def ignored() -> tuple[str, ...]:
 
 
 def find(system_id: str) -> RuleSystem | None:
+    if system_id in REGISTERED:
+        return _builtin(system_id)
     return systems().get(system_id)
 
 
@@ -95,7 +104,10 @@ def of(thing: Any) -> RuleSystem:
     system = _BY_TYPE.get(kind)
     if system is None:  # the system whose type is the nearest ancestor (a plug-in may subclass a built-in)
         mro = kind.__mro__
-        near = [(mro.index(t), i, s) for i, s in enumerate(systems().values())
+        package = kind.__module__.split(".")
+        own = package[2] if package[:2] == ["warroom", "rulesets"] and len(package) > 2 else ""
+        candidates = [_builtin(own)] if own in REGISTERED else list(systems().values())  # a built-in type: its own
+        near = [(mro.index(t), i, s) for i, s in enumerate(candidates)
                 for t in (s.scenario_type, s.state_type) if t in mro]
         if not near:
             raise UnknownNameError(f"{kind.__name__} belongs to no registered rule system")
