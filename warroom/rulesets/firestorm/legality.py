@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import warroom.rulesets.firestorm.caen as caen
+import warroom.rulesets.firestorm.lorraine as lorraine
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
@@ -132,11 +133,10 @@ def commit_problem(st: FirestormState, action: Commit) -> str:
         return "carpet bombing is only for an Allied attack, once in each of the turns that allow it"
     if DEFENCE in action.units:
         return "the German Defence troop defends German areas from turn 2, and not beside three German troops"
-    if sc.has("panzer_units") and any(sc.troops[u].is_panzer for u in troops) and len(action.units) > 1:
-        return "a Panzer Unit fights alone"
-    if b.required == "panzer":
-        return "a Panzer Unit that can attack must lead the attack, alone"
-    if b.required and b.required not in action.units:
+    panzer = lorraine.commit_problem(st, action.units, attacking and b.required == lorraine.PANZER)
+    if panzer:
+        return panzer
+    if b.required and b.required != lorraine.PANZER and b.required not in action.units:
         return f"this attack must be made with {b.required}"
     joining = caen.joining_problem(st, area, sum(1 for u in troops if u in caen.troops_in_reserve(st, side)))
     return joining or "not one of the legal commitments"

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 import warroom.rulesets.firestorm.caen as caen
+import warroom.rulesets.firestorm.lorraine as lorraine
 import warroom.rulesets.firestorm.norway as norway
 import warroom.rulesets.firestorm.parallel as parallel
 from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Arrow, Commit, Place, is_token
@@ -24,30 +25,12 @@ def attack_froms(st: FirestormState, side: str) -> list[str]:
     return sorted(froms)
 
 
-def panzer_froms(st: FirestormState, locked: frozenset[str] | None = None) -> list[str]:
-    """Lorraine: areas holding a German Panzer Unit next to an enemy area (must attack, L 4.1).
-
-    With battles in parallel, areas at a table do not count: a Panzer Unit must attack only where it can."""
-    axis = st.sc.sides[1]
-    adjacency = st.sc.adjacency
-    locked = parallel.locked_areas(st) if locked is None else locked
-    out = set()
-    for u, where in st.loc.items():
-        troop = st.sc.troops[u]
-        if troop.is_panzer and troop.side == axis and where in st.control and st.control[where] == axis \
-                and where not in locked and any(st.control[n] != axis and n not in locked for n in adjacency[where]):
-            out.add(where)
-    return sorted(out)
-
-
 def open_battle(st: FirestormState, kind: str, attacker: str, frm: str, to: str, max_ft: int = 2,
                 required: str = "") -> None:
     """Open a battle arrow. A German attack from a Panzer Unit's area must use it (Lorraine 4.1)."""
     sc = st.sc
-    b = Battle(kind, attacker, sc.other(attacker), frm, to, max_ft=max_ft, required=required)
-    if (not required and sc.has("panzer_units") and attacker == sc.sides[1] and kind == "normal"
-            and frm in panzer_froms(st)):
-        b.required = "panzer"
+    b = Battle(kind, attacker, sc.other(attacker), frm, to, max_ft=max_ft,
+               required=required or lorraine.required(st, attacker, kind, frm))
     st.battle = b
     if st.record_events:
         st.note(f"{sc.side_names[attacker]} attack {st.area_label(to)} from {st.area_label(frm)}")
@@ -62,10 +45,9 @@ def arrow_options(st: FirestormState, side: str, froms: list[str] | None = None,
     locked = parallel.locked_areas(st) if locked is None else locked
     if froms is None:
         froms = attack_froms(st, side)
-        if sc.has("panzer_units") and side == sc.sides[1]:
-            forced = panzer_froms(st, locked)
-            if forced:
-                froms = forced
+        forced = lorraine.forced_froms(st, side, locked)
+        if forced:
+            froms = forced
         if side == sc.sides[0]:  # a failed landing keeps its beach's troops from attacking (Caen 3.2)
             blocked = st.flags.no_attack_from
             froms = [f for f in froms if blocked.get(f, 0) < st.turn]
@@ -130,17 +112,14 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
         options.extend((u,) for u in items)
         options.extend(combinations(items, 2))
     panzer = sc.has("panzer_units")
+    must_lead = attacking and b.required == lorraine.PANZER
     out: list[Commit] = []
     for opt in options:
         real = [u for u in opt if not is_token(u)]
-        if panzer and len(opt) > 1 and any(troops[u].is_panzer for u in real):
-            continue  # a Panzer Unit fights alone (Lorraine 4.1)
-        if attacking and b.required:
-            if b.required == "panzer":
-                if not any(troops[u].is_panzer for u in real):
-                    continue
-            elif b.required not in opt:
-                continue
+        if (panzer or must_lead) and lorraine.commit_problem(st, opt, must_lead):
+            continue
+        if attacking and b.required and not must_lead and b.required not in opt:
+            continue
         joining = sum(1 for u in real if u in reserve) if reserve else 0
         if joining and caen.joining_problem(st, area, joining):
             continue
