@@ -237,7 +237,7 @@ def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -
     hotseat = who.side == ANY_SIDE
     handed_over = actor_seat if actor_seat and handed == actor_seat else None
     seat = handed_over if hotseat else who.side or None
-    view = seat_view(st, seat)
+    view = seat_view(st, seat) if hotseat else shown["view"]  # a player's own view is the one the service read
     legal = campaigns.legal_for(st, who) if seat is not None or not hotseat else []
     describe = rulesets.of(st).describe
     return "kampen.html", {
