@@ -29,8 +29,8 @@ from warroom.rulesets.firestorm.actions import (
     Report,
     Retreat,
 )
+from warroom.rulesets.firestorm.arrows import arrow_options
 from warroom.rulesets.firestorm.battle import ATTACKER, DEFENDER, DRAW, Battle
-from warroom.rulesets.firestorm.options import arrow_options
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, POOL, RESERVE, WITHDRAWN, Flags
 from warroom.scenarios import load_scenario
 

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from warroom.core.dice import Roll
 from warroom.rulesets.firestorm import FirestormState, new_game, norway
 from warroom.rulesets.firestorm.actions import AIR, NAVAL, Arrow, Commit, Move, Pass, Place
+from warroom.rulesets.firestorm.arrows import arrow_options
 from warroom.rulesets.firestorm.battle import ATTACKER, Battle
+from warroom.rulesets.firestorm.commitment import commit_options
 from warroom.rulesets.firestorm.fleet import NavalState
-from warroom.rulesets.firestorm.options import arrow_options, commit_options
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, WITHDRAWN
 from warroom.scenarios import load_scenario
 

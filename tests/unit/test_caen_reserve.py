@@ -3,24 +3,17 @@ decision serves both the legal actions and the refusal, so the two cannot drift 
 
 from __future__ import annotations
 
-import random
-
 from warroom import rulesets
-from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import caen
 from warroom.rulesets.firestorm.actions import Commit, Place
 from warroom.scenarios import load_game
+from warroom.sim.walk import decisions
 
 
 def test_every_placement_into_the_reserve_is_legal_exactly_when_the_rule_has_no_objection() -> None:
     placed = refused = joined = 0
     for seed in range(6):
-        rng = random.Random(seed)
-        st = rulesets.new_game(load_game("caen"))
-        while not st.is_terminal():
-            if st.current_player() == CHANCE:
-                st.apply_action(st.chance_dice().sample(rng))
-                continue
+        for st in decisions(rulesets.new_game(load_game("caen")), seed):
             legal = list(st.legal_actions())
             for unit in {a.unit for a in legal if isinstance(a, Place)}:
                 into = Place(unit, caen.SPOT)
@@ -34,7 +27,6 @@ def test_every_placement_into_the_reserve_is_legal_exactly_when_the_rule_has_no_
             for a in legal:
                 if isinstance(a, Commit) and any(u in caen.troops_in_reserve(st) for u in a.units):
                     joined += 1
-            st.apply_action(rng.choice(legal))
     assert placed and refused and joined, "the reserve was offered, refused and committed from"
 
 

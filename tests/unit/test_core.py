@@ -569,8 +569,8 @@ def test_flow_step_legality() -> None:
     step = flow.steps["press"]
     assert step.is_legal(s, Press(1))
     assert not step.is_legal(s, Press(3))
-    fast = Step[Toy]("fast", "x", check=lambda st, a: a == Press(9))
-    assert fast.is_legal(s, Press(9)) and not fast.is_legal(s, Press(1))
+    why_not = Step[Toy]("why_not", "x", problem=lambda st, a: "" if a == Press(9) else "only 9 is pressed")
+    assert why_not.is_legal(s, Press(9)) and not why_not.is_legal(s, Press(1))
 
 
 def test_flow_automatic_step_rejects_actions() -> None:

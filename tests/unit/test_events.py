@@ -3,25 +3,17 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from warroom import rulesets
 from warroom.core.events import BattleResolved, TurnEnded
-from warroom.core.state import CHANCE
 from warroom.scenarios import load_game
 from warroom.server.service import battle_lines
+from warroom.sim import walk
 
 
 def play(name: str, seed: int, params: dict[str, Any] | None = None) -> Any:
-    st = rulesets.new_game(load_game(name), params or {})
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        if st.current_player() == CHANCE:
-            st.apply_action(st.chance_dice().sample(rng))
-        else:
-            st.apply_action(rng.choice(list(st.legal_actions())))
-    return st
+    return walk.play(rulesets.new_game(load_game(name), params or {}), seed)
 
 
 def test_every_general_s_wargame_battle_is_one_typed_event() -> None:

@@ -233,7 +233,7 @@ def test_other_campaigns_park_their_battles_too(scenario: str) -> None:
 
 
 def test_the_next_initiative_waits_when_tables_bar_a_sides_attack() -> None:
-    from warroom.rulesets.firestorm.options import arrow_options
+    from warroom.rulesets.firestorm.arrows import arrow_options
     from warroom.rulesets.firestorm.steps import next_battle, tables_bar_an_attack
 
     def barred(s: FirestormState) -> bool:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from warroom import rulesets
 from warroom.core.log import LogEntry
-from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm.secrets import HIDDEN
 from warroom.scenarios import load_game
+from warroom.sim import walk
 
 
 def test_an_allocation_is_hidden_from_the_other_side_until_the_roll() -> None:
@@ -33,16 +32,7 @@ def test_an_allocation_is_hidden_from_the_other_side_until_the_roll() -> None:
 
 def kampen_game(advanced: bool, seats: int, seed: int, actions: int) -> Any:
     """A Kampen om Norge game played at random for `actions` actions (or to its end)."""
-    st = rulesets.new_game(load_game("kampen"), {"advanced": advanced, "seats": seats})
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if st.is_terminal():
-            break
-        if st.current_player() == CHANCE:
-            st.apply_action(st.chance_dice().sample(rng))
-        else:
-            st.apply_action(rng.choice(list(st.legal_actions())))
-    return st
+    return walk.play(rulesets.new_game(load_game("kampen"), {"advanced": advanced, "seats": seats}), seed, actions)
 
 
 def test_kampen_hides_shuffles_from_everyone_and_plays_from_nobody() -> None:

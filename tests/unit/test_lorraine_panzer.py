@@ -3,25 +3,19 @@ serves both the legal commitments and the refusal."""
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 
 from warroom import rulesets
-from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import lorraine
 from warroom.rulesets.firestorm.actions import Commit
 from warroom.scenarios import load_game
+from warroom.sim.walk import decisions
 
 
 def test_a_panzer_unit_fights_alone_and_leads_when_it_must() -> None:
     alone = led = 0
     for seed in range(12):
-        rng = random.Random(seed)
-        st = rulesets.new_game(load_game("lorraine"))
-        while not st.is_terminal():
-            if st.current_player() == CHANCE:
-                st.apply_action(st.chance_dice().sample(rng))
-                continue
+        for st in decisions(rulesets.new_game(load_game("lorraine")), seed):
             legal = list(st.legal_actions())
             if st.step in ("attack_commit", "defend_commit") and st.battle is not None:
                 b = st.battle
@@ -40,5 +34,4 @@ def test_a_panzer_unit_fights_alone_and_leads_when_it_must() -> None:
                 if must_lead:
                     led += 1
                     assert all(any(st.sc.troops[u].is_panzer for u in a.units if u in st.sc.troops) for a in legal)
-            st.apply_action(rng.choice(legal))
     assert alone and led, "a Panzer Unit was kept from company, and one had to lead an attack"

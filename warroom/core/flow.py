@@ -56,12 +56,14 @@ class Step(Generic[S]):
     on_begin: Callable[[S], None] | None = None
     end_if: Callable[[S], bool] = _always
     next: Callable[[S], str] = field(default=lambda _s: "")
-    check: Callable[[S, Any], bool] | None = None
+    problem: Callable[[S, Any], str] | None = None
+    """The step's "why not": the reason an action is not legal now, '' when it is. Where a step has one, it
+    decides legality and words the refusal, and `legal` lists exactly the actions it finds nothing against."""
 
     def is_legal(self, state: S, action: Any) -> bool:
-        """`check` if the step has a fast one, else membership in `legal(state)`."""
-        if self.check is not None:
-            return self.check(state, action)
+        """No `problem` with `action`, if the step has one; else membership in `legal(state)`."""
+        if self.problem is not None:
+            return not self.problem(state, action)
         return action in self.legal(state)
 
 

@@ -168,6 +168,9 @@ class Order:
 FirestormAction = Arrow | Commit | Mode | Report | Retreat | Advance | Place | Move | Pass | Order | Roll
 PASS = Pass()
 
+WRONG_KIND = "that kind of action is not allowed now"
+"""The refusal of an action of a kind the step does not take (the step's expected form is said beside it)."""
+
 
 def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction:
     """Parse an action's words; `area` maps a typed area code to its canonical id or raises."""

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.dice import Roll
 from warroom.core.flow import Step, goto
-from warroom.core.state import CHANCE, REPORT
-from warroom.rulesets.firestorm.actions import PASS, Arrow, Pass, Report
-from warroom.rulesets.firestorm.options import arrow_options, open_battle
+from warroom.core.state import CHANCE, REPORT, Action
+from warroom.rulesets.firestorm.actions import PASS, WRONG_KIND, Arrow, Pass, Report
+from warroom.rulesets.firestorm.arrows import ArrowBar, arrow_bar, arrow_options, arrow_problem, open_battle
 from warroom.rulesets.firestorm.state import CAPTURED, OFF_BOARD, POOL, WITHDRAWN
 
 if TYPE_CHECKING:
@@ -158,7 +158,22 @@ def apply_neptune(st: St, action: Report | Roll) -> None:
 
 def exploit_legal(st: St) -> list[Any]:
     beach, _ = st.flags.exploits[0]
-    return [*arrow_options(st, st.sc.sides[0], [beach]), PASS]
+    return [*arrow_options(st, st.sc.sides[0], (beach,)), PASS]
+
+
+def exploit_bar(st: St) -> ArrowBar:
+    beach, _ = st.flags.exploits[0]
+    return arrow_bar(st, st.sc.sides[0], (beach,), f"this follow-up attack is made from {st.area_label(beach)}, "
+                                                    "where its landing succeeded (Caen 3.3)")
+
+
+def exploit_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal follow-up attack from a beach now ('' if it is)."""
+    if isinstance(action, Pass):
+        return ""
+    if not isinstance(action, Arrow):
+        return WRONG_KIND
+    return arrow_problem(st, exploit_bar(st), action)
 
 
 def prune_exploits(st: St) -> None:
@@ -182,7 +197,20 @@ def pz21_legal(st: St) -> list[Any]:
     where = st.loc[unit]
     if where in OFF_BOARD:
         return []
-    return [*arrow_options(st, st.sc.sides[1], [where]), PASS]
+    return [*arrow_options(st, st.sc.sides[1], (where,)), PASS]
+
+
+def pz21_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal counter-attack of 21. Panzerdivision now ('' if it is)."""
+    if isinstance(action, Pass):
+        return ""
+    if not isinstance(action, Arrow):
+        return WRONG_KIND
+    unit = st.sc.tables["neptune"]["counter_attack"]
+    where = st.loc[unit]
+    bar = arrow_bar(st, st.sc.sides[1], (where,), f"the counter-attack is made by {st.name(unit)}, from "
+                                                  f"{st.area_label(where) if where in st.sc.areas else where}")
+    return arrow_problem(st, bar, action)
 
 
 def pz21_begin(st: St) -> None:
@@ -206,9 +234,11 @@ def dday_steps() -> list[Step[St]]:
         Step("dday_neptune", "d-day", actor=dday_actor, apply=apply_neptune, on_begin=neptune_begin,
              end_if=lambda st: bool(st.flags.dday_done), next=goto("dday_exploit")),
         Step("dday_exploit", "d-day", actor=lambda st: st.sc.sides[0], legal=exploit_legal, apply=apply_exploit,
+             problem=exploit_problem,
              on_begin=prune_exploits, end_if=lambda st: st.battle is not None or not st.flags.exploits,
              next=lambda st: "attack_commit" if st.battle is not None else "dday_pz21"),
         Step("dday_pz21", "d-day", actor=lambda st: st.sc.sides[1], legal=pz21_legal, apply=apply_pz21,
+             problem=pz21_problem,
              on_begin=pz21_begin, end_if=lambda st: bool(st.flags.pz21_done),
              next=lambda st: "attack_commit" if st.battle is not None else "strategic_start"),
     ]

@@ -84,3 +84,9 @@ def commit_problem(st: St, units: tuple[str, ...], must_lead: bool) -> str:
     if must_lead and not panzers:
         return "a Panzer Unit that can attack must lead the attack, alone"
     return ""
+
+
+def start_problem(st: St, forced: tuple[str, ...]) -> str:
+    """The refusal of a German battle arrow from anywhere but `forced`, the Panzer Units' areas (4.1)."""
+    where = ", ".join(st.area_label(a) for a in forced)
+    return f"a German Panzer Unit next to the enemy must attack: the Germans attack only from {where} (Lorraine 4.1)"

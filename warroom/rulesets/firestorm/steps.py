@@ -28,7 +28,7 @@ from warroom.rulesets.firestorm.actions import (
     NAVAL,
     PASS,
     TOKEN_LABELS,
-    Advance,
+    WRONG_KIND,
     Arrow,
     Commit,
     Mode,
@@ -36,9 +36,21 @@ from warroom.rulesets.firestorm.actions import (
     Pass,
     Place,
     Report,
-    Retreat,
     is_token,
 )
+from warroom.rulesets.firestorm.after_action import (
+    advance_options,
+    advance_problem,
+    apply_advance,
+    apply_retreat,
+    battle_of,
+    begin_advance,
+    legal_retreat,
+    prune_retreat,
+    retreat_actor,
+    retreat_problem,
+)
+from warroom.rulesets.firestorm.arrows import arrow_bar, arrow_options, arrow_problem, has_arrow, open_battle
 from warroom.rulesets.firestorm.battle import (
     ATTACKER,
     DEFENDER,
@@ -51,19 +63,12 @@ from warroom.rulesets.firestorm.battle import (
     tabletop_winner,
 )
 from warroom.rulesets.firestorm.chance import chance_step
+from warroom.rulesets.firestorm.commitment import commit_bar, commit_options, commit_problem
 from warroom.rulesets.firestorm.fleet import NavalState
 from warroom.rulesets.firestorm.legality import explain
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.moves import can_move, move_options, move_problem, pass_problem
-from warroom.rulesets.firestorm.options import (
-    arrow_options,
-    commit_options,
-    open_battle,
-    place_options,
-    placeable,
-    placement_spots,
-    placing_options,
-)
+from warroom.rulesets.firestorm.placement import legal_place, place_problem, placeable, placer
 from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormRules, FirestormState
 from warroom.rulesets.firestorm.view import build_view
 
@@ -73,12 +78,6 @@ St = FirestormState
 # ----- helpers ------------------------------------------------------------------------------------
 def faces(values: tuple[int, ...]) -> str:
     return " ".join(f"[{v}]" for v in values)
-
-
-def battle_of(st: St) -> Battle:
-    b = st.battle
-    assert b is not None, "no open battle"
-    return b
 
 
 def side_name(st: St, side: str) -> str:
@@ -127,34 +126,6 @@ def prune_placing(st: St) -> None:
     elif st.record_events and waiting:
         st.note(f"No room to place {len(waiting)} troops; they wait in the Reinforcement Pool: "
                 f"{', '.join(st.name(u) for u in waiting)}")
-
-
-def placer(st: St) -> str:
-    return st.sc.troops[st.placing[0]].side
-
-
-def legal_place(st: St) -> Sequence[Any]:
-    """Which waiting unit goes where (Caen 4.8, Lorraine 4.6).
-
-    New units with listed areas are placed first, in the order the turn lists them (Caen: 5 AGRA
-    lands only "if there is room" after 7 Armd and 51 HD). After them the placing side picks where
-    each unit goes; when there is not room for all, it also picks which units land and which wait.
-    (With room for all, taking them one by one in queue order reaches every placement.)
-    """
-    side = placer(st)
-    troops = st.sc.troops
-    mine = [u for u in st.placing if troops[u].side == side]
-    if st.arrived.get(mine[0]):
-        return place_options(st, mine[0])
-    limit = st.sc.rules.stacking
-    if not limit:
-        return place_options(st, mine[0])
-    counts = st.loc.counts
-    spots = placement_spots(st, side, ())
-    if sum(limit - counts.get(a, 0) for a in spots) >= len(mine):
-        return place_options(st, mine[0], spots)
-    options = placing_options(st, mine)
-    return [p for u in mine for p in options[u]]
 
 
 def apply_place(st: St, action: Place) -> None:
@@ -219,7 +190,7 @@ def tables_bar_an_attack(st: St) -> bool:
     """
     if not st.parked:
         return False
-    return any(not arrow_options(st, side) and arrow_options(st, side, locked=frozenset()) for side in st.sc.sides)
+    return any(not has_arrow(st, side) and has_arrow(st, side, locked=frozenset()) for side in st.sc.sides)
 
 
 # ----- battle: initiative and arrow -----------------------------------------------------------------
@@ -240,9 +211,9 @@ def resolve_initiative(st: St, values: tuple[int, ...]) -> None:
         st.note(f"Battle {st.battle_no}/{st.battles_total}: initiative {side_name(st, a)} [{values[0]}] vs "
                 f"{side_name(st, b)} [{values[1]}]{bonus} -> {side_name(st, winner)}")
     st.flags.may_pass = False
-    if not arrow_options(st, winner):
+    if not has_arrow(st, winner):
         other = sc.other(winner)
-        if arrow_options(st, other):
+        if has_arrow(st, other):
             if st.record_events:
                 st.note(f"{side_name(st, winner)} have no legal attack; {side_name(st, other)} may attack instead")
             winner = other
@@ -258,6 +229,16 @@ def legal_arrow(st: St) -> Sequence[Any]:
     if st.flags.may_pass:
         arrows.append(PASS)
     return arrows
+
+
+def arrow_step_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal choice of the side that won the initiative ('' if it is)."""
+    if isinstance(action, Pass):
+        return "" if st.flags.may_pass else ("the side that wins the initiative attacks when it can; only a side "
+                                             "given the attack because the winner had none may decline (core 4)")
+    if not isinstance(action, Arrow):
+        return WRONG_KIND
+    return arrow_problem(st, arrow_bar(st, st.attacker), action)
 
 
 def apply_arrow(st: St, action: Pass | Arrow) -> None:
@@ -277,6 +258,13 @@ def legal_attack_commit(st: St) -> Sequence[Any]:
 
 def legal_defend_commit(st: St) -> Sequence[Any]:
     return commit_options(st, False)
+
+
+def commit_step_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal commitment of the side now committing ('' if it is)."""
+    if not isinstance(action, Commit):
+        return WRONG_KIND
+    return commit_problem(st, commit_bar(st, st.step == "attack_commit"), action.units)
 
 
 def apply_commit(st: St, action: Commit, attacking: bool) -> None:
@@ -332,6 +320,11 @@ def mode_actor(st: St) -> str:
 
 def legal_mode(st: St) -> Sequence[Any]:
     return [Mode("gw"), Mode("tabletop")]
+
+
+def mode_problem(st: St, action: Action) -> str:
+    """Any way of fighting may be chosen (its text form admits only the two); nothing else is taken now."""
+    return "" if isinstance(action, Mode) and action in legal_mode(st) else WRONG_KIND
 
 
 def begin_mode(st: St) -> None:
@@ -583,102 +576,6 @@ def setup_retreat(st: St) -> None:
     prune_retreat(st)
 
 
-def retreat_targets(st: St) -> list[str]:
-    """Adjacent areas of the defender with room: where a retreating troop may go (core 7.4)."""
-    b = battle_of(st)
-    no_stop = st.sc.no_stop
-    return [n for n in st.sc.adjacency[b.to] if st.control[n] == b.defender and st.has_room(n) and n not in no_stop]
-
-
-def prune_retreat(st: St) -> None:
-    """Once no neighbour has room, every troop still to retreat is destroyed (Caen 4.1), not captured."""
-    b = battle_of(st)
-    if b.retreating and not retreat_targets(st):
-        for unit in b.retreating:
-            if st.record_events:
-                st.note(f"{st.name(unit)} cannot retreat: every friendly neighbour is full (stacking); destroyed")
-            st.destroy(unit)
-        b.retreating = []
-
-
-def retreat_actor(st: St) -> str:
-    return battle_of(st).defender
-
-
-def legal_retreat(st: St) -> Sequence[Any]:
-    """The retreating side picks which troop goes where, one at a time (core ambiguity 9)."""
-    b = battle_of(st)
-    targets = retreat_targets(st)
-    return [Retreat(u, n) for u in b.retreating for n in targets]
-
-
-def apply_retreat(st: St, action: Retreat) -> None:
-    assert isinstance(action, Retreat)
-    b = battle_of(st)
-    b.retreating.remove(action.unit)
-    st.loc[action.unit] = action.to
-    if st.record_events:
-        st.note(f"{st.name(action.unit)} retreats to {st.area_label(action.to)}")
-    prune_retreat(st)
-
-
-def begin_advance(st: St) -> None:
-    """Advance (core 7.5): the winner takes the area; battle survivors move in first."""
-    b = battle_of(st)
-    st.flags.advance_done = b.winner != ATTACKER
-    if b.winner != ATTACKER:
-        return
-    st.set_control(b.to, b.attacker)
-    if st.record_events:
-        st.note(f"{side_name(st, b.attacker)} capture {st.area_label(b.to)}")
-    norway.on_capture(st, b.to, b.attacker)
-    norway.refresh_fjords(st)
-    b.survivors = [u for u in b.att if not is_token(u) and st.loc[u] == b.frm]
-    st.flags.advance_done = nothing_to_advance(st)
-
-
-def nothing_to_advance(st: St) -> bool:
-    """No decision left: the cap is reached, the area is full, or no troop could move in."""
-    options = advance_options(st)
-    return not options or (len(options) == 1 and isinstance(options[0], Pass))
-
-
-def advance_options(st: St) -> list[Any]:
-    b = battle_of(st)
-    sc = st.sc
-    if b.advanced >= sc.rules.advance_cap or not st.has_room(b.to):
-        return []
-    if b.survivors:
-        out: list[Any] = [Advance(u) for u in b.survivors]
-        if b.advanced == 0:
-            out.append(PASS)
-        return out
-    troops = sc.troops
-    near = set(sc.adjacency[b.to])
-    engaged = parallel.engaged_troops(st)  # troops at another battle's table stay there
-    out = [Advance(u) for u, where in st.loc.items()
-           if where in near and troops[u].side == b.attacker and st.control[where] == b.attacker
-           and u not in engaged]
-    out.append(PASS)
-    return out
-
-
-def apply_advance(st: St, action: Pass | Advance) -> None:
-    b = battle_of(st)
-    if isinstance(action, Pass):
-        st.flags.advance_done = True
-        return
-    assert isinstance(action, Advance)
-    st.loc[action.unit] = b.to
-    b.advanced += 1
-    if action.unit in b.survivors:
-        b.survivors.remove(action.unit)
-    if st.record_events:
-        st.note(f"{st.name(action.unit)} advances into {st.area_label(b.to)}")
-    if nothing_to_advance(st):
-        st.flags.advance_done = True
-
-
 def end_battle(st: St) -> None:
     b = battle_of(st)
     if b.kind == "normal" and not b.parked:  # a parked battle was counted when it went to the table
@@ -759,10 +656,13 @@ def skip_idle_movers(st: St) -> None:
         st.idx += 1
 
 
-def check_move(st: St, action: Action) -> bool:
+def move_step_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal strategic move, nor a legal end of the moves, now ('' if it is)."""
     if isinstance(action, Pass):
-        return not pass_problem(st)
-    return isinstance(action, Move) and not move_problem(st, action)
+        return pass_problem(st)
+    if not isinstance(action, Move):
+        return WRONG_KIND
+    return move_problem(st, action)
 
 
 def mover(st: St) -> str:
@@ -842,7 +742,7 @@ def build_flow() -> FirestormRules:
     steps: list[Step[St]] = [
         Step("turn_start", "planning", on_begin=begin_turn,
              next=lambda st: "sa_start" if st.navy is not None else "plan_place"),
-        Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place,
+        Step("plan_place", "planning", actor=placer, legal=legal_place, apply=apply_place, problem=place_problem,
              end_if=lambda st: not st.placing, next=goto("battles")),
         chance_step("battles", "planning", battles_dice, resolve_battles, after_planning),
         chance_step("initiative", "battle", lambda st: 2, resolve_initiative,
@@ -850,18 +750,21 @@ def build_flow() -> FirestormRules:
         Step("no_battle", "battle", on_begin=lambda st: setattr(st, "battles_left", st.battles_left - 1),
              next=after_normal_battle),
         Step("arrow", "battle", actor=lambda st: st.attacker, legal=legal_arrow, apply=apply_arrow,
+             problem=arrow_step_problem,
              end_if=lambda st: st.battle is not None or not st.attacker,
              next=lambda st: "attack_commit" if st.battle is not None else "no_battle"),
         Step("attack_commit", "battle", actor=lambda st: battle_of(st).attacker, legal=legal_attack_commit,
-             apply=lambda st, a: apply_commit(st, a, True), end_if=lambda st: bool(battle_of(st).att),
+             apply=lambda st, a: apply_commit(st, a, True), problem=commit_step_problem,
+             end_if=lambda st: bool(battle_of(st).att),
              next=goto("defend_commit")),
         Step("defend_commit", "battle", actor=lambda st: battle_of(st).defender, legal=legal_defend_commit,
-             apply=apply_defend_commit,
+             apply=apply_defend_commit, problem=commit_step_problem,
              on_begin=uncommitted,
              end_if=lambda st: bool(st.flags.committed), next=goto("supply_roll")),
         chance_step("supply_roll", "battle", norway.supply_roll_dice, norway.resolve_supply_roll,
                     goto("mode_choice")),
-        Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode, on_begin=begin_mode,
+        Step("mode_choice", "battle", actor=mode_actor, legal=legal_mode, apply=apply_mode,
+             problem=mode_problem, on_begin=begin_mode,
              end_if=lambda st: bool(st.flags.mode_set), next=after_mode),
         chance_step("gw_roll", "battle", gw_dice, resolve_gw, goto("destroy_roll")),
         chance_step("tabletop_prep", "battle", tabletop_dice, resolve_tabletop_prep, goto("report")),
@@ -873,18 +776,19 @@ def build_flow() -> FirestormRules:
              end_if=lambda st: not st.parked or parallel.ready(st) is not None, next=next_battle),
         chance_step("destroy_roll", "after action", destroy_dice, resolve_destroy, goto("retreat")),
         Step("retreat", "after action", actor=retreat_actor, legal=legal_retreat, apply=apply_retreat,
+             problem=retreat_problem,
              end_if=lambda st: not battle_of(st).retreating, next=goto("advance")),
         Step("advance", "after action", actor=lambda st: battle_of(st).attacker,
-             legal=lambda st: advance_options(st), apply=apply_advance, on_begin=begin_advance,
+             legal=advance_options, apply=apply_advance, on_begin=begin_advance, problem=advance_problem,
              end_if=lambda st: bool(st.flags.advance_done), next=goto("battle_end")),
         Step("battle_end", "after action", on_begin=end_battle, next=after_battle),
         Step("caumont", "battle", on_begin=dday.begin_caumont,
              next=lambda st: "mode_choice" if st.battle is not None else next_battle(st)),
         Step("strategic_start", "strategic", on_begin=begin_strategic, next=goto("reinforce")),
-        Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce,
+        Step("reinforce", "strategic", actor=placer, legal=legal_place, apply=apply_reinforce, problem=place_problem,
              end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("moves")),
         Step("moves", "strategic", actor=mover, legal=legal_moves, apply=apply_move, on_begin=begin_moves,
-             check=check_move,
+             problem=move_step_problem,
              end_if=lambda st: st.idx >= len(st.sc.sides),
              next=lambda st: "fleet_moves" if st.navy is not None else "turn_end"),
         Step("turn_end", "strategic", on_begin=end_turn, next=goto("turn_start")),

@@ -76,6 +76,9 @@ def reason(st: KampenState, actor: str, action: Action) -> str:
     verb = action.to_str().split(" ", 1)[0]
     if verb not in {a.to_str().split(" ", 1)[0] for a in st.legal_actions()}:
         return f"{verb!r} is not asked for at this step"
+    problem = st.flow.steps[st.step].problem  # the step's own "why not", which also decides what is legal
+    if problem is not None:
+        return problem(st, action) or "not one of the legal actions"
     board = st.sc.board
     if isinstance(action, Move):
         if action.to not in board.neighbours(action.frm) and not action.via:

@@ -48,6 +48,7 @@ from warroom.rulesets.kampen.decks import (
     deck_out,
     fill_hand,
 )
+from warroom.rulesets.kampen.land import legal_moves, legal_places, move_problem, place_problem
 from warroom.rulesets.kampen.losses import (
     apply_answer,
     apply_loss,
@@ -77,29 +78,6 @@ def begin_round(st: St) -> None:
         card.moved = 0
     name = st.sc.names[st.country]
     st.note(f"--- {name}{chr(39) if name.endswith('s') else chr(39) + 's'} round ---")
-
-
-def movable(st: St, area: str, country: str) -> int:
-    return st.at(area, country) - st.arrived.get(area, 0)
-
-
-def legal_moves(st: St) -> list[Any]:
-    """One area a round per battalion (4.1); into a hostile area the move is an attack, its battalions wait
-    at the border. A battalion that arrived this round moves no more. Movement cards come with the moves."""
-    c = st.country
-    out: list[Any] = []
-    board = st.sc.board
-    if st.april:  # no movement on 9 April but the air drops (7.1)
-        return [*manoeuvre.playable_moves(st), DONE]
-    for area in sorted(st.troops):
-        n = movable(st, area, c)
-        if n <= 0:
-            continue
-        for to in board.neighbours(area):
-            out.extend(Move(area, to, k) for k in range(1, n + 1))
-    out.extend(manoeuvre.playable_moves(st))
-    out.append(DONE)
-    return out
 
 
 def apply_move(st: St, action: Done | Play | Move) -> None:
@@ -649,40 +627,6 @@ def apply_submarine(st: St, action: Play | Done) -> None:
         st.flags.submarine = st.flags.submarine if st.to_place else ()
 
 
-def placement_areas(st: St) -> list[str]:
-    """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
-    (assumption: a reinforcement does not start a battle, J22)."""
-    c = st.country
-    board = st.sc.board
-    out = []
-    for area, info in board.land.items():
-        if st.hostile(area, c):
-            continue
-        seas = info.seas
-        airfield = st.flags.airfield_places > 0 and info.airfield and st.at(area, GERMANY) > 0
-        if c == GERMANY:
-            ok = (coast.german_places(st, area) if st.advanced else bool(seas & {"I", "II"})) or airfield
-        elif c == NORWAY:
-            ok = (info.mobilisation or info.point_city) and area not in st.placed
-        elif st.advanced:
-            ok = coast.allied_places(st, area)
-        else:
-            ok = bool(seas & set(st.sc.allies_first["seas"])) and not seas & {"I", "II"}
-        if ok:
-            out.append(area)
-    return sorted(out)
-
-
-def legal_places(st: St) -> list[Any]:
-    areas = placement_areas(st)
-    if st.first_groups:
-        group = st.first_groups[0]
-        taken = st.flags.first_areas
-        return [Place(a, group) for a in areas if a not in taken
-                and not any(t in st.sc.board.neighbours(a) for t in taken)]
-    return [Place(a) for a in areas]
-
-
 def apply_place(st: St, action: Place) -> None:
     assert isinstance(action, Place)
     st.add(action.area, st.country, action.n)
@@ -805,7 +749,7 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
         Step("deal", "setup", on_begin=deal, next=goto("round_start")),
         Step("round_start", "movement", on_begin=begin_round,
              next=lambda st: "sea_move" if st.advanced else "move"),
-        Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move,
+        Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move, problem=move_problem,
              end_if=lambda st: bool(st.flags.move_done or st.flags.effect or st.flags.invading),
              next=after_move),
         Step("card_effect", "movement", actor=lambda st: st.country,
@@ -889,6 +833,7 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
              on_begin=begin_submarine,
              end_if=lambda st: not st.flags.submarine, next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
+             problem=place_problem,
              end_if=placing_done, next=lambda st: after_april_place(st) if st.april else (
                  "discard" if must_discard(st) else "new_cards")),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,

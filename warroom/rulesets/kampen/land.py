@@ -1,0 +1,150 @@
+"""The land decisions of a round: moving battalions (4.1) and placing new ones (4.3; advanced game 8.3).
+
+A battalion moves one area a round; one that arrived this round moves no more. New battalions go where their
+country may place them: Germany on the coast of sea areas I and II (in the advanced game, from its ships; with
+Transportfly, at an airfield it holds), Norway on a mobilisation point or point city, one per area and round, the
+Allies on the coast of III-VII away from I and II (advanced: seas Germany does not control). Nobody places where
+enemy battalions stand. The Allies' first six land as two groups of three, in areas apart (chapter 3).
+
+One "why not" serves both the legal actions and the refusal: `legal_moves` and `legal_places` keep exactly the
+candidates that `move_problem` and `place_problem` find nothing against. Every test reads the public board, the
+actor's own cards and ships and public flags: what the acting country may know (the twin tests hold it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import warroom.rulesets.kampen.coast as coast
+import warroom.rulesets.kampen.manoeuvre as manoeuvre
+from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play
+from warroom.rulesets.kampen.state import GERMANY, NORWAY
+
+if TYPE_CHECKING:
+    from warroom.rulesets.kampen.state import KampenState as St
+
+
+# ----- movement (4.1) ----------------------------------------------------------------------------------------
+def legal_moves(st: St) -> list[Any]:
+    """One area a round per battalion (4.1); into a hostile area the move is an attack, its battalions wait
+    at the border. A battalion that arrived this round moves no more. Movement cards come with the moves."""
+    if st.april:  # no movement on 9 April but the air drops (7.1)
+        return [*manoeuvre.playable_moves(st), DONE]
+    c = st.country
+    board = st.sc.board
+    out: list[Any] = []
+    for area in sorted(st.troops):
+        n = manoeuvre.movable(st, area, c)
+        for to in board.neighbours(area):
+            out.extend(Move(area, to, k) for k in range(1, n + 1))
+    out.extend(manoeuvre.playable_moves(st))
+    out.append(DONE)
+    return out
+
+
+def move_problem(st: St, action: Any) -> str:
+    """Why `action` is not a legal choice of the movement phase now ('' if it is)."""
+    if isinstance(action, Done):
+        return ""
+    if isinstance(action, Play):
+        if action.card not in st.hands.get(st.country, []):
+            return f"{action.card} is not in your hand"
+        if action not in manoeuvre.playable_moves(st):
+            return "that card has no use that fits this moment (see its timing and requirements)"
+        return ""
+    if not isinstance(action, Move):
+        return "not asked for at this step: move FROM TO [N], play CARD or done"
+    if st.april:
+        return "nobody moves overland on 9 April; only the air drops are made (7.1)"
+    board = st.sc.board
+    for area in (action.frm, action.to):
+        if area not in board.land:
+            return f"{area} is not a land area"
+    if action.via:
+        return f"only a movement card takes battalions through {action.via}; a plain move goes one area (4.1)"
+    if action.to not in board.neighbours(action.frm):
+        return f"{action.to} is not next to {action.frm}; a battalion moves one area a round (4.1)"
+    if action.n < 1:
+        return "a move takes at least one battalion"
+    have = manoeuvre.movable(st, action.frm, st.country)
+    if have < action.n:
+        return (f"{st.sc.names[st.country]} have {max(have, 0)} battalions in {action.frm} that may still move "
+                "(those that arrived this round move no more, 4.1)")
+    return ""
+
+
+# ----- placing new battalions (4.3, 8.3) ---------------------------------------------------------------------
+def area_problem(st: St, area: str) -> str:
+    """Why the country in its round may not place a new battalion in `area` now ('' if it may)."""
+    c = st.country
+    board = st.sc.board
+    info = board.land.get(area)
+    if info is None:
+        return f"{area} is not a land area"
+    if st.hostile(area, c):
+        return f"enemy battalions stand in {area}, and a new battalion does not start a battle (4.3)"
+    seas = info.seas
+    if c == GERMANY:
+        if st.flags.airfield_places > 0 and info.airfield and st.at(area, GERMANY) > 0:
+            return ""  # Transportfly: at an airfield Germany holds
+        if st.advanced:
+            return "" if coast.german_places(st, area) else (
+                f"Germany lands new battalions from its ships, and no German ship can carry one to {area} (8.3)")
+        return "" if seas & {"I", "II"} else "Germany places new battalions on the coast of sea area I or II (4.3)"
+    if c == NORWAY:
+        if not (info.mobilisation or info.point_city):
+            return f"Norway places new battalions on a mobilisation point or a point city, and {area} is neither (4.3)"
+        if area in st.placed:
+            return f"Norway has placed a new battalion in {area} this round already: one per area a round (4.3)"
+        return ""
+    if st.advanced:
+        return "" if coast.allied_places(st, area) else (
+            f"the Allies land new battalions on the coast of sea areas III-VII, never next to I or II, and only "
+            f"from a sea Germany does not control; {area} is not such a place (8.3)")
+    first = set(st.sc.allies_first["seas"])
+    if seas & first and not seas & {"I", "II"}:
+        return ""
+    return (f"the Allies place new battalions on the coast of sea areas {', '.join(sorted(first))}, never next to "
+            f"I or II (4.3)")
+
+
+def placement_areas(st: St) -> list[str]:
+    """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
+    (assumption: a reinforcement does not start a battle, J22)."""
+    return sorted(area for area in st.sc.board.land if not area_problem(st, area))
+
+
+def group_problem(st: St, area: str) -> str:
+    """Why the Allies' next first group may not land in `area` (a place they may land), '' if it may."""
+    taken = st.flags.first_areas
+    if area in taken:
+        return f"a first group has landed in {area} already; the two land in different areas (chapter 3)"
+    near = [t for t in taken if t in st.sc.board.neighbours(area)]
+    if near:
+        return f"{area} is next to {near[0]}, where a first group landed; the two land apart (chapter 3)"
+    return ""
+
+
+def legal_places(st: St) -> list[Any]:
+    areas = placement_areas(st)
+    if st.first_groups:
+        group = st.first_groups[0]
+        return [Place(a, group) for a in areas if not group_problem(st, a)]
+    return [Place(a) for a in areas]
+
+
+def place_problem(st: St, action: Any) -> str:
+    """Why `action` is not a legal placement now ('' if it is)."""
+    if not isinstance(action, Place):
+        return "not asked for at this step: place AREA"
+    why = area_problem(st, action.area)
+    if why:
+        return why
+    if st.first_groups:
+        group = st.first_groups[0]
+        if action.n != group:
+            return f"the Allies' first battalions land as a group of {group} (chapter 3)"
+        return group_problem(st, action.area)
+    if action.n != 1:
+        return "new battalions are placed one at a time"
+    return ""
