@@ -1,6 +1,7 @@
 """Lorraine's own rules: the Panzer Units (4.1, hook `panzer_units`), the weather (4.2, hook `weather`) and German
 Success (4.7, hook `german_success`). The Metz fortifications and the Moselle (4.3) are among a battle's
-modifiers (`campaign.py`); a destroyed Panzer Unit counting as captured is `FirestormState.destroy`'s.
+modifiers (`campaign.py`). A destroyed Panzer Unit counts as captured (`lost_as_captured`, which
+`FirestormState.destroy` asks).
 
 A German Panzer Unit next to an enemy area must attack: while one can, the Germans attack only from such areas,
 the Panzer Unit leads the attack, and it always fights alone. Each decision has one "why not" here, which serves
@@ -70,6 +71,11 @@ def required(st: St, attacker: str, kind: str, frm: str) -> str:
     if sc.has("panzer_units") and attacker == sc.sides[1] and kind == "normal" and frm in panzer_froms(st):
         return PANZER
     return ""
+
+
+def lost_as_captured(st: St, unit: str) -> bool:
+    """A Panzer Unit that is destroyed counts as captured (4.1): it is gone for good, and the Allies score it."""
+    return st.sc.troops[unit].is_panzer and st.sc.has("panzer_units")
 
 
 def commit_problem(st: St, units: tuple[str, ...], must_lead: bool) -> str:

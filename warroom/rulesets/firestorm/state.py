@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import warroom.rulesets.firestorm.lorraine as lorraine
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
@@ -414,7 +415,7 @@ class FirestormState(FlowRecording):
     def destroy(self, unit: str) -> None:
         """A destroyed troop goes to its pool, or is gone for good with VP to the enemy (rules.destroyed_to)."""
         troop = self.sc.troops[unit]
-        if troop.is_panzer and self.sc.has("panzer_units"):
+        if lorraine.lost_as_captured(self, unit):
             self.note(f"{troop.name} (Panzer Unit) is destroyed and counts as captured")
             self.capture(unit)
         elif self.sc.rules.destroyed_to == "gone":
