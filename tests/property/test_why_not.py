@@ -41,7 +41,7 @@ from warroom.scenarios import load_game
 from warroom.sim.conformance import cases
 from warroom.sim.walk import decisions
 
-GAMES = 3
+GAMES = 2
 """Random games per campaign and way of playing (12 cases)."""
 KAMPEN_GAMES = 1
 """Random games of Kampen om Norge per variant (basic and advanced, two and three players)."""

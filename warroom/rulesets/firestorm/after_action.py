@@ -156,13 +156,12 @@ def advance_problem(st: St, action: Action) -> str:
     if action.unit not in st.sc.troops:
         return f"unknown unit {action.unit!r}"
     why = room_problem(st, b)
-    if why:
+    if why or action.unit in b.survivors:
         return why
-    if b.survivors:
-        if action.unit in b.survivors:
-            return ""
-        return f"the battle survivors ({', '.join(b.survivors)}) advance first"
-    return advancer_problem(st, b, action.unit, parallel.engaged_troops(st))
+    why = advancer_problem(st, b, action.unit, parallel.engaged_troops(st))
+    if why or not b.survivors:
+        return why
+    return f"the battle survivors ({', '.join(b.survivors)}) advance first"
 
 
 def nothing_to_advance(st: St) -> bool:

@@ -83,10 +83,10 @@ def start_problem(st: FirestormState, bar: ArrowBar, frm: str) -> str:
     sc = st.sc
     if frm not in sc.areas:
         return f"unknown area {frm!r}"
-    if bar.froms is not None and frm not in bar.froms:
-        return bar.why_froms
     if st.control[frm] != bar.side:
         return f"the battle arrow must start in an area you control ({frm} is not yours)"
+    if bar.froms is not None and frm not in bar.froms:
+        return bar.why_froms
     if frm not in bar.holding:
         return f"{frm} holds no ground Firestorm Troop to attack with"
     if bar.forced and frm not in bar.forced:

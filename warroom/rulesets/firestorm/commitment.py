@@ -74,24 +74,32 @@ def extra_problem(st: FirestormState, bar: CommitBar, extra: str) -> str:
     assert b is not None
     side = bar.side
     if extra == AIR:
-        if side not in sc.air or st.air_left[side] <= 0:
+        if side not in sc.air:
+            return f"the {sc.side_names[side]} fly no air sorties in {sc.title}"
+        if st.air_left[side] <= 0:
             return "no air sortie is left this turn"
         if sc.has("norway_air") and not norway.air_allowed(st, b, side):
             return ("no air sortie may fly over this map this turn (Norway 7.6-7.7: Stukas over Narvik need Bodø; "
                     "the RAF flies only where and when its sortie rules allow)")
         return ""
     if extra == NAVAL:
-        if sc.has("naval_gunfire") and norway.gunfire(st, b, side)[0] > 0:
+        if not sc.has("naval_gunfire"):
+            return f"{sc.title} has no naval gunfire support (a Norway rule)"
+        if norway.gunfire(st, b, side)[0] > 0:
             return ""
         return ("naval gunfire supports only Allied troops in Narvik-map battles, while a Cruiser Sqn or "
                 "Destroyer Flot is in Narvik harbour (Norway 7.1, 11.33)")
     if extra == CARPET:
+        if not sc.has("carpet_bombing"):
+            return f"{sc.title} has no carpet bombing (a Caen rule)"
         if bar.attacking and st.carpet_left > 0 and side == sc.sides[0] and sc.has("carpet_bombing"):
             return ""
         return "carpet bombing is only for an Allied attack, once in each of the turns that allow it"
     if extra == DEFENCE:
-        most = sc.rules.value("defence_max_regular") if sc.has("german_defence") else 0
-        if bar.attacking or not most or side != sc.sides[1] or st.turn < sc.rules.value("defence_from_turn"):
+        if not sc.has("german_defence"):
+            return f"{sc.title} has no German Defence troop (a Caen rule)"
+        most = sc.rules.value("defence_max_regular")
+        if bar.attacking or side != sc.sides[1] or st.turn < sc.rules.value("defence_from_turn"):
             return "the German Defence troop defends German areas from turn 2, and not beside three German troops"
         if len(bar.present) >= most:
             return f"the German Defence troop is not added beside {most} German troops (Caen 4.1)"

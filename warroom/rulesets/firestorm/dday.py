@@ -1,5 +1,5 @@
-"""Caen's opening: the D-Day turn (Caen 3.2-3.3: Operation Tonga, Operation Neptune on the three beaches, the
-follow-up attacks from the beaches and 21. Panzerdivision's counter-attack) and the Caumont Gap battle of turn 2
+"""Caen's opening: the D-Day turn (Caen 3.2: Operation Tonga, Operation Neptune on the three beaches, the
+follow-up attacks from the beaches and 21. Panzerdivision's counter-attack) and the Caumont Gap battle of turn 2 (3.3)
 (hooks `dday` and `caumont_gap`)."""
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def exploit_legal(st: St) -> list[Any]:
 def exploit_bar(st: St) -> ArrowBar:
     beach, _ = st.flags.exploits[0]
     return arrow_bar(st, st.sc.sides[0], (beach,), f"this follow-up attack is made from {st.area_label(beach)}, "
-                                                    "where its landing succeeded (Caen 3.3)")
+                                                    "where its landing succeeded (Caen 3.2, step III)")
 
 
 def exploit_problem(st: St, action: Action) -> str:

@@ -191,8 +191,9 @@ def _not_a_candidate(st: FirestormState, unit: str, side: str, listed: tuple[str
         return f"troops pass through {area} but may not stop there"
     if listed:
         where = ", ".join(listed)
-        if any(st.control[a] == side for a in listed):
-            return f"{unit} arrives in one of its listed areas that you hold ({where})"
+        held = [a for a in listed if st.control[a] == side]
+        if held:
+            return f"{unit} arrives in one of its listed areas that you hold ({', '.join(held)})"
         if sc.rules.value("arrival_fallback") == "adjacent":
             return f"none of {unit}'s listed areas ({where}) is yours, so it arrives next to one of them"
         return f"{unit} arrives only in its listed areas ({where}), and you hold none of them"

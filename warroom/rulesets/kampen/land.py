@@ -85,12 +85,19 @@ def area_problem(st: St, area: str) -> str:
         return f"enemy battalions stand in {area}, and a new battalion does not start a battle (4.3)"
     seas = info.seas
     if c == GERMANY:
-        if st.flags.airfield_places > 0 and info.airfield and st.at(area, GERMANY) > 0:
+        airlift = st.flags.airfield_places > 0
+        if airlift and info.airfield and st.at(area, GERMANY) > 0:
             return ""  # Transportfly: at an airfield Germany holds
-        if st.advanced:
-            return "" if coast.german_places(st, area) else (
-                f"Germany lands new battalions from its ships, and no German ship can carry one to {area} (8.3)")
-        return "" if seas & {"I", "II"} else "Germany places new battalions on the coast of sea area I or II (4.3)"
+        if st.advanced and seas and coast.german_places(st, area):
+            return ""
+        if not st.advanced and seas & {"I", "II"}:
+            return ""
+        where = ("on the coast of sea area I or II, or of a sea where no Allied ship stands there or further south, "
+                 "or one German ship at a time from a sea its ships control (8.3)") if st.advanced else \
+            "on the coast of sea area I or II (4.3)"
+        also = " (or, with Transportfly, at an airfield it holds)" if airlift else ""
+        why = f"{area} has no coast" if not seas else f"{area} is not such a place now"
+        return f"Germany places new battalions {where}{also}; {why}"
     if c == NORWAY:
         if not (info.mobilisation or info.point_city):
             return f"Norway places new battalions on a mobilisation point or a point city, and {area} is neither (4.3)"
@@ -99,8 +106,8 @@ def area_problem(st: St, area: str) -> str:
         return ""
     if st.advanced:
         return "" if coast.allied_places(st, area) else (
-            f"the Allies land new battalions on the coast of sea areas III-VII, never next to I or II, and only "
-            f"from a sea Germany does not control; {area} is not such a place (8.3)")
+            f"the Allies land new battalions on the coast of sea areas III-VII, never next to I or II nor next to a "
+            f"sea controlled by German ships; {area} is not such a place (8.3)")
     first = set(st.sc.allies_first["seas"])
     if seas & first and not seas & {"I", "II"}:
         return ""

@@ -315,7 +315,7 @@ class KampenState(FlowRecording):
             if not isinstance(action, Roll):
                 raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
             self.chance_dice().check(action)
-        elif action not in self.legal_actions():
+        elif not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.flow.explain(self, action))
         self.apply_unchecked(action, who)
 
