@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from warroom import rulesets
 from warroom.core.errors import IllegalActionError
 from warroom.rulesets.firestorm import caen
 from warroom.rulesets.firestorm.actions import (
@@ -29,9 +30,12 @@ from warroom.rulesets.firestorm.actions import (
     Commit,
     Mode,
     Move,
+    Order,
     Place,
     Retreat,
 )
+from warroom.rulesets.firestorm.sea import HARBOUR
+from warroom.rulesets.firestorm.sea_legality import NAVAL_STEPS
 from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.kampen.actions import Done as KDone
 from warroom.rulesets.kampen.actions import Move as KMove
@@ -90,8 +94,8 @@ def test_every_typed_action_is_legal_exactly_when_its_step_finds_nothing_against
             game: FirestormState = system.new_game(load_game(scenario), dict(variant.params))
             for n, st in enumerate(decisions(game, seed)):
                 problem = st.flow.steps[st.step].problem
-                if problem is None or (st.step == "moves" and n % 4):
-                    continue
+                if problem is None or st.step in NAVAL_STEPS or (st.step == "moves" and n % 4):
+                    continue  # the Strategic Game's orders have their own test below
                 legal = set(st.legal_actions())
                 for action in legal:
                     assert problem(st, action) == "", (st.step, action.to_str())
@@ -149,3 +153,48 @@ def test_kampen_land_moves_and_placements_are_legal_exactly_when_their_step_find
                         assert why in str(refused.value) or "is not asked for at this step" in str(refused.value)
                 checked[st.step] = checked.get(st.step, 0) + 1
     assert set(checked) == {"move", "place"}
+
+
+def firestorm_game(name: str) -> FirestormState:
+    game: FirestormState = rulesets.new_game(load_game(name))
+    return game
+
+
+def orders_typed(st: FirestormState, rng: random.Random) -> Iterator[Any]:
+    """Every order a player could type in Norway's Strategic Game now, about every counter and location."""
+    sc = st.sc
+    locs = list(sc.strat_areas)
+    counters = list(sc.counters)
+    yield from (PASS, Order("launch"), Order("halt"), Order("attack"), Order("fight"), Order("evade"),
+                Order("stand"), Order("press"))
+    yield from (Order("activate", loc, kind) for loc in locs for kind in ("ships", "subs", "air"))
+    yield from (Order(verb, c) for verb in ("take", "sortie") for c in counters)
+    yield from (Order(verb, loc) for verb in ("sail", "dive", "fly", "bomb", "withdraw") for loc in locs)
+    yield from (Order("allocate", c, "", n) for c in [*rng.sample(counters, 12), HARBOUR] for n in (1, 2, 5))
+    yield from (Order("aim", c, aim) for c in counters for aim in ("subs", "ships"))
+    if st.step == "fleet_moves":
+        mover = st.current_player()
+        yield from (Move(c, loc) for c in counters if sc.counters[c].side == mover for loc in locs)
+        yield from (Move(c, rng.choice(locs)) for c in rng.sample(counters, 6))
+
+
+def test_every_typed_order_of_the_strategic_game_is_legal_exactly_when_its_step_finds_nothing_against_it() -> None:
+    checked: dict[str, int] = {}
+    for seed in range(2):
+        rng = random.Random(seed)
+        for n, st in enumerate(decisions(firestorm_game("norway"), seed)):
+            if st.step not in NAVAL_STEPS or (st.step == "fleet_moves" and n % 6):
+                continue
+            problem = st.flow.steps[st.step].problem
+            assert problem is not None, st.step
+            legal = set(st.legal_actions())
+            for action in legal:
+                assert problem(st, action) == "", (st.step, action.to_str())
+            for action in orders_typed(st, rng):
+                why = problem(st, action)
+                assert (why == "") == (action in legal), (seed, st.step, action.to_str(), why)
+                if why and rng.random() < 0.003:
+                    with pytest.raises(IllegalActionError):
+                        st.clone().apply_action(action, st.current_player())
+            checked[st.step] = checked.get(st.step, 0) + 1
+    assert {"sa_stuka", "sa_choose", "sa_form", "sa_move", "nv_alloc", "nv_retreat", "fleet_moves"} <= set(checked)

@@ -13,7 +13,8 @@ from rich.text import Text
 
 from warroom.rulesets.firestorm.describe import short
 from warroom.rulesets.firestorm.naval_combat import target_name
-from warroom.rulesets.firestorm.sea_legality import KIND_TEXT, NAVAL_STEPS
+from warroom.rulesets.firestorm.sea import KIND_TEXT
+from warroom.rulesets.firestorm.sea_legality import NAVAL_STEPS
 from warroom.rulesets.firestorm.state import FirestormState
 
 SIDE_STYLE = {"allies": "bold blue", "axis": "bold red"}

@@ -22,8 +22,7 @@ from warroom.rulesets.firestorm.actions import (
     Retreat,
 )
 from warroom.rulesets.firestorm.naval_combat import target_name
-from warroom.rulesets.firestorm.sea import air_steps
-from warroom.rulesets.firestorm.sea_legality import KIND_TEXT
+from warroom.rulesets.firestorm.sea import KIND_TEXT, air_steps
 from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.firestorm.steps import item_bonus
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import AIMS, PASS, Order, Pass
 from warroom.rulesets.firestorm.fleet import Combat, Volley
 from warroom.rulesets.firestorm.model import REVISION
@@ -22,19 +23,26 @@ if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
 from warroom.rulesets.firestorm.sea import (
     HARBOUR,
+    NOT_NOW,
     alive,
     coded,
+    counter_problem,
     cv,
     enemy_ships_here,
     is_home_port_of_other,
     label,
+    listing,
+    location_problem,
     lose,
     names,
     navy_of,
+    not_next_to,
     order,
+    place,
     relocate,
     sail_options,
     side_label,
+    side_name,
 )
 
 
@@ -111,16 +119,46 @@ def alloc_actor(st: St) -> str:
     return v.side if v is not None else ""
 
 
+def allocate_problem(st: St, v: Volley, target: str, n: int) -> str:
+    """Why `n` of the volley's dice may not go at `target` ('' if they may): each side splits its dice over the
+    enemy units in the fight, each target once, declared before the roll (6.3)."""
+    if target not in v.targets:
+        names = listing([f"{t} ({target_name(st, t)})" for t in v.targets if t not in v.alloc])
+        if target not in st.sc.counters and target != HARBOUR:
+            return f"unknown counter {target!r}; this volley's targets: {names}"
+        return f"{target_name(st, target)} is not a target in this fight (6.3); this volley's targets: {names}"
+    if target in v.alloc:
+        return f"{target_name(st, target)} already has {v.alloc[target]} dice: each target is allocated once"
+    if n < 1:
+        return "allocate at least one die"
+    if n > v.left():
+        return f"only {v.left()} of the volley's {v.dice} dice are left to allocate, not {n}"
+    return ""
+
+
 def legal_alloc(st: St) -> Sequence[Any]:
     combat = fight(st)
     v = deciding_volley(combat)
     if v is None:
         return ()
     left = v.left()
-    out: list[Any] = [order("allocate", t, n=n) for t in v.targets if t not in v.alloc for n in range(1, left + 1)]
+    out: list[Any] = [order("allocate", t, n=n) for t in v.targets for n in range(1, left + 1)
+                      if not allocate_problem(st, v, t, n)]
     if v.may_hold:
         out.append(PASS)
     return out
+
+
+def alloc_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal allocation of the deciding volley's dice now ('' if it is)."""
+    v = deciding_volley(fight(st))
+    if v is None:
+        return NOT_NOW
+    if isinstance(action, Pass):
+        return "" if v.may_hold else "every die must be allocated: only submarines may hold their fire (6.3, 6.8)"
+    if not isinstance(action, Order) or action.verb != "allocate":
+        return NOT_NOW
+    return allocate_problem(st, v, action.arg, action.n)
 
 
 def apply_alloc(st: St, action: Pass | Order) -> None:
@@ -251,6 +289,11 @@ def legal_evade(st: St) -> Sequence[Any]:
     return [order("fight"), order("evade")]
 
 
+def evade_problem(st: St, action: Action) -> str:
+    """The Germans may always fight or evade when surface combat is joined (6.5)."""
+    return "" if isinstance(action, Order) and action.verb in ("fight", "evade") and not action.arg else NOT_NOW
+
+
 def apply_evade(st: St, action: Order) -> None:
     assert isinstance(action, Order)
     surface_volleys(st, evade=action.verb == "evade")
@@ -355,12 +398,38 @@ def retreaters(st: St) -> list[str]:
     return [u for u in navy.retreating if navy.where[u] not in (GONE,)]
 
 
+def withdraw_problem(st: St, loc: str, words: bool = True) -> str:
+    """Why the retreating ships may not withdraw to `loc` ('' if they may): to an adjacent area, never back where
+    they have been, never into the enemy's home ports (1.3, 6.4). Without `words`, a refusal is not dressed
+    with the places still open (the list of them asks this function)."""
+    sc = st.sc
+    navy = navy_of(st)
+    bad = location_problem(st, loc)
+    if bad:
+        return bad
+    here = navy.where[retreaters(st)[0]]
+    if loc not in sc.sea_adj[here]:
+        return not_next_to(st, loc, here, "retreating ships")
+    s = sc.strat_areas[loc]
+    if is_home_port_of_other(s, navy.retreat_side):
+        return f"{place(st, loc)} is a home port of the {side_name(st, s.side)}: a retreat may not enter it (1.3, 6.4)"
+    if loc in navy.retreat_path:
+        back = f"the retreating ships have already been in {place(st, loc)}: a retreat never goes back (6.4)"
+        return f"{back}; open: {listing([o.arg for o in retreat_options(st)])}" if words else back
+    return ""
+
+
 def retreat_options(st: St) -> list[Order]:
     navy = navy_of(st)
-    sc = st.sc
     here = navy.where[retreaters(st)[0]]
-    return [order("withdraw", n) for n in sc.sea_adj[here]
-            if n not in navy.retreat_path and not is_home_port_of_other(sc.strat_areas[n], navy.retreat_side)]
+    return [order("withdraw", n) for n in st.sc.sea_adj[here] if not withdraw_problem(st, n, words=False)]
+
+
+def withdraw_step_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal retreat of the ships now ('' if it is)."""
+    if not isinstance(action, Order) or action.verb != "withdraw":
+        return NOT_NOW
+    return withdraw_problem(st, action.arg)
 
 
 def retreat_actor(st: St) -> str:
@@ -473,8 +542,15 @@ def legal_aim(st: St) -> Sequence[Any]:
     return []
 
 
-def aim_problem(st: St, action: Order) -> str | None:
-    """Why a counter of the side to act may not aim so now (6.8 mixed defence); None if it may."""
+def aim_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal aim of a counter of the side to act now (6.8 mixed defence); '' if it is."""
+    if not isinstance(action, Order) or action.verb != "aim":
+        return NOT_NOW
+    bad = counter_problem(st, action.arg, st.current_player())
+    if bad:
+        return bad
+    if action.what not in AIMS:
+        return f"a counter aims at the {' or the '.join(AIMS)}, not {action.what!r}"
     navy = navy_of(st)
     names_of = st.sc.counters
     name = names_of[action.arg].name
@@ -485,7 +561,7 @@ def aim_problem(st: St, action: Order) -> str | None:
     asked = legal_aim(st)
     if asked and asked[0].arg != action.arg:
         return f"each counter aims in turn: {names_of[asked[0].arg].name} is asked first"
-    return None
+    return ""
 
 
 def apply_aim(st: St, action: Order) -> None:
@@ -515,6 +591,11 @@ def reply_actor(st: St) -> str:
 
 def legal_reply(st: St) -> Sequence[Any]:
     return [order("stand"), order("press")]
+
+
+def reply_problem(st: St, action: Action) -> str:
+    """Ships attacked by submarines on their way may always stand or press on (6.8)."""
+    return "" if isinstance(action, Order) and action.verb in ("stand", "press") and not action.arg else NOT_NOW
 
 
 def apply_reply(st: St, action: Order) -> None:

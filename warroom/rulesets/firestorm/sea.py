@@ -5,9 +5,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
-from warroom.rulesets.firestorm.actions import Order
+from warroom.core.errors import IllegalActionError
+from warroom.rulesets.firestorm.actions import Order, parse_words
 from warroom.rulesets.firestorm.counters import CounterDef
 from warroom.rulesets.firestorm.fleet import NEVER, NavalState, is_surface
 from warroom.rulesets.firestorm.maps import StratAreaDef, reachable
@@ -105,6 +106,73 @@ def is_home_port_of_other(s: StratAreaDef, side: str) -> bool:
     return s.kind == "home_port" and s.side != side
 
 
+# ----- words for the Strategic Game's refusals ---------------------------------------------------------
+NOT_NOW = "not an order for this moment"
+"""A step's refusal of an order of another moment (`sea_legality` then says which moment it belongs to)."""
+KIND_TEXT = {"ships": "surface ships", "subs": "submarines", "air": "aircraft", "": "nothing"}
+
+
+def well_formed(action: object, *verbs: str) -> TypeGuard[Order]:
+    """Whether `action` is an order with one of `verbs`, whose fields are those its verb takes (as typed)."""
+    if not isinstance(action, Order) or action.verb not in verbs:
+        return False
+    try:
+        return parse_words(action.to_str().split(), str) == action
+    except IllegalActionError:
+        return False
+
+
+def place(st: St, loc: str) -> str:
+    """A location as read and as typed: 'B3 Møre coast', 'Narvik (narvik_harbour)'."""
+    s = st.sc.strat_areas.get(loc)
+    return label(st, loc) if s is None or s.is_coded else f"{label(st, loc)} ({loc})"
+
+
+def side_name(st: St, side: str) -> str:
+    return st.sc.side_names.get(side, side)
+
+
+def listing(items: Sequence[str], most: int = 8) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f" ... ({len(items)} in all)" if len(items) > most else "") if items else "none"
+
+
+def location_problem(st: St, loc: str) -> str | None:
+    """An argument that is not a Strategic Map location (1.2-1.4)."""
+    sc = st.sc
+    if loc in sc.strat_areas:
+        return None
+    if loc in sc.areas:
+        return f"{loc} ({sc.areas[loc].name}) is a land-map area, not a Strategic Map location"
+    return f"unknown Strategic Map location {loc!r}"
+
+
+def counter_problem(st: St, unit: str, side: str) -> str | None:
+    """An argument that is not one of `side`'s Strategic Map counters (5)."""
+    sc = st.sc
+    c = sc.counters.get(unit)
+    if c is None:
+        if unit in sc.troops:
+            return f"{unit} is a land Firestorm Troop, not a Strategic Map counter"
+        own = [u for u, w in navy_of(st).where.items() if sc.counters[u].side == side and w in sc.strat_areas]
+        return f"unknown counter {unit!r} (counters are named by id, e.g. {', '.join(own[:3])})"
+    if c.side != side:
+        return f"{c.name} ({unit}) belongs to the {side_name(st, c.side)}: you command only your own counters"
+    return None
+
+
+def not_next_to(st: St, loc: str, here: str, who: str) -> str:
+    sc = st.sc
+    s = sc.strat_areas[loc]
+    if s.kind in ("land", "airfield"):
+        return f"{place(st, loc)} is land: {who} move only by sea and into harbours (1.2)"
+    if s.kind in ("harbour", "home_port") and s.sea != here:
+        return f"{place(st, loc)} opens only on sea area {s.sea}: {who} enter it from there (1.3)"
+    return (f"{place(st, loc)} is not next to {place(st, here)}; from there {who} may go to: "
+            f"{listing(list(sc.sea_adj[here]))}")
+
+
+
 def relocate(st: St, unit: str, to: str) -> None:
     """Move a counter; a carrier takes the aircraft aboard with it (5.3)."""
     navy = navy_of(st)
@@ -156,18 +224,33 @@ def enemy_ships_here(st: St, loc: str, side: str) -> list[str]:
     return navy_of(st).surface_at(st.sc, loc, st.sc.other(side))
 
 
+def sail_problem(st: St, loc: str) -> str:
+    """Why the active group of ships may not sail into `loc` now ('' if it may): ships move area by area, never
+    into the enemy's home ports, never back to a place already visited in the action; a group that evaded may
+    not fight again (1.3, 6.2, 6.5)."""
+    sc = st.sc
+    navy = navy_of(st)
+    bad = location_problem(st, loc)
+    if bad:
+        return bad
+    if loc == navy.at:
+        return f"the group is already in {place(st, loc)}"
+    if loc not in sc.sea_adj[navy.at]:
+        return not_next_to(st, loc, navy.at, "ships")
+    s = sc.strat_areas[loc]
+    if is_home_port_of_other(s, navy.player):
+        return f"{place(st, loc)} is a home port of the {side_name(st, s.side)}: only their ships may enter it (1.3)"
+    if loc in navy.path:
+        return f"the group has already been in {place(st, loc)} during this action: a place is entered once"
+    if navy.no_fight and enemy_ships_here(st, loc, navy.player):
+        return (f"enemy ships are in {place(st, loc)}: after a voluntary retreat the group may move on but "
+                "not enter combat again (6.5)")
+    return ""
+
+
 def sail_options(st: St) -> list[Order]:
     navy = navy_of(st)
-    sc = st.sc
-    side = navy.player
-    out = []
-    for n in sc.sea_adj[navy.at]:
-        if n in navy.path or is_home_port_of_other(sc.strat_areas[n], side):
-            continue
-        if navy.no_fight and enemy_ships_here(st, n, side):
-            continue
-        out.append(order("sail", n))
-    return out
+    return [order("sail", n) for n in st.sc.sea_adj[navy.at] if not sail_problem(st, n)]
 
 
 def cv(st: St, units: Sequence[str]) -> int:

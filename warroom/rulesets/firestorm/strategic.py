@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.flow import Step, goto
-from warroom.rulesets.firestorm.actions import PASS, Move, Order, Pass
+from warroom.core.state import Action
+from warroom.rulesets.firestorm.actions import GROUP_KINDS, PASS, Move, Order, Pass
 from warroom.rulesets.firestorm.chance import chance_step
+from warroom.rulesets.firestorm.counters import CounterDef
 from warroom.rulesets.firestorm.fleet import SORTIE, NavalState, is_surface
 from warroom.rulesets.firestorm.maps import reachable
 from warroom.rulesets.firestorm.model import Arrival, FirestormScenario
@@ -26,8 +28,10 @@ from warroom.rulesets.firestorm.state import OFFMAP, WITHDRAWN
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
 from warroom.rulesets.firestorm.naval_combat import (
+    aim_problem,
     alloc_actor,
     alloc_done,
+    alloc_problem,
     apply_aim,
     apply_alloc,
     apply_evade,
@@ -37,12 +41,14 @@ from warroom.rulesets.firestorm.naval_combat import (
     begin_retreat_step,
     bship_dice,
     evade_actor,
+    evade_problem,
     legal_aim,
     legal_alloc,
     legal_evade,
     legal_reply,
     legal_retreat,
     reply_actor,
+    reply_problem,
     reroll_dice,
     resolve_bship,
     resolve_reroll,
@@ -51,24 +57,35 @@ from warroom.rulesets.firestorm.naval_combat import (
     roll_dice,
     start_air,
     start_sub_attack,
+    withdraw_step_problem,
 )
 from warroom.rulesets.firestorm.sea import (
+    KIND_TEXT,
+    NOT_NOW,
     air_steps,
     airfield_limit,
     alive,
     counter,
+    counter_problem,
     enemy_ships_here,
     has_room,
     home,
     is_home_port_of_other,
     label,
     land_aircraft,
+    listing,
+    location_problem,
     names,
     navy_of,
+    not_next_to,
     order,
+    place,
     relocate,
     sail_options,
+    sail_problem,
     side_label,
+    side_name,
+    well_formed,
 )
 
 
@@ -109,14 +126,31 @@ def clear_group(navy: NavalState) -> None:
     navy.aims = {}
 
 
+def sortie_problem(st: St, unit: str, words: bool = True) -> str:
+    """Why `unit` may not be lent to the land maps now ('' if it may): German Ju-87s on an airfield, before
+    any action of the turn (7.7, 11.26). Without `words`, a refusal does not list the Ju-87s that may go (the
+    list of them asks this function)."""
+    sc = st.sc
+    bad = counter_problem(st, unit, sc.sides[1])
+    if bad:
+        return bad
+    c = sc.counters[unit]
+    if not c.land_sortie:
+        return f"only Ju-87s may fly air support for the land battles (7.7); {c.name} is a {c.type}"
+    navy = navy_of(st)
+    where = navy.where[unit]
+    if where == SORTIE:
+        return f"{c.name} already flies air support for the land battles this turn"
+    if not navy.in_play(unit) or sc.strat_areas[where].kind != "airfield":
+        away = f"{c.name} is not at an airfield (7.7)"
+        return f"{away}; Ju-87s that may go: {listing([o.arg for o in stuka_options(st)])}" if words else away
+    return ""
+
+
 def stuka_options(st: St) -> list[Any]:
     """Ju-87s on airfields may be lent to the land maps for the turn, before any action (7.7, 11.26)."""
-    navy = navy_of(st)
-    out: list[Any] = []
-    for c in st.sc.counters.values():
-        if c.land_sortie and navy.in_play(c.id) and st.sc.strat_areas[navy.where[c.id]].kind == "airfield":
-            out.append(order("sortie", c.id))
-    return out
+    return [order("sortie", c.id) for c in st.sc.counters.values()
+            if c.land_sortie and not sortie_problem(st, c.id, words=False)]
 
 
 def stuka_actor(st: St) -> str:
@@ -143,12 +177,13 @@ def apply_stuka(st: St, action: Pass | Order) -> None:
         navy.stage = "choose" if navy.actions_left else "end"
 
 
-def group_pool(st: St, loc: str, kind: str, side: str) -> list[str]:
+def group_pool(st: St, loc: str, kind: str, side: str, every: bool = False) -> list[str]:
     """Un-activated units of `side` that may form one group at `loc` (6.1): ships in a sea area with
     those in its harbours; submarines at one location; aircraft from one airfield, or from the
     carriers in one area (carrier aircraft activate apart from their carrier, 5.3).
 
     assumption: ships in several harbours on the same sea area may form one group through it.
+    With `every`, activated units count too.
     """
     sc = st.sc
     navy = navy_of(st)
@@ -157,7 +192,7 @@ def group_pool(st: St, loc: str, kind: str, side: str) -> list[str]:
     out = []
     for u, w in navy.where.items():
         c = counters[u]
-        if c.side != side or u in done or w not in sc.strat_areas:
+        if c.side != side or (u in done and not every) or w not in sc.strat_areas:
             continue
         if kind == "ships":
             if is_surface(c) and (w == loc or (sc.strat_areas[w].sea == loc and sc.strat_areas[w].kind != "sea")):
@@ -170,28 +205,64 @@ def group_pool(st: St, loc: str, kind: str, side: str) -> list[str]:
     return out
 
 
+def activate_problem(st: St, side: str, loc: str, kind: str, pool: list[str] | None = None,
+                     surface: frozenset[str] | None = None) -> str:
+    """Why `side` may not activate a group of `kind` at `loc` now ('' if it may): one kind of un-activated unit
+    from one area (6.1); submarines need an enemy ship to attack or an area to move to (6.8); aircraft a bomber
+    with a target in its range (6.6, 6.9). `pool` (the group that could form) and `surface` (`enemy_surface`)
+    may be passed in when known."""
+    sc = st.sc
+    bad = location_problem(st, loc)
+    if bad or kind not in GROUP_KINDS:
+        return bad or f"unknown group kind {kind!r} (use ships, subs or air)"
+    s = sc.strat_areas[loc]
+    if kind == "ships" and s.kind != "sea":
+        if s.sea:
+            return f"ships in {place(st, loc)} activate through its sea area: 'activate {s.sea} ships' (6.1)"
+        return f"{place(st, loc)} is not a sea area: ships are activated in a sea area with its harbours (6.1)"
+    if pool is None:
+        pool = group_pool(st, loc, kind, side)
+    if not pool:
+        navy = navy_of(st)
+        if any(u in navy.activated for u in group_pool(st, loc, kind, side, every=True)):
+            return (f"every one of your {kind} at {place(st, loc)} has already been activated this turn: "
+                    "an activated unit cannot act again except to retreat (6.1)")
+        where = [o.arg for o in activation_options(st, side) if o.what == kind]
+        return f"you have no un-activated {kind} at {place(st, loc)}; yours can act from: {listing(where)}"
+    if kind == "subs" and not sub_can_act(st, loc, side):
+        return (f"the submarines at {place(st, loc)} have no enemy ships to attack and no area to move to "
+                "(home ports are closed to them, 6.2, 6.8)")
+    if kind == "air":
+        bombers = [u for u in pool if sc.counters[u].type == "bomber"]
+        if not bombers:
+            return "an air action needs a bomber: fighters only escort or defend (6.6)"
+        if not any(air_targets(st, [u], side, surface) for u in bombers):
+            return (f"no enemy surface ships or special bombing target are within range of the bombers at "
+                    f"{place(st, loc)} (6.2, 6.6, 6.9)")
+    return ""
+
+
 def activation_options(st: St, side: str) -> list[Order]:
+    """Every group `side` may activate: where its un-activated units of each kind are, less what
+    `activate_problem` finds against."""
     sc = st.sc
     navy = navy_of(st)
     counters = sc.counters
-    ships: set[str] = set()
-    subs: set[str] = set()
-    air: set[str] = set()
+    pools: dict[str, dict[str, list[str]]] = {"ships": {}, "subs": {}, "air": {}}  # `group_pool`, all at once
     for u, w in navy.where.items():
         c = counters[u]
         if c.side != side or u in navy.activated or w not in sc.strat_areas:
             continue
         if is_surface(c):
             s = sc.strat_areas[w]
-            ships.add(w if s.kind == "sea" else s.sea)
+            pools["ships"].setdefault(w if s.kind == "sea" else s.sea, []).append(u)
         elif c.type == "submarine":
-            subs.add(w)
-        elif c.is_aircraft and c.type == "bomber" and w not in air and air_targets(st, [u], side):
-            air.add(w)
-    out = [order("activate", loc, "ships") for loc in sorted(ships)]
-    out += [order("activate", loc, "subs") for loc in sorted(subs) if sub_can_act(st, loc, side)]
-    out += [order("activate", loc, "air") for loc in sorted(air)]
-    return out
+            pools["subs"].setdefault(w, []).append(u)
+        elif c.is_aircraft:
+            pools["air"].setdefault(w, []).append(u)
+    surface = enemy_surface(st, side) if pools["air"] else None
+    return [order("activate", loc, kind) for kind in GROUP_KINDS for loc in sorted(pools[kind])
+            if not activate_problem(st, side, loc, kind, pools[kind][loc], surface)]
 
 
 def sub_can_act(st: St, loc: str, side: str) -> bool:
@@ -232,12 +303,51 @@ def auto_launch(st: St) -> None:
         launch(st)
 
 
+def take_problem(st: St, unit: str) -> str:
+    """Why `unit` may not join the group being formed ('' if it may): units join only from the area it forms
+    in, one kind per group, once per turn (6.1)."""
+    sc = st.sc
+    navy = navy_of(st)
+    if unit in navy.pool:
+        return ""
+    bad = counter_problem(st, unit, navy.player)
+    if bad:
+        return bad
+    c = sc.counters[unit]
+    if unit in navy.group:
+        return f"{c.name} is already in the group"
+    if unit in navy.activated:
+        return f"{c.name} has already been activated this turn: an activated unit cannot act again (6.1)"
+    kind_ok = {"ships": is_surface(c), "subs": c.type == "submarine", "air": c.is_aircraft}[navy.kind]
+    if not kind_ok:
+        return f"{c.name} is a {c.type}: this group is {KIND_TEXT[navy.kind]} (one kind of unit per activation, 6.1)"
+    where = navy.where[unit]
+    if where not in sc.strat_areas:
+        return f"{c.name} is not on the Strategic Map"
+    area = place(st, navy.at) + (" and its harbours" if navy.kind == "ships" else "")
+    return (f"{c.name} is at {place(st, where)}: a group forms from one area, here {area} (6.1); "
+            f"may still join: {listing(navy.pool)}")
+
+
+def launch_problem(st: St) -> str:
+    return "" if navy_of(st).group else "take at least one unit into the group before it sets off (6.1)"
+
+
 def legal_form(st: St) -> Sequence[Any]:
     navy = navy_of(st)
-    out: list[Any] = [order("take", u) for u in navy.pool]
-    if navy.group:
+    out: list[Any] = [order("take", u) for u in navy.pool]  # `take_problem` finds nothing against exactly these
+    if not launch_problem(st):
         out.append(order("launch"))
     return out
+
+
+def form_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal step in forming the group ('' if it is)."""
+    if isinstance(action, Order) and action.verb == "take":
+        return take_problem(st, action.arg)
+    if isinstance(action, Order) and action.verb == "launch":
+        return launch_problem(st)
+    return NOT_NOW
 
 
 def apply_form(st: St, action: Order) -> None:
@@ -279,23 +389,28 @@ def air_group_range(st: St, group: Sequence[str]) -> int:
     return min(st.sc.counters[u].range for u in group)
 
 
-def air_targets(st: St, group: Sequence[str], side: str) -> list[Order]:
+def enemy_surface(st: St, side: str) -> frozenset[str]:
+    """The Strategic Map locations where the enemy of `side` has surface ships."""
+    sc = st.sc
+    enemy = sc.other(side)
+    return frozenset(w for u, w in navy_of(st).where.items()
+                     if w in sc.strat_areas and sc.counters[u].side == enemy and is_surface(sc.counters[u]))
+
+
+def air_targets(st: St, group: Sequence[str], side: str, surface: frozenset[str] | None = None) -> list[Order]:
     """Where an air group may strike (6.6, 6.9): enemy surface ships within range of every aircraft in
     it (a harbour counts in both its areas), or a special bombing mission; a bomber is needed.
 
     assumption: a group flies together, so its shortest range limits it (digest 6.2).
     """
     sc = st.sc
-    navy = navy_of(st)
     if not any(sc.counters[u].type == "bomber" for u in group):
         return []
-    base = navy.where[group[0]]
-    rng = air_group_range(st, group)
-    enemy = sc.other(side)
-    targets = sorted({w for u, w in navy.where.items()
-                      if w in sc.strat_areas and sc.counters[u].side == enemy and is_surface(sc.counters[u])})
-    out = [order("fly", t) for t in targets if air_steps(sc, base, t) <= rng]
-    out += [order("bomb", h) for h in bombing_targets(st, side) if air_steps(sc, base, h) <= rng]
+    if surface is None:
+        surface = enemy_surface(st, side)
+    out = [order("fly", t) for t in sorted(surface) if not strike_problem(st, group, side, "fly", t, surface, False)]
+    out += [order("bomb", h) for h in bombing_targets(st, side)
+            if not strike_problem(st, group, side, "bomb", h, surface, False)]
     return out
 
 
@@ -309,19 +424,103 @@ def bombing_targets(st: St, side: str) -> list[str]:
             if st.control.get(sc.strat_areas[h].land) == sc.other(side)]
 
 
+def dive_problem(st: St, loc: str) -> str:
+    """Why the active submarines may not move to `loc` ('' if they may): one area in an action, never into a
+    home port (6.2, 6.8)."""
+    sc = st.sc
+    navy = navy_of(st)
+    bad = location_problem(st, loc)
+    if bad:
+        return bad
+    if len(navy.path) > 1:
+        return "the submarines have already moved in this action: they move one area (6.2)"
+    if loc not in sc.sea_adj[navy.at]:
+        return not_next_to(st, loc, navy.at, "submarines")
+    if sc.strat_areas[loc].kind == "home_port":
+        return f"{place(st, loc)} is a home port: submarines never enter one, nor attack ships there (6.8)"
+    return ""
+
+
+def attack_problem(st: St) -> str:
+    """Why the active submarines may not attack where they are ('' if they may, 6.8)."""
+    navy = navy_of(st)
+    if st.sc.strat_areas[navy.at].kind == "home_port":
+        return "submarines cannot attack ships in a home port (6.8)"
+    if not enemy_ships_here(st, navy.at, navy.player):
+        return f"there are no enemy surface ships at {place(st, navy.at)} to attack (6.8)"
+    return ""
+
+
+def strike_problem(st: St, group: Sequence[str], side: str, verb: str, loc: str,
+                   surface: frozenset[str] | None = None, words: bool = True) -> str:
+    """Why an air group of `side` may not `fly` to (strike ships at) or `bomb` `loc` ('' if it may): a bomber
+    and enemy surface ships within range of every aircraft of the group (6.6), or a special bombing target the
+    enemy holds, within range (6.9)."""
+    sc = st.sc
+    bad = location_problem(st, loc)
+    if bad:
+        return bad
+    if verb == "bomb":
+        targets: dict[str, list[str]] = sc.rules.value("bombing_targets")
+        mine = targets.get(side, [])
+        if not mine:
+            flyers = " and ".join(side_name(st, s) for s in targets) or "nobody"
+            return f"only the {flyers} fly special bombing missions (6.9); the {side_name(st, side)} cannot"
+        if loc not in mine:
+            return (f"{place(st, loc)} is not a special bombing target (6.9); targets: "
+                    f"{listing([place(st, t) for t in mine])}")
+    if not any(sc.counters[u].type == "bomber" for u in group):
+        return f"no bomber in the group: fighters only escort ({'6.9' if verb == 'bomb' else '6.6'})"
+    if verb == "bomb":
+        if loc not in bombing_targets(st, side):
+            land = sc.strat_areas[loc].land
+            held = f"the {side_name(st, side)} hold {st.area_label(land)}" if land and st.control.get(land) == side \
+                else f"{place(st, loc)} is not a port the enemy holds now"
+            return f"{held}: a special bombing mission only closes a port the enemy holds (6.9)"
+    elif loc not in (enemy_surface(st, side) if surface is None else surface):
+        return f"there are no enemy surface ships at {place(st, loc)} to strike (6.6)"
+    base = navy_of(st).where[group[0]]
+    reach = air_group_range(st, group)
+    steps = air_steps(sc, base, loc)
+    if steps > reach:
+        if not words:
+            return "out of range"
+        return (f"{place(st, loc)} is {steps} areas from {place(st, base)}, beyond the group's range of {reach} "
+                "(6.2, 6.6)")
+    return ""
+
+
 def legal_move(st: St) -> Sequence[Any]:
     navy = navy_of(st)
     halt = order("halt")
     if navy.kind == "ships":
         return [*sail_options(st), halt]
     if navy.kind == "subs":
-        out: list[Any] = []
-        if len(navy.path) == 1:
-            out += [order("dive", n) for n in st.sc.sea_adj[navy.at] if st.sc.strat_areas[n].kind != "home_port"]
-        if enemy_ships_here(st, navy.at, navy.player) and st.sc.strat_areas[navy.at].kind != "home_port":
+        out: list[Any] = [order("dive", n) for n in st.sc.sea_adj[navy.at] if not dive_problem(st, n)]
+        if not attack_problem(st):
             out.append(order("attack"))
         return [*out, halt]
     return [*air_targets(st, navy.group, navy.player), halt]
+
+
+MOVE_VERBS = {"ships": ("sail", "halt"), "subs": ("dive", "attack", "halt"), "air": ("fly", "bomb", "halt")}
+
+
+def move_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal order for the active group now ('' if it is)."""
+    navy = navy_of(st)
+    if not isinstance(action, Order) or action.verb not in MOVE_VERBS.get(navy.kind, ()):
+        return NOT_NOW
+    verb = action.verb
+    if verb == "halt":
+        return ""
+    if verb == "sail":
+        return sail_problem(st, action.arg)
+    if verb == "dive":
+        return dive_problem(st, action.arg)
+    if verb == "attack":
+        return attack_problem(st)
+    return strike_problem(st, navy.group, navy.player, verb, action.arg)
 
 
 def apply_move(st: St, action: Order) -> None:
@@ -454,57 +653,166 @@ def home_port(st: St, side: str) -> str:
 _MOVES: dict[tuple[str, str], Move] = {}
 
 
-def fleet_move_options(st: St, side: str) -> list[Move]:
-    """Strategic moves (6.12): ships any distance through seas free of enemy surface ships; submarines up
-    to 2 areas; land-based aircraft re-base to a friendly airfield with room. Each counter moves once."""
-    navy = navy_of(st)
-    sc = st.sc
-    enemy = sc.other(side)
-    counts: dict[str, int] = {}
-    for u in land_aircraft(st, side):
-        counts[navy.where[u]] = counts.get(navy.where[u], 0) + 1
-    limits = {loc: airfield_limit(st, loc, side) for loc, s in sc.strat_areas.items() if s.kind == "airfield"}
-    fields = [loc for loc, limit in limits.items() if limit != 0 and (limit is None or counts.get(loc, 0) < limit)]
-    blocked = {w for u, w in navy.where.items() if sc.counters[u].side == enemy and is_surface(sc.counters[u])}
-    steps = int(sc.rules.value("sub_strategic_move"))
-    memo: dict[tuple[str, str], list[str]] = {}  # (kind, location) -> destinations, shared by a stack
+class FleetReach:
+    """Where each counter of a side may make its strategic move now (6.12), worked out once for a decision:
+    ships any distance through seas free of enemy surface ships and never into the enemy's home ports,
+    submarines up to 2 areas and never into a home port, land-based aircraft to a friendly airfield with room."""
 
-    def ship_dests(w: str) -> list[str]:
-        seen = reachable(w, lambda a: [n for n in sc.sea_adj[a] if n not in blocked
-                                       and not is_home_port_of_other(sc.strat_areas[n], side)])
+    __slots__ = ("blocked", "fields", "memo", "side", "st", "steps")
+
+    def __init__(self, st: St, side: str) -> None:
+        navy = navy_of(st)
+        sc = st.sc
+        enemy = sc.other(side)
+        counts: dict[str, int] = {}
+        for u in land_aircraft(st, side):
+            counts[navy.where[u]] = counts.get(navy.where[u], 0) + 1
+        limits = {loc: airfield_limit(st, loc, side) for loc, s in sc.strat_areas.items() if s.kind == "airfield"}
+        self.st = st
+        self.side = side
+        self.fields = [loc for loc, limit in limits.items()
+                       if limit != 0 and (limit is None or counts.get(loc, 0) < limit)]
+        self.blocked = {w for u, w in navy.where.items()
+                        if sc.counters[u].side == enemy and is_surface(sc.counters[u])}
+        self.steps = int(sc.rules.value("sub_strategic_move"))
+        self.memo: dict[tuple[str, str], list[str]] = {}  # (kind, location) -> destinations, shared by a stack
+
+    def dests(self, c: CounterDef, w: str) -> list[str]:
+        """Where counter `c` (one of the side's, at `w` on the map) may move, in order."""
+        if c.is_aircraft:
+            return [f for f in self.fields if f != w]
+        if not (is_surface(c) or c.type == "submarine"):
+            return []
+        kind = "ship" if is_surface(c) else "sub"
+        dests = self.memo.get((kind, w))
+        if dests is None:
+            dests = self.memo[(kind, w)] = self._ship_dests(w) if kind == "ship" else self._sub_dests(w)
+        return dests
+
+    def _ship_dests(self, w: str) -> list[str]:
+        sc = self.st.sc
+        seen = reachable(w, lambda a: [n for n in sc.sea_adj[a] if n not in self.blocked
+                                       and not is_home_port_of_other(sc.strat_areas[n], self.side)])
         return sorted(seen - {w})
 
-    def sub_dests(w: str) -> list[str]:
+    def _sub_dests(self, w: str) -> list[str]:
         # assumption: submarines never enter a home port, their own included: they may not attack there
         # (6.8) and the digest gives them no other use for one
+        sc = self.st.sc
         near = {w}
         frontier = [w]
-        for _ in range(steps):
+        for _ in range(self.steps):
             frontier = [n for a in frontier for n in sc.sea_adj[a]
                         if n not in near and sc.strat_areas[n].kind != "home_port"]
             near.update(frontier)
         return sorted(near - {w})
 
+
+def fleet_move_options(st: St, side: str) -> list[Move]:
+    """Strategic moves (6.12): each of the side's counters that may still move (`fleet_counter_problem`), to
+    each place `FleetReach` finds for it."""
+    navy = navy_of(st)
+    sc = st.sc
+    reach = FleetReach(st, side)
     out: list[Move] = []
     for u, w in navy.where.items():
         c = sc.counters[u]
-        if c.side != side or u in navy.moved or w not in sc.strat_areas or c.carrier:
+        if c.side != side or u in navy.moved or w not in sc.strat_areas or c.carrier:  # `fleet_counter_problem`
             continue
-        if is_surface(c) or c.type == "submarine":
-            kind = "ship" if is_surface(c) else "sub"
-            dests = memo.get((kind, w))
-            if dests is None:
-                dests = memo[(kind, w)] = ship_dests(w) if kind == "ship" else sub_dests(w)
-        elif c.is_aircraft:
-            dests = [f for f in fields if f != w]
-        else:
-            dests = []
-        for d in dests:
+        for d in reach.dests(c, w):
             move = _MOVES.get((u, d))
             if move is None:
                 move = _MOVES[(u, d)] = Move(u, d)
             out.append(move)
     return out
+
+
+def fleet_counter_problem(st: St, side: str, unit: str) -> str:
+    """Why `unit` may not make a strategic move of `side` now, wherever to ('' if it may go somewhere)."""
+    sc = st.sc
+    navy = navy_of(st)
+    if unit in sc.troops:
+        return f"{unit} is a land Firestorm Troop: the land strategic moves are over; counters move now (6.12)"
+    bad = counter_problem(st, unit, side)
+    if bad:
+        return bad
+    c = sc.counters[unit]
+    where = navy.where[unit]
+    if unit in navy.moved:
+        return f"{c.name} has already made its strategic move this turn (6.12)"
+    if where not in sc.strat_areas:
+        return f"{c.name} is not on the Strategic Map ({where})"
+    if c.carrier:
+        return f"{c.name} stays aboard its carrier: carrier aircraft move with it (5.3, 6.12)"
+    return ""
+
+
+def fleet_move_problem(st: St, action: Action) -> str:
+    """Why `action` is not a legal strategic move of a counter, nor a legal end of them, now ('' if it is)."""
+    if isinstance(action, Pass):
+        return ""
+    if not isinstance(action, Move):
+        return NOT_NOW
+    side = fleet_mover(st)
+    unit, to = action.unit, action.to
+    why = fleet_counter_problem(st, side, unit)
+    if why:
+        return why
+    bad = location_problem(st, to)
+    if bad:
+        return bad
+    if to in FleetReach(st, side).dests(st.sc.counters[unit], navy_of(st).where[unit]):
+        return ""
+    return _unreachable(st, side, unit, to)
+
+
+def _unreachable(st: St, side: str, unit: str, to: str) -> str:
+    """The words for why `to` is not among the places `FleetReach` finds for `unit`."""
+    sc = st.sc
+    c = sc.counters[unit]
+    where = navy_of(st).where[unit]
+    if to == where:
+        return f"{c.name} is already at {place(st, to)}"
+    dest = sc.strat_areas[to]
+    if c.is_aircraft:
+        return airfield_problem(st, to, side)
+    if not (is_surface(c) or c.type == "submarine"):
+        return f"{c.name} makes no strategic move (6.12)"
+    if dest.kind in ("land", "airfield"):
+        return f"{place(st, to)} is land: ships and submarines move only by sea (1.2)"
+    if is_home_port_of_other(dest, side):
+        return f"{place(st, to)} is a home port of the {side_name(st, dest.side)}: only their ships may enter it (1.3)"
+    if c.type == "submarine":
+        if dest.kind == "home_port":
+            return f"{place(st, to)} is a home port: submarines never enter one (6.8)"
+        most = sc.rules.value("sub_strategic_move")
+        return f"{place(st, to)} is more than {most} areas away: submarines move up to {most} areas (6.12)"
+    if enemy_ships_here(st, to, side):
+        return f"enemy surface ships are at {place(st, to)}: ships never move into or through them (6.12)"
+    if to in reachable(where, lambda a: list(sc.sea_adj[a])):
+        return f"every sea route from {place(st, where)} to {place(st, to)} passes enemy surface ships (6.12)"
+    return f"{place(st, to)} cannot be reached by sea from {place(st, where)}"
+
+
+def airfield_problem(st: St, to: str, side: str) -> str:
+    """Why an aircraft may not re-base to `to`: not an airfield, not usable by `side` now, or full."""
+    sc = st.sc
+    s = sc.strat_areas[to]
+    if s.kind != "airfield":
+        return f"{place(st, to)} is not an airfield: aircraft re-base only to airfields (6.12)"
+    limit = airfield_limit(st, to, side)
+    if limit == 0:
+        if s.side != side:
+            return f"{place(st, to)} is an airfield of the {side_name(st, s.side)} (1.4)"
+        if st.turn < s.from_turn:
+            return f"{place(st, to)} may be used from turn {s.from_turn} (1.4, 7.6)"
+        if s.land and st.control[s.land] != side:
+            return f"{place(st, to)} is unusable: its land area {st.area_label(s.land)} is not held by your side (7.6)"
+        return f"{place(st, to)} is not usable by your side now (Bodø needs all of the SCN map with Namsos, 7.6)"
+    here = sum(1 for u in land_aircraft(st, side) if navy_of(st).where[u] == to)
+    if limit is not None and here >= limit:
+        return f"{place(st, to)} already holds its limit of {limit} aircraft (1.4, 7.6)"
+    return f"{place(st, to)} is not open to your aircraft now (1.4, 7.6)"
 
 
 def fleet_mover(st: St) -> str:
@@ -571,34 +879,62 @@ def stage_is(name: str) -> Any:
     return lambda st: navy_of(st).stage != name
 
 
+# ----- each decision's "why not", for the flow table: '' when the action is legal -------------------------
+def stuka_problem(st: St, action: Action) -> str:
+    if isinstance(action, Pass):
+        return ""
+    if not well_formed(action, "sortie"):
+        return NOT_NOW
+    return sortie_problem(st, action.arg)
+
+
+def choose_problem(st: St, action: Action) -> str:
+    if isinstance(action, Pass):
+        return ""
+    if not well_formed(action, "activate"):
+        return NOT_NOW
+    return activate_problem(st, navy_of(st).player, action.arg, action.what)
+
+
+def form_step_problem(st: St, action: Action) -> str:
+    return form_problem(st, action) if well_formed(action, "take", "launch") else NOT_NOW
+
+
+def move_step_problem(st: St, action: Action) -> str:
+    return move_problem(st, action) if well_formed(action, *MOVE_VERBS[navy_of(st).kind]) else NOT_NOW
+
+
 def strategic_steps() -> list[Step[St]]:
     """The Strategic Game rows of the flow table (hook `strategic_game`)."""
     phase = "strategic actions"
     return [
         Step("sa_start", phase, on_begin=begin_actions, next=route),
-        Step("sa_stuka", phase, actor=stuka_actor, legal=legal_stuka, apply=apply_stuka,
+        Step("sa_stuka", phase, actor=stuka_actor, legal=legal_stuka, apply=apply_stuka, problem=stuka_problem,
              end_if=stage_is("stuka"), next=route),
-        Step("sa_choose", phase, actor=choose_actor, legal=legal_choose, apply=apply_choose,
+        Step("sa_choose", phase, actor=choose_actor, legal=legal_choose, apply=apply_choose, problem=choose_problem,
              end_if=stage_is("choose"), next=route),
-        Step("sa_form", phase, actor=choose_actor, legal=legal_form, apply=apply_form,
+        Step("sa_form", phase, actor=choose_actor, legal=legal_form, apply=apply_form, problem=form_step_problem,
              end_if=stage_is("form"), next=route),
-        Step("sa_move", phase, actor=choose_actor, legal=legal_move, apply=apply_move,
+        Step("sa_move", phase, actor=choose_actor, legal=legal_move, apply=apply_move, problem=move_step_problem,
              end_if=stage_is("move"), next=route),
-        Step("nv_evade", phase, actor=evade_actor, legal=legal_evade, apply=apply_evade,
+        Step("nv_evade", phase, actor=evade_actor, legal=legal_evade, apply=apply_evade, problem=evade_problem,
              end_if=stage_is("evade"), next=route),
         Step("nv_alloc", phase, actor=alloc_actor, legal=legal_alloc, apply=apply_alloc, end_if=alloc_done,
+             problem=alloc_problem,
              next=goto("nv_roll")),
         chance_step("nv_roll", phase, roll_dice, resolve_roll, goto("nv_reroll")),
         chance_step("nv_reroll", phase, reroll_dice, resolve_reroll, goto("nv_bship")),
         chance_step("nv_bship", phase, bship_dice, resolve_bship, route),
         Step("nv_retreat", phase, actor=retreat_actor, legal=legal_retreat, apply=apply_retreat,
+             problem=withdraw_step_problem,
              on_begin=begin_retreat_step, end_if=stage_is("retreat"), next=route),
-        Step("nv_reply", phase, actor=reply_actor, legal=legal_reply, apply=apply_reply,
+        Step("nv_reply", phase, actor=reply_actor, legal=legal_reply, apply=apply_reply, problem=reply_problem,
              end_if=stage_is("reply"), next=route),
-        Step("nv_aim", phase, actor=reply_actor, legal=legal_aim, apply=apply_aim,
+        Step("nv_aim", phase, actor=reply_actor, legal=legal_aim, apply=apply_aim, problem=aim_problem,
              end_if=stage_is("aim"), next=route),
         Step("sa_next", phase, on_begin=next_action, next=route),
         Step("sa_end", phase, on_begin=end_actions, next=route),
         Step("fleet_moves", "strategic", actor=fleet_mover, legal=legal_fleet, apply=apply_fleet,
+             problem=fleet_move_problem,
              on_begin=begin_fleet_moves, end_if=lambda st: st.idx >= len(st.sc.sides), next=goto("turn_end")),
     ]
