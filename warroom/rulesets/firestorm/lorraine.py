@@ -1,7 +1,7 @@
 """Lorraine's own rules: the Panzer Units (4.1, hook `panzer_units`), the weather (4.2, hook `weather`) and German
 Success (4.7, hook `german_success`). The Metz fortifications and the Moselle (4.3) are among a battle's
 modifiers (`campaign.py`). A destroyed Panzer Unit counts as captured (`lost_as_captured`, which
-`FirestormState.destroy` asks).
+`FirestormState.destroy` asks through its flow).
 
 A German Panzer Unit next to an enemy area must attack: while one can, the Germans attack only from such areas,
 the Panzer Unit leads the attack, and it always fights alone. Each decision has one "why not" here, which serves

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import warroom.rulesets.firestorm.lorraine as lorraine
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
@@ -81,8 +80,9 @@ class Flags:
 
 class FirestormRules(Flow["FirestormState"]):
     """The flow table of a campaign, with the verbs that stand above the position: what a side sees of it, why an
-    action is refused, a battle's result from the table, and Norway's Strategic Game. `steps.FirestormFlow` gives
-    them; the position asks its flow, so that this module, the data, imports nothing above it."""
+    action is refused, a battle's result from the table, a campaign's rule on losses, and Norway's Strategic Game.
+    `steps.FirestormFlow` gives them; the position asks its flow, so that this module, the data, imports nothing
+    above it."""
 
     def view(self, st: FirestormState, side: str | None) -> dict[str, Any]:
         raise NotImplementedError
@@ -92,6 +92,10 @@ class FirestormRules(Flow["FirestormState"]):
 
     def check_report(self, st: FirestormState, action: Report) -> None:
         """Raise `IllegalActionError` unless a battle at the table waits for this result (parallel.py)."""
+        raise NotImplementedError
+
+    def lost_as_captured(self, st: FirestormState, unit: str) -> bool:
+        """Whether `unit`, destroyed, counts as captured (a campaign rule: Lorraine's Panzer Units)."""
         raise NotImplementedError
 
     def waiting_for(self, st: FirestormState) -> list[int]:
@@ -415,7 +419,7 @@ class FirestormState(FlowRecording):
     def destroy(self, unit: str) -> None:
         """A destroyed troop goes to its pool, or is gone for good with VP to the enemy (rules.destroyed_to)."""
         troop = self.sc.troops[unit]
-        if lorraine.lost_as_captured(self, unit):
+        if self.flow.lost_as_captured(self, unit):
             self.note(f"{troop.name} (Panzer Unit) is destroyed and counts as captured")
             self.capture(unit)
         elif self.sc.rules.destroyed_to == "gone":

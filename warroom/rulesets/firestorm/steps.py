@@ -723,6 +723,9 @@ class FirestormFlow(FirestormRules):
     def check_report(self, st: St, action: Report) -> None:
         parallel.check_report(st, action)
 
+    def lost_as_captured(self, st: St, unit: str) -> bool:
+        return lorraine.lost_as_captured(st, unit)
+
     def waiting_for(self, st: St) -> list[int]:
         return parallel.waiting_for(st)
 
