@@ -63,6 +63,8 @@ class ArrowBar:
     """Areas of battles at the table."""
     moselle: bool
     """Lorraine, turn 1: the Allies attack only across the Moselle, into the open targets or their own areas."""
+    bars: bool
+    """Whether `barred_target` has anything to check (a pass-through area, a table, the Moselle rule)."""
 
 
 def arrow_bar(st: FirestormState, side: str, froms: tuple[str, ...] | None = None, why_froms: str = "",
@@ -72,10 +74,10 @@ def arrow_bar(st: FirestormState, side: str, froms: tuple[str, ...] | None = Non
     sc = st.sc
     locked = parallel.locked_areas(st) if locked is None else locked
     forced = tuple(lorraine.forced_froms(st, side, locked)) if froms is None else ()
+    moselle = sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0]
     return ArrowBar(side=side, holding=tuple(attack_froms(st, side)), froms=froms, why_froms=why_froms,
                     forced=forced, landings=froms is None and side == sc.sides[0] and bool(st.flags.no_attack_from),
-                    locked=locked,
-                    moselle=sc.has("t1_moselle_restriction") and st.turn == 1 and side == sc.sides[0])
+                    locked=locked, moselle=moselle, bars=bool(sc.no_stop or locked or moselle))
 
 
 def start_problem(st: FirestormState, bar: ArrowBar, frm: str) -> str:
@@ -145,11 +147,12 @@ def _arrows(st: FirestormState, bar: ArrowBar) -> Iterator[Arrow]:
     control = st.control
     side = bar.side
     starts = bar.froms if bar.froms is not None else bar.forced or bar.holding  # nowhere else could pass
+    bars = bar.bars
     for frm in starts:
         if start_problem(st, bar, frm):
             continue
         for to in adjacency[frm]:  # the enemy neighbours (`target_problem`'s first tests), then the campaign bars
-            if control[to] != side and not barred_target(st, bar, frm, to):
+            if control[to] != side and not (bars and barred_target(st, bar, frm, to)):
                 yield Arrow(frm, to)
 
 

@@ -43,6 +43,7 @@ from warroom.rulesets.firestorm.sea import (
     sail_options,
     side_label,
     side_name,
+    well_formed,
 )
 
 
@@ -122,6 +123,20 @@ def alloc_actor(st: St) -> str:
 def allocate_problem(st: St, v: Volley, target: str, n: int) -> str:
     """Why `n` of the volley's dice may not go at `target` ('' if they may): each side splits its dice over the
     enemy units in the fight, each target once, declared before the roll (6.3)."""
+    return target_problem(st, v, target) or dice_problem(v, n)
+
+
+def dice_problem(v: Volley, n: int) -> str:
+    """Why `n` dice may not be allocated from what is left of the volley ('' if they may)."""
+    if n < 1:
+        return "allocate at least one die"
+    if n > v.left():
+        return f"only {v.left()} of the volley's {v.dice} dice are left to allocate, not {n}"
+    return ""
+
+
+def target_problem(st: St, v: Volley, target: str) -> str:
+    """Why none of the volley's dice may go at `target` ('' if some may)."""
     if target not in v.targets:
         names = listing([f"{t} ({target_name(st, t)})" for t in v.targets if t not in v.alloc])
         if target not in st.sc.counters and target != HARBOUR:
@@ -129,10 +144,6 @@ def allocate_problem(st: St, v: Volley, target: str, n: int) -> str:
         return f"{target_name(st, target)} is not a target in this fight (6.3); this volley's targets: {names}"
     if target in v.alloc:
         return f"{target_name(st, target)} already has {v.alloc[target]} dice: each target is allocated once"
-    if n < 1:
-        return "allocate at least one die"
-    if n > v.left():
-        return f"only {v.left()} of the volley's {v.dice} dice are left to allocate, not {n}"
     return ""
 
 
@@ -142,8 +153,8 @@ def legal_alloc(st: St) -> Sequence[Any]:
     if v is None:
         return ()
     left = v.left()
-    out: list[Any] = [order("allocate", t, n=n) for t in v.targets for n in range(1, left + 1)
-                      if not allocate_problem(st, v, t, n)]
+    out: list[Any] = [order("allocate", t, n=n) for t in v.targets if not target_problem(st, v, t)
+                      for n in range(1, left + 1)]  # exactly the numbers `dice_problem` allows
     if v.may_hold:
         out.append(PASS)
     return out
@@ -156,7 +167,7 @@ def alloc_problem(st: St, action: Action) -> str:
         return NOT_NOW
     if isinstance(action, Pass):
         return "" if v.may_hold else "every die must be allocated: only submarines may hold their fire (6.3, 6.8)"
-    if not isinstance(action, Order) or action.verb != "allocate":
+    if not well_formed(action, "allocate"):
         return NOT_NOW
     return allocate_problem(st, v, action.arg, action.n)
 
@@ -291,7 +302,7 @@ def legal_evade(st: St) -> Sequence[Any]:
 
 def evade_problem(st: St, action: Action) -> str:
     """The Germans may always fight or evade when surface combat is joined (6.5)."""
-    return "" if isinstance(action, Order) and action.verb in ("fight", "evade") and not action.arg else NOT_NOW
+    return "" if well_formed(action, "fight", "evade") else NOT_NOW
 
 
 def apply_evade(st: St, action: Order) -> None:
@@ -398,16 +409,17 @@ def retreaters(st: St) -> list[str]:
     return [u for u in navy.retreating if navy.where[u] not in (GONE,)]
 
 
-def withdraw_problem(st: St, loc: str, words: bool = True) -> str:
+def withdraw_problem(st: St, loc: str, words: bool = True, here: str = "") -> str:
     """Why the retreating ships may not withdraw to `loc` ('' if they may): to an adjacent area, never back where
     they have been, never into the enemy's home ports (1.3, 6.4). Without `words`, a refusal is not dressed
-    with the places still open (the list of them asks this function)."""
+    with the places still open (the list of them asks this function); `here`, where the ships are, may be
+    passed in when known."""
     sc = st.sc
     navy = navy_of(st)
     bad = location_problem(st, loc)
     if bad:
         return bad
-    here = navy.where[retreaters(st)[0]]
+    here = here or navy.where[retreaters(st)[0]]
     if loc not in sc.sea_adj[here]:
         return not_next_to(st, loc, here, "retreating ships")
     s = sc.strat_areas[loc]
@@ -422,12 +434,12 @@ def withdraw_problem(st: St, loc: str, words: bool = True) -> str:
 def retreat_options(st: St) -> list[Order]:
     navy = navy_of(st)
     here = navy.where[retreaters(st)[0]]
-    return [order("withdraw", n) for n in st.sc.sea_adj[here] if not withdraw_problem(st, n, words=False)]
+    return [order("withdraw", n) for n in st.sc.sea_adj[here] if not withdraw_problem(st, n, False, here)]
 
 
 def withdraw_step_problem(st: St, action: Action) -> str:
     """Why `action` is not a legal retreat of the ships now ('' if it is)."""
-    if not isinstance(action, Order) or action.verb != "withdraw":
+    if not well_formed(action, "withdraw"):
         return NOT_NOW
     return withdraw_problem(st, action.arg)
 
@@ -544,7 +556,7 @@ def legal_aim(st: St) -> Sequence[Any]:
 
 def aim_problem(st: St, action: Action) -> str:
     """Why `action` is not a legal aim of a counter of the side to act now (6.8 mixed defence); '' if it is."""
-    if not isinstance(action, Order) or action.verb != "aim":
+    if not well_formed(action, "aim"):
         return NOT_NOW
     bad = counter_problem(st, action.arg, st.current_player())
     if bad:
@@ -595,7 +607,7 @@ def legal_reply(st: St) -> Sequence[Any]:
 
 def reply_problem(st: St, action: Action) -> str:
     """Ships attacked by submarines on their way may always stand or press on (6.8)."""
-    return "" if isinstance(action, Order) and action.verb in ("stand", "press") and not action.arg else NOT_NOW
+    return "" if well_formed(action, "stand", "press") else NOT_NOW
 
 
 def apply_reply(st: St, action: Order) -> None:

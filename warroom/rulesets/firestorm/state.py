@@ -7,7 +7,7 @@ Locations of a troop: an area id, or one of `POOL` (Reinforcement Pool), `OFFMAP
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -311,6 +311,14 @@ class FirestormState(FlowRecording):
         if self.control[area] != side:
             self.control[area] = side
             self._derived = {}
+
+    def per_control(self, key: tuple[str, str, int], make: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+        """A value that depends on control alone (`key` names it), made once per control state."""
+        got = self._derived.get(key)
+        if isinstance(got, tuple):
+            return got
+        made = self._derived[key] = make()
+        return made
 
     def supplied_areas(self, side: str) -> frozenset[str]:
         """Areas linked to one of `side`'s held supply sources through friendly areas (core 6)."""

@@ -10,7 +10,7 @@ the shared Strategic Map helpers in `sea`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.flow import Step, goto
@@ -236,7 +236,7 @@ def activate_problem(st: St, side: str, loc: str, kind: str, pool: list[str] | N
         bombers = [u for u in pool if sc.counters[u].type == "bomber"]
         if not bombers:
             return "an air action needs a bomber: fighters only escort or defend (6.6)"
-        if not any(air_targets(st, [u], side, surface) for u in bombers):
+        if not any(has_air_target(st, [u], side, surface) for u in bombers):
             return (f"no enemy surface ships or special bombing target are within range of the bombers at "
                     f"{place(st, loc)} (6.2, 6.6, 6.9)")
     return ""
@@ -403,15 +403,26 @@ def air_targets(st: St, group: Sequence[str], side: str, surface: frozenset[str]
 
     assumption: a group flies together, so its shortest range limits it (digest 6.2).
     """
+    return list(_air_targets(st, group, side, surface))
+
+
+def has_air_target(st: St, group: Sequence[str], side: str, surface: frozenset[str] | None = None) -> bool:
+    """Whether the air group has somewhere to strike (found without listing every target)."""
+    return next(_air_targets(st, group, side, surface), None) is not None
+
+
+def _air_targets(st: St, group: Sequence[str], side: str, surface: frozenset[str] | None) -> Iterator[Order]:
     sc = st.sc
     if not any(sc.counters[u].type == "bomber" for u in group):
-        return []
+        return
     if surface is None:
         surface = enemy_surface(st, side)
-    out = [order("fly", t) for t in sorted(surface) if not strike_problem(st, group, side, "fly", t, surface, False)]
-    out += [order("bomb", h) for h in bombing_targets(st, side)
-            if not strike_problem(st, group, side, "bomb", h, surface, False)]
-    return out
+    for t in sorted(surface):
+        if not strike_problem(st, group, side, "fly", t, surface, False):
+            yield order("fly", t)
+    for h in bombing_targets(st, side):
+        if not strike_problem(st, group, side, "bomb", h, surface, False):
+            yield order("bomb", h)
 
 
 def bombing_targets(st: St, side: str) -> list[str]:
@@ -420,8 +431,9 @@ def bombing_targets(st: St, side: str) -> list[str]:
     assumption: only while the enemy holds the port's land area, since the mission closes it as an enemy
     supply port and does nothing else (digest 6.9 suggestion)."""
     sc = st.sc
-    return [h for h in sc.rules.value("bombing_targets").get(side, [])
-            if st.control.get(sc.strat_areas[h].land) == sc.other(side)]
+    return list(st.per_control(("bombs", side, 0), lambda: tuple(
+        h for h in sc.rules.value("bombing_targets").get(side, []) if st.control.get(sc.strat_areas[h].land) ==
+        sc.other(side))))
 
 
 def dive_problem(st: St, loc: str) -> str:
@@ -460,7 +472,7 @@ def strike_problem(st: St, group: Sequence[str], side: str, verb: str, loc: str,
     bad = location_problem(st, loc)
     if bad:
         return bad
-    if verb == "bomb":
+    if verb == "bomb" and loc not in bombing_targets(st, side):
         targets: dict[str, list[str]] = sc.rules.value("bombing_targets")
         mine = targets.get(side, [])
         if not mine:
@@ -469,15 +481,13 @@ def strike_problem(st: St, group: Sequence[str], side: str, verb: str, loc: str,
         if loc not in mine:
             return (f"{place(st, loc)} is not a special bombing target (6.9); targets: "
                     f"{listing([place(st, t) for t in mine])}")
+        land = sc.strat_areas[loc].land
+        held = f"the {side_name(st, side)} hold {st.area_label(land)}" if land and st.control.get(land) == side \
+            else f"{place(st, loc)} is not a port the enemy holds now"
+        return f"{held}: a special bombing mission only closes a port the enemy holds (6.9)"
     if not any(sc.counters[u].type == "bomber" for u in group):
         return f"no bomber in the group: fighters only escort ({'6.9' if verb == 'bomb' else '6.6'})"
-    if verb == "bomb":
-        if loc not in bombing_targets(st, side):
-            land = sc.strat_areas[loc].land
-            held = f"the {side_name(st, side)} hold {st.area_label(land)}" if land and st.control.get(land) == side \
-                else f"{place(st, loc)} is not a port the enemy holds now"
-            return f"{held}: a special bombing mission only closes a port the enemy holds (6.9)"
-    elif loc not in (enemy_surface(st, side) if surface is None else surface):
+    if verb == "fly" and loc not in (enemy_surface(st, side) if surface is None else surface):
         return f"there are no enemy surface ships at {place(st, loc)} to strike (6.6)"
     base = navy_of(st).where[group[0]]
     reach = air_group_range(st, group)
