@@ -668,7 +668,7 @@ class FleetReach:
     ships any distance through seas free of enemy surface ships and never into the enemy's home ports,
     submarines up to 2 areas and never into a home port, land-based aircraft to a friendly airfield with room."""
 
-    __slots__ = ("blocked", "fields", "memo", "side", "st", "steps")
+    __slots__ = ("blocked", "by_type", "fields", "memo", "side", "st", "steps")
 
     def __init__(self, st: St, side: str) -> None:
         navy = navy_of(st)
@@ -686,9 +686,16 @@ class FleetReach:
                         if sc.counters[u].side == enemy and is_surface(sc.counters[u])}
         self.steps = int(sc.rules.value("sub_strategic_move"))
         self.memo: dict[tuple[str, str], list[str]] = {}  # (kind, location) -> destinations, shared by a stack
+        self.by_type: dict[tuple[str, str], list[str]] = {}  # (counter type, location) -> the same, asked first
 
     def dests(self, c: CounterDef, w: str) -> list[str]:
         """Where counter `c` (one of the side's, at `w` on the map) may move, in order."""
+        got = self.by_type.get((c.type, w))
+        if got is None:
+            got = self.by_type[(c.type, w)] = self._dests(c, w)
+        return got
+
+    def _dests(self, c: CounterDef, w: str) -> list[str]:
         if c.is_aircraft:
             return [f for f in self.fields if f != w]
         if not (is_surface(c) or c.type == "submarine"):

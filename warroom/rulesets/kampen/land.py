@@ -35,6 +35,8 @@ def legal_moves(st: St) -> list[Any]:
     out: list[Any] = []
     for area in sorted(st.troops):
         n = manoeuvre.movable(st, area, c)
+        if n <= 0:  # `move_problem`'s count: nothing here may move
+            continue
         for to in board.neighbours(area):
             out.extend(Move(area, to, k) for k in range(1, n + 1))
     out.extend(manoeuvre.playable_moves(st))
@@ -74,15 +76,20 @@ def move_problem(st: St, action: Any) -> str:
 
 
 # ----- placing new battalions (4.3, 8.3) ---------------------------------------------------------------------
-def area_problem(st: St, area: str) -> str:
-    """Why the country in its round may not place a new battalion in `area` now ('' if it may)."""
+NO = "no"
+"""A refusal not put into words: asked for every area at once, only the decision counts."""
+
+
+def area_problem(st: St, area: str, words: bool = True) -> str:
+    """Why the country in its round may not place a new battalion in `area` now ('' if it may); without
+    `words`, only whether it may (a refusal is `NO`)."""
     c = st.country
     board = st.sc.board
     info = board.land.get(area)
     if info is None:
         return f"{area} is not a land area"
     if st.hostile(area, c):
-        return f"enemy battalions stand in {area}, and a new battalion does not start a battle (4.3)"
+        return f"enemy battalions stand in {area}, and a new battalion does not start a battle (4.3)" if words else NO
     seas = info.seas
     if c == GERMANY:
         airlift = st.flags.airfield_places > 0
@@ -92,6 +99,8 @@ def area_problem(st: St, area: str) -> str:
             return ""
         if not st.advanced and seas & {"I", "II"}:
             return ""
+        if not words:
+            return NO
         where = ("on the coast of sea area I or II, or of a sea where no Allied ship stands there or further south, "
                  "or one German ship at a time from a sea its ships control (8.3)") if st.advanced else \
             "on the coast of sea area I or II (4.3)"
@@ -100,17 +109,22 @@ def area_problem(st: St, area: str) -> str:
         return f"Germany places new battalions {where}{also}; {why}"
     if c == NORWAY:
         if not (info.mobilisation or info.point_city):
-            return f"Norway places new battalions on a mobilisation point or a point city, and {area} is neither (4.3)"
+            return (f"Norway places new battalions on a mobilisation point or a point city, and {area} is neither "
+                    "(4.3)") if words else NO
         if area in st.placed:
-            return f"Norway has placed a new battalion in {area} this round already: one per area a round (4.3)"
+            return (f"Norway has placed a new battalion in {area} this round already: one per area a round (4.3)"
+                    if words else NO)
         return ""
     if st.advanced:
-        return "" if coast.allied_places(st, area) else (
-            f"the Allies land new battalions on the coast of sea areas III-VII, never next to I or II nor next to a "
-            f"sea controlled by German ships; {area} is not such a place (8.3)")
+        if coast.allied_places(st, area):
+            return ""
+        return (f"the Allies land new battalions on the coast of sea areas III-VII, never next to I or II nor next to "
+                f"a sea controlled by German ships; {area} is not such a place (8.3)") if words else NO
     first = set(st.sc.allies_first["seas"])
     if seas & first and not seas & {"I", "II"}:
         return ""
+    if not words:
+        return NO
     return (f"the Allies place new battalions on the coast of sea areas {', '.join(sorted(first))}, never next to "
             f"I or II (4.3)")
 
@@ -118,7 +132,7 @@ def area_problem(st: St, area: str) -> str:
 def placement_areas(st: St) -> list[str]:
     """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
     (assumption: a reinforcement does not start a battle, J22)."""
-    return sorted(area for area in st.sc.board.land if not area_problem(st, area))
+    return sorted(area for area in st.sc.board.land if not area_problem(st, area, words=False))
 
 
 def group_problem(st: St, area: str) -> str:
