@@ -109,15 +109,16 @@ def room_problem(st: St, b: Battle) -> str:
     return ""
 
 
-def advancer_problem(st: St, b: Battle, unit: str, engaged: frozenset[str]) -> str:
-    """Why `unit`, which is not a battle survivor, may not advance into the captured area ('' if it may)."""
+def advancer_problem(st: St, b: Battle, unit: str, engaged: frozenset[str], where: str = "") -> str:
+    """Why `unit`, which is not a battle survivor, may not advance into the captured area ('' if it may).
+    `where` the troop is may be passed in when known."""
     sc = st.sc
     if sc.troops[unit].side != b.attacker:
         return f"{unit} is not one of your troops"
     if unit in engaged:
         at_table = [p.no for p in st.parked if unit in (*p.att, *p.dfn)]
         return f"{unit} is committed to battle {at_table[0]}, still on the table"
-    where = st.loc[unit]
+    where = where or st.loc[unit]
     if where not in sc.adjacency[b.to]:
         return f"{unit} is in {where}, not next to {b.to}"
     if st.control[where] != b.attacker:
@@ -130,7 +131,7 @@ def advance_options(st: St) -> list[Advance | Pass]:
     if room_problem(st, b):
         return []
     if b.survivors:
-        out: list[Advance | Pass] = [Advance(u) for u in b.survivors]
+        out: list[Advance | Pass] = [_advance(u) for u in b.survivors]
         if b.advanced == 0:
             out.append(PASS)
         return out
@@ -138,10 +139,21 @@ def advance_options(st: St) -> list[Advance | Pass]:
     troops = st.sc.troops
     attacker = b.attacker
     engaged = parallel.engaged_troops(st)  # troops at another battle's table stay there
-    out = [Advance(u) for u, where in st.loc.items()  # the attacker's troops next door, then `advancer_problem`
-           if where in near and troops[u].side == attacker and not advancer_problem(st, b, u, engaged)]
+    out = [_advance(u) for u, where in st.loc.items()  # the attacker's troops next door, then `advancer_problem`
+           if where in near and troops[u].side == attacker and not advancer_problem(st, b, u, engaged, where)]
     out.append(PASS)
     return out
+
+
+_ADVANCES: dict[str, Advance] = {}
+
+
+def _advance(unit: str) -> Advance:
+    """Interned `Advance` values."""
+    got = _ADVANCES.get(unit)
+    if got is None:
+        got = _ADVANCES[unit] = Advance(unit)
+    return got
 
 
 def advance_problem(st: St, action: Action) -> str:
