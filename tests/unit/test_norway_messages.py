@@ -268,3 +268,12 @@ def test_aircraft_rebase_only_to_usable_airfields_with_room() -> None:
     assert refusal(st, "move bf109_1 A5") == "A5 United Kingdom is an airfield of the Allies (1.4)"
     assert refusal(st, "move bf109_1 B3") == ("B3 Møre coast (off Åndalsnes) is not an airfield: aircraft re-base "
                                               "only to airfields (6.12)")
+
+
+def test_old_wordings_mended_in_issue_13_say_what_is_meant() -> None:
+    st = position({"rodney": "B3", "gneisenau": "B2", "submarine_1": "B3"})
+    assert refusal(st, "aim rodney subs").startswith("counters aim only when ships that entered an area with enemy "
+                                                     "submarines and surface ships have been fired on")
+    do(st, "activate B3 subs")
+    assert st.step == "sa_move"
+    assert refusal(st, "dive B3") == "the submarines are already in B3 Møre coast (off Åndalsnes)"

@@ -52,6 +52,8 @@ WHEN = {
     "evade": "the Germans choose to fight or evade only when surface combat is joined, before the dice (6.5)",
     "allocate": "no fight is waiting for its dice to be allocated (6.3)",
     "withdraw": "no ships are retreating (6.4)",
+    "aim": "counters aim only when ships that entered an area with enemy submarines and surface ships have been "
+           "fired on by the submarines (6.8)",
     "stand": "only ships attacked by submarines on their way choose to stand or press on (6.8)",
     "press": "only ships attacked by submarines on their way choose to stand or press on (6.8)",
 }

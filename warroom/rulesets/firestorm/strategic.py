@@ -320,7 +320,8 @@ def take_problem(st: St, unit: str) -> str:
         return f"{c.name} has already been activated this turn: an activated unit cannot act again (6.1)"
     kind_ok = {"ships": is_surface(c), "subs": c.type == "submarine", "air": c.is_aircraft}[navy.kind]
     if not kind_ok:
-        return f"{c.name} is a {c.type}: this group is {KIND_TEXT[navy.kind]} (one kind of unit per activation, 6.1)"
+        what = {"named": "named ship", "group": "group of warships"}.get(c.type, c.type)
+        return f"{c.name} is a {what}: this group is {KIND_TEXT[navy.kind]} (one kind of unit per activation, 6.1)"
     where = navy.where[unit]
     if where not in sc.strat_areas:
         return f"{c.name} is not on the Strategic Map"
@@ -446,6 +447,8 @@ def dive_problem(st: St, loc: str) -> str:
         return bad
     if len(navy.path) > 1:
         return "the submarines have already moved in this action: they move one area (6.2)"
+    if loc == navy.at:
+        return f"the submarines are already in {place(st, loc)}"
     if loc not in sc.sea_adj[navy.at]:
         return not_next_to(st, loc, navy.at, "submarines")
     if sc.strat_areas[loc].kind == "home_port":
