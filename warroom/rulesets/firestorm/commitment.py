@@ -190,9 +190,9 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
         candidates = [()]
         candidates.extend((u,) for u in items)
         candidates.extend(combinations(items, 2))
-    grouped = bar.panzers or bool(bar.required) or bool(bar.reserve) or DEFENCE in extras  # else no group rule
-    out = [_commit(c) for c in candidates                                                    # has anything to check
-           if not shape_problem(bar, c) and not (grouped and group_problem(st, bar, c))]
+    # without a Panzer Unit rule, a required troop, a reserve or a Defence troop, `group_problem` finds nothing
+    grouped = bar.panzers or bool(bar.required) or bool(bar.reserve) or DEFENCE in extras
+    out = [_commit(c) for c in candidates if not shape_problem(bar, c) and not (grouped and group_problem(st, bar, c))]
     if attacking and not extra_problem(st, bar, CARPET):
         out.extend([_commit((*c.units, CARPET)) for c in out])
     return out
