@@ -1,4 +1,4 @@
-"""Players that pick among legal actions: a random bot and a heuristic bot."""
+"""Players that pick among legal actions: a random bot, a heuristic bot and a searching bot (`ai.mcts`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from warroom.ai.mcts import MCTSBot, parse_budget
 from warroom.core.state import Action
 from warroom.rulesets import heuristic, of
 
-KINDS = ("random", "heuristic")
+KINDS = ("random", "heuristic", "mcts")
+"""The bot kinds; a searching bot may name its budget after a colon: 'mcts:800', 'mcts:1.5s', 'mcts:200/h60'."""
 
 
 class RandomBot:
@@ -23,12 +25,27 @@ class RandomBot:
 
 
 def make_bot(kind: str, rng: random.Random) -> Any:
-    """A bot by name: 'random' or 'heuristic'."""
+    """A bot by name: 'random', 'heuristic', or 'mcts' with an optional budget ('mcts:800' rollouts,
+    'mcts:1.5s' of CPU time, '/hN' a horizon of N actions). Raises `ValueError` naming what is wrong."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "heuristic":
         return HeuristicBot(rng)
-    raise ValueError(f"unknown bot {kind!r} (use random or heuristic)")
+    name, colon, budget = kind.partition(":")
+    if name == "mcts":
+        if colon and not budget:
+            raise ValueError("'mcts:' needs a budget after the colon, e.g. mcts:800 or mcts:1.5s")
+        return MCTSBot(rng, parse_budget(budget))
+    raise ValueError(f"unknown bot {kind!r} (use random, heuristic or mcts, e.g. mcts:800 or mcts:1.5s)")
+
+
+def bot_problem(kind: str) -> str:
+    """Why `kind` names no bot ('' if it names one)."""
+    try:
+        make_bot(kind, random.Random(0))
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 class HeuristicBot(RandomBot):

@@ -167,6 +167,10 @@ class RuleSystem:
     max_actions: int
     """No game of any bundled scenario lasts longer than this many actions: the harness's termination bound."""
     capabilities: frozenset[Capability] = frozenset()
+    value: Callable[[Any], dict[str, float]] | None = None
+    """Each side's standing in a position on a scale of 0 to 1 (1: the best result the game allows), read by
+    searching bots (`ai.mcts`) at a game's end and, as their evaluation, at a search horizon. None: the bots
+    squash `returns()`."""
     seat_view: Callable[[Any, str | None], dict[str, Any]] | None = None
     """What the player of a seat sees (`seats`: one person may decide for several sides): everything any of
     its sides may see. None: each seat is one side, and this is `state.view(side)`."""

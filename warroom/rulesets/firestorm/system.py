@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.firestorm import check_params, load, new_game
 from warroom.rulesets.firestorm.describe import describe
+from warroom.rulesets.firestorm.determinise import determinise
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState
@@ -50,6 +52,16 @@ def summarise(st: FirestormState) -> GameSummary:
     return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
 
 
+def value(st: FirestormState) -> dict[str, float]:
+    """Each side's standing for a searching bot: 0.5 + 0.5 tanh(VP difference / the smallest victory margin), so
+    a draw is 0.5 and the least victory already 0.88 (core 8). Mid-game it reads the VP as they stand now, which
+    counts the areas held: the search's evaluation at a horizon."""
+    a, b = st.sc.sides
+    margin = min(m for m, _level in st.sc.rules.thresholds) or 1
+    ahead = 0.5 + 0.5 * math.tanh((st.total_vp(a) - st.total_vp(b)) / margin)
+    return {a: ahead, b: 1.0 - ahead}
+
+
 def facts(sc: FirestormScenario) -> str:
     return f"{len(sc.areas)} areas, {len(sc.borders)} borders, {len(sc.troops)} troops, {len(sc.turns)} turns"
 
@@ -79,7 +91,7 @@ SYSTEM = RuleSystem(
     assumptions=lambda sc: len(sc.assumptions),
     facts=facts,
     tabletop=TABLETOP,
-    determinise=None,
+    determinise=determinise,
     listing=lambda sc: (sc.title, str(len(sc.turns)), " vs ".join(sc.side_names[s] for s in sc.sides),
                         str(len(sc.areas)), str(len(sc.troops))),
     about="",
@@ -88,4 +100,5 @@ SYSTEM = RuleSystem(
               Variant("tabletop, battles in parallel", {"mode": "tabletop", "parallel": True})),
     max_actions=20_000,
     capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
+    value=value,
 )

@@ -13,6 +13,7 @@ from warroom.rulesets.kampen.determinise import determinise
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
+from warroom.rulesets.kampen.victory import value
 from warroom.rulesets.kampen.view import seat_view
 
 BOT_STREAM = 0x9E3779B97F4A7C15
@@ -76,4 +77,5 @@ SYSTEM = RuleSystem(
     max_actions=20_000,
     capabilities=frozenset({Capability.HIDDEN, Capability.CLUB}),
     seat_view=seat_view,
+    value=value,
 )

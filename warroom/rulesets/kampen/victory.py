@@ -35,21 +35,38 @@ def strength(st: St, country: str) -> int:
 
 def finish(st: St, why: str) -> None:
     """The outcome table of 1.3: clear or narrow victory for either side."""
+    result = standing(st, why)
     cities = st.sc.board.point_cities
     german_cities = sum(1 for c in cities if st.holder(c) == GERMANY)
     defenders = st.total(NORWAY) + st.total(ALLIES)
-    if not strength(st, GERMANY):
-        result = ("norway_allies", "clear")
-    elif why == "eliminated" and not defenders:
-        result = (GERMANY, "clear")
-    elif german_cities == len(cities):
-        result = (GERMANY, "clear" if defenders <= 3 else "narrow")
-    else:
-        held = len(cities) - german_cities
-        result = ("norway_allies", "clear" if held >= 2 else "narrow")
     st.result = result
     st.terminal = True
     winner = "Germany" if result[0] == GERMANY else "Norway and the Allies"
     st.note(f"Game over: {winner}, {result[1]} victory ({german_cities} of {len(cities)} point cities German, "
             f"{defenders} Norwegian and Allied battalions on the board)")
 
+
+
+def standing(st: St, why: str = "") -> tuple[str, str]:
+    """The (winner, level) the outcome table of 1.3 gives the position as it stands: the game's result when it
+    ends for `why` ('eliminated' or the deck used up), and a searching bot's evaluation before then."""
+    cities = st.sc.board.point_cities
+    german_cities = sum(1 for c in cities if st.holder(c) == GERMANY)
+    defenders = st.total(NORWAY) + st.total(ALLIES)
+    if not strength(st, GERMANY):
+        return ("norway_allies", "clear")
+    if why == "eliminated" and not defenders:
+        return (GERMANY, "clear")
+    if german_cities == len(cities):
+        return (GERMANY, "clear" if defenders <= 3 else "narrow")
+    held = len(cities) - german_cities
+    return ("norway_allies", "clear" if held >= 2 else "narrow")
+
+
+def value(st: St) -> dict[str, float]:
+    """Each country's standing for a searching bot: 1 for a clear victory of its side, 0.75 a narrow one, 0.25
+    and 0 for the defeats; before the end, the outcome table read as if the game ended now."""
+    winner, level = st.result if st.terminal else standing(st)
+    german = 0.5 if not winner else (1.0 if level == "clear" else 0.75) if winner == GERMANY else (
+        0.0 if level == "clear" else 0.25)
+    return {GERMANY: german, NORWAY: 1.0 - german, ALLIES: 1.0 - german}

@@ -1,0 +1,259 @@
+"""A bot that searches: Monte Carlo tree search, and information-set MCTS where sides hold secrets.
+
+One search serves every registered system, through the state API and the system's declaration only:
+
+- **Chance** is never a player. At a chance node the search rolls the node's own dice from its stream. Below a
+  roll of at most `CHANCE_WIDTH` outcomes the tree keeps one branch per outcome, so what follows a good roll is
+  not mixed with what follows a bad one; a larger roll (a Strategic Game fight's twenty dice, a shuffle) is
+  sampled and passed through ("open loop"), since its branches would each be visited too rarely to learn from.
+- **Secrets** (`RuleSystem.determinise`): every iteration starts from a *determinisation*, a copy of the position
+  in which everything the searching side cannot see is dealt again at random. The tree is shared by all of them
+  (single-observer IS-MCTS, after Cowling, Powley and Whitehouse 2012): a node is a sequence of actions, its
+  children are chosen by UCB over the actions legal in the current determinisation, and each child counts how
+  often it was available, which takes the place of its parent's visits in the exploration term. The real
+  position is read only through `determinise`, so the bot's choice depends only on what its side may know.
+  Where a system hides nothing, the copy is a plain clone and this is ordinary MCTS with chance.
+- **Values.** Each side's standing in a position is the system's `value` (0 to 1, 1 the best the game allows):
+  at the end of a rollout, or at the search's horizon when one is set (`horizon` actions after the root), where
+  it is the evaluation. Every tree edge backs up the value of the side that chose it (max^n), so the search
+  works for two sides or three; sides that share a result (Kampen om Norge's Norway and Allies) share a value.
+- **Budget.** A number of iterations (rollouts), which makes the bot's choice a function of the position and its
+  seed alone; or seconds of CPU time, which does not (the count reached depends on the machine).
+
+The rollout policy is uniform random play through the trusted path (`apply_unchecked`), as `core.game.play`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from warroom.core.state import CHANCE, REPORT, Action
+from warroom.rulesets import of
+
+CHANCE_WIDTH = 36
+"""The most outcomes a roll may have to get one tree branch per outcome (two d6); larger rolls pass through."""
+EXPLORATION = 0.7
+"""UCB's exploration constant for values on a 0-1 scale."""
+DEFAULT_ROLLOUTS = 400
+"""Iterations per decision when a bot is named without a budget."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long the search thinks per decision: `rollouts` iterations, or `seconds` of CPU time."""
+
+    rollouts: int = DEFAULT_ROLLOUTS
+    seconds: float | None = None
+    horizon: int | None = None
+    """Stop each rollout this many actions after the root and evaluate there (None: play to the end)."""
+
+    def text(self) -> str:
+        spend = f"{self.seconds:g}s" if self.seconds is not None else str(self.rollouts)
+        return spend + (f"/h{self.horizon}" if self.horizon is not None else "")
+
+
+def parse_budget(text: str) -> Budget:
+    """A budget from its text: '' (the default), '800' (iterations), '1.5s' (CPU seconds), each optionally
+    followed by '/hN' for a horizon of N actions. Raises `ValueError` naming what is wrong."""
+    spend, _, horizon_text = text.partition("/")
+    horizon: int | None = None
+    if horizon_text:
+        if not horizon_text.startswith("h") or not horizon_text[1:].isdigit() or int(horizon_text[1:]) < 1:
+            raise ValueError(f"a search horizon is written /hN with N a whole number of actions above 0, "
+                             f"got {'/' + horizon_text!r}")
+        horizon = int(horizon_text[1:])
+    if not spend:
+        return Budget(horizon=horizon)
+    if spend.endswith("s"):
+        try:
+            seconds = float(spend[:-1])
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 3600:
+            raise ValueError(f"a search time is written like 1.5s (above 0, at most 3600 seconds), got {spend!r}")
+        return Budget(seconds=seconds, horizon=horizon)
+    if not spend.isdigit() or not 1 <= int(spend) <= 10_000_000:
+        raise ValueError(f"a search budget is a number of rollouts (1 to 10000000) or seconds like 1.5s, "
+                         f"got {spend!r}")
+    return Budget(rollouts=int(spend), horizon=horizon)
+
+
+class Node:
+    """A tree node: the edge into it (`side` chose it, or it is a roll's outcome) and its statistics."""
+
+    __slots__ = ("avail", "children", "side", "total", "visits")
+
+    def __init__(self, side: str) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        """The sum of the values `side` got in the iterations through this edge."""
+        self.avail = 0
+        """How often this edge was legal when its parent was reached (IS-MCTS's availability count)."""
+        self.side = side
+
+
+Value = Callable[[Any], dict[str, float]]
+
+
+def squashed_returns(st: Any) -> dict[str, float]:
+    """The fallback value of a system that declares none: its `returns()` through a logistic curve."""
+    return {side: 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, r)))) for side, r in st.returns().items()}
+
+
+class Search:
+    """One search from one position, for the side to act there."""
+
+    def __init__(self, root: Any, rng: random.Random, budget: Budget) -> None:
+        system = of(root)
+        self.root_state = root
+        self.me: str = root.current_player()
+        self.rng = rng
+        self.budget = budget
+        self.value: Value = system.value or squashed_returns
+        self.determinise = system.determinise
+        self.root = Node(self.me)
+        self.iterations = 0
+
+    def world(self) -> Any:
+        """The position one iteration searches: dealt again where the side cannot see, else a copy."""
+        det = self.determinise
+        world = det(self.root_state, self.me, self.rng) if det is not None else self.root_state.clone()
+        world.record_events = False
+        return world
+
+    def run(self) -> None:
+        budget = self.budget
+        if budget.seconds is None:
+            for _ in range(budget.rollouts):
+                self.iterate()
+            return
+        end = time.process_time() + budget.seconds
+        self.iterate()
+        while time.process_time() < end:
+            self.iterate()
+
+    def iterate(self) -> None:
+        """Select down the tree, grow it by one node, play the rest at random, back the values up."""
+        rng = self.rng
+        world = self.world()
+        apply = getattr(world, "apply_unchecked", None) or world.apply_action
+        node = self.root
+        path: list[Node] = []
+        horizon = self.budget.horizon
+        depth = 0
+        grown = False
+        while not world.is_terminal() and (horizon is None or depth < horizon):
+            who = world.current_player()
+            depth += 1
+            if who == CHANCE:
+                dice = world.chance_dice()
+                roll = dice.sample(rng)
+                if not grown and _width(dice) <= CHANCE_WIDTH:
+                    key = roll.values
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node(CHANCE)
+                    node = child
+                apply(roll, who)
+                continue
+            if who == REPORT:
+                raise ValueError("a search cannot play a battle at the table: search games use the General's "
+                                 "Wargame")
+            legal = world.legal_actions()
+            if grown:
+                action = legal[int(rng.random() * len(legal))]
+            else:
+                action, node, grown = self.select(node, legal, who)
+                path.append(node)
+            apply(action, who)
+        self.iterations += 1
+        values = self.value(world)
+        for n in path:
+            n.visits += 1
+            n.total += values.get(n.side, 0.5)
+
+    def select(self, node: Node, legal: Sequence[Action], who: str) -> tuple[Action, Node, bool]:
+        """The action to take at `node`: an untried one (the tree grows), else the best by UCB among those
+        legal here. Marks every legal child as available."""
+        children = node.children
+        untried: list[Action] = []
+        best: Action | None = None
+        best_child: Node | None = None
+        best_score = -1.0
+        for a in legal:
+            child = children.get(a)
+            if child is None:
+                untried.append(a)
+                continue
+            child.avail += 1
+        if untried:
+            action = untried[int(self.rng.random() * len(untried))]
+            child = children[action] = Node(who)
+            child.avail += 1
+            return action, child, True
+        for a in legal:
+            child = children[a]
+            score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_child, best_score = a, child, score
+        assert best is not None and best_child is not None
+        return best, best_child, False
+
+    def best(self, legal: Sequence[Action]) -> Action:
+        """The most visited of the root's legal actions (ties: the better mean, then the earlier in `legal`)."""
+        children = self.root.children
+        best = legal[0]
+        key = (-1, -1.0)
+        for a in legal:
+            child = children.get(a)
+            if child is None or not child.visits:
+                continue
+            mine = (child.visits, child.total / child.visits)
+            if mine > key:
+                best, key = a, mine
+        return best
+
+    def nodes(self) -> int:
+        """How many nodes the tree holds."""
+        count = 0
+        stack = [self.root]
+        while stack:
+            n = stack.pop()
+            count += 1
+            stack.extend(n.children.values())
+        return count
+
+
+def _width(dice: Any) -> int:
+    """How many outcomes a roll has."""
+    sides = getattr(dice, "sides", 6)
+    if isinstance(sides, tuple):
+        total = 1
+        for s in sides:
+            total *= s
+        return total
+    width: int = sides ** dice.count
+    return width
+
+
+class MCTSBot:
+    """Decides by a search from each position it is asked about (a fresh tree each time), with its own stream."""
+
+    def __init__(self, rng: random.Random, budget: Budget | None = None) -> None:
+        self.rng = rng
+        self.budget = budget or Budget()
+        self.last: Search | None = None
+
+    def choose(self, state: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        search = Search(state, self.rng, self.budget)
+        search.run()
+        self.last = search
+        return search.best(legal)
