@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warroom import rulesets
+from warroom.ai.bots import bot_problem
 from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
@@ -39,9 +40,16 @@ class Who(StrEnum):
     bot = "bot"
 
 
-class BotKind(StrEnum):
-    heuristic = "heuristic"
-    random = "random"
+BOT_HELP = ("bot: random, heuristic, or mcts (a search) with an optional budget: mcts:800 rollouts, mcts:1.5s of "
+            "CPU time, and /hN to evaluate N actions ahead (mcts:300/h80)")
+
+
+def bot_kind(value: str) -> str:
+    """A bot option, checked: the error names what is wrong with it."""
+    problem = bot_problem(value)
+    if problem:
+        raise typer.BadParameter(problem)
+    return value
 
 
 class ModeOpt(StrEnum):
@@ -113,7 +121,7 @@ def play(
     sealed: Annotated[bool, typer.Option(
         help="the save leaves out the dice seed, so the dice to come cannot be foretold from it (its log still "
              "holds every roll and card dealt so far); resuming it rolls fresh dice")] = False,
-    bot: Annotated[BotKind, typer.Option(help="bot type")] = BotKind.heuristic,
+    bot: Annotated[str, typer.Option(help=BOT_HELP, callback=bot_kind)] = "heuristic",
     mode: Annotated[ModeOpt, typer.Option(help="battle resolution")] = ModeOpt.gw,
     allotment: Annotated[int | None, typer.Option(
         min=0, help="mixed mode: tabletop battles each side may claim per turn (default: no limit)")] = None,
@@ -141,7 +149,7 @@ def play(
                    "or choose another file")
     way = terminal(rulesets.of(sc).id)
     assert way is not None  # scenario_or_exit refused the others
-    way.play(sc, seed, save, sealed, bot.value, {
+    way.play(sc, seed, save, sealed, bot, {
         "allies": allies.value, "axis": axis.value, "mode": mode.value, "allotment": allotment, "parallel": parallel,
         "germany": germany, "norway": norway, "kampen_allies": kampen_allies, "players": players_count,
         "advanced": advanced})
@@ -178,10 +186,10 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
             or any(v not in (w.value for w in Who) for v in players.values())):
         raise fail(f"cannot resume {file}: save parameter 'players' must map each side "
                    f"({', '.join(sides)}) to 'human' or 'bot', got {players!r}")
-    bot = record.params.get("bot", BotKind.heuristic.value)
-    if bot not in (b.value for b in BotKind):
-        raise fail(f"cannot resume {file}: save parameter 'bot' is {bot!r} "
-                   f"(known: {', '.join(b.value for b in BotKind)})")
+    bot = record.params.get("bot", "heuristic")
+    problem = bot_problem(bot) if isinstance(bot, str) else f"a bot is named by text, got {bot!r}"
+    if problem:
+        raise fail(f"cannot resume {file}: save parameter 'bot': {problem}")
     sealed = record.seed == SEALED
     seed = fresh_seed() if sealed else record.seed
     dice = random.Random(seed)
@@ -202,8 +210,9 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
 def autoplay(
     scenario: Annotated[str, typer.Argument(help="bundled id or scenario path")],
     seed: Annotated[int, typer.Option(help="seed for dice and bots")] = 1,
-    allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
-    axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
+    allies_bot: Annotated[str, typer.Option("--allies-bot", help="the Allies' " + BOT_HELP,
+                                            callback=bot_kind)] = "heuristic",
+    axis_bot: Annotated[str, typer.Option("--axis-bot", help="the Axis' " + BOT_HELP, callback=bot_kind)] = "heuristic",
     save: Annotated[Path | None, typer.Option(help="also write the game as a save file")] = None,
     advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
 ) -> None:
@@ -218,7 +227,7 @@ def autoplay(
         raise fail(f"--seed {SEALED} marks a save without its seed; choose another seed to save the game")
     way = terminal(rulesets.of(sc).id)
     assert way is not None  # scenario_or_exit refused the others
-    bots = way.camp_bots(sc, allies_bot.value, axis_bot.value)
+    bots = way.camp_bots(sc, allies_bot, axis_bot)
     st = play_one(scenario, seed, bots, way.game_params(advanced, None), record_events=True)
     lines = way.autoplay_lines(sc, st, seed, bots)
     lines.append(f"Outcome: {st.outcome_text()}")
@@ -235,8 +244,9 @@ def simulate(
     seed: Annotated[int, typer.Option(help="base seed")] = 1,
     jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
-    allies_bot: Annotated[BotKind, typer.Option("--allies-bot")] = BotKind.heuristic,
-    axis_bot: Annotated[BotKind, typer.Option("--axis-bot")] = BotKind.heuristic,
+    allies_bot: Annotated[str, typer.Option("--allies-bot", help="the Allies' " + BOT_HELP,
+                                            callback=bot_kind)] = "heuristic",
+    axis_bot: Annotated[str, typer.Option("--axis-bot", help="the Axis' " + BOT_HELP, callback=bot_kind)] = "heuristic",
     ray: Annotated[bool, typer.Option("--ray", help="run on a Ray cluster")] = False,
     advanced: Annotated[bool, typer.Option(help="Kampen om Norge: the advanced game (ships, 9 April)")] = False,
     players_count: Annotated[int | None, typer.Option(
@@ -249,7 +259,7 @@ def simulate(
     refuse_params(sc, {"advanced": advanced, "seats": players_count})
     way = terminal(rulesets.of(sc).id)
     assert way is not None  # scenario_or_exit refused the others
-    bots = way.camp_bots(sc, allies_bot.value, axis_bot.value)
+    bots = way.camp_bots(sc, allies_bot, axis_bot)
     params = way.game_params(advanced, players_count)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=as_json) as progress:

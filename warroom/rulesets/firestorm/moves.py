@@ -14,10 +14,12 @@ conformance harness (tests/property/test_conformance.py) checks that the two agr
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from warroom.rulesets.firestorm.actions import Move
 from warroom.rulesets.firestorm.model import REVISION
+from warroom.rulesets.firestorm.movebook import MoveBook
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
@@ -68,61 +70,72 @@ def move_options(st: FirestormState, side: str) -> list[Move]:
     """Every strategic move open to `side` now: its menu for this step, less moved troops and full areas, a full
     area only where a troop there could then move out to make room; while an area is over the limit, only the
     moves that take a troop out of it into an area with room."""
-    menu = _move_menu(st, side)
-    moved = st.moved
+    book = move_book(st, side)
+    menu = book.menu
     limit = st.sc.rules.stacking
     if not limit:
-        return [m for m in menu if m.unit not in moved]
+        return list(compress(menu, book.open))
     counts = st.loc.counts
     over = overfull(st)
     if over:
         loc = st.loc
+        moved = st.moved
         return [m for m in menu if m.unit not in moved and loc[m.unit] == over and counts.get(m.to, 0) < limit]
-    out: list[Move] = []
-    exits: dict[str, list[Move]] | None = None
-    for m in menu:
-        if m.unit in moved:
-            continue
-        if counts.get(m.to, 0) < limit:
-            out.append(m)
-            continue
-        if not through_full(st):
-            continue
-        if exits is None:
-            exits = _exits(st, menu)
-        if _makes_room(st, m, exits):
-            out.append(m)
-    return out
-
-
-def _exits(st: FirestormState, menu: tuple[Move, ...]) -> dict[str, list[Move]]:
-    """The unmoved troops' moves, by the area they would leave."""
-    loc = st.loc
+    if not through_full(st):
+        return list(compress(menu, book.open))
+    into = book.into
+    full = [into[a] for a, n in counts.items() if n >= limit and a in into]
+    if not full:
+        return list(compress(menu, book.open))
+    mask = list(book.open)
     moved = st.moved
-    out: dict[str, list[Move]] = {}
-    for m in menu:
-        if m.unit not in moved:
-            out.setdefault(loc[m.unit], []).append(m)
-    return out
+    room = _Exits(st, book)
+    for indices in full:
+        for i in indices:
+            m = menu[i]
+            if m.unit not in moved and room.makes_room(m):
+                mask[i] = True
+    return list(compress(menu, mask))
 
 
-def _makes_room(st: FirestormState, move: Move, exits: dict[str, list[Move]]) -> bool:
-    """Whether, after `move` into its full area, a troop there could move out to an area with room (the area the
-    troop came from has room by then)."""
-    limit = st.sc.rules.stacking
-    counts = st.loc.counts
-    came_from = st.loc[move.unit]
-    return any(m.to == came_from or counts.get(m.to, 0) < limit for m in exits.get(move.to, ()))
+class _Exits:
+    """Where the side's unmoved troops in each area could move out to, found once per area asked about."""
+
+    __slots__ = ("book", "found", "here", "limit", "st")
+
+    def __init__(self, st: FirestormState, book: MoveBook) -> None:
+        self.st = st
+        self.book = book
+        self.limit = st.sc.rules.stacking
+        moved = st.moved
+        loc = st.loc
+        here: dict[str, list[str]] = {}
+        for u in book.by_unit:
+            if u not in moved:
+                here.setdefault(loc[u], []).append(u)
+        self.here = here
+        self.found: dict[str, tuple[bool, frozenset[str]]] = {}
+
+    def makes_room(self, move: Move) -> bool:
+        """Whether, after `move` into its full area, a troop there could move out to an area with room (the area
+        the troop came from has room by then)."""
+        area = move.to
+        got = self.found.get(area)
+        if got is None:
+            counts = self.st.loc.counts
+            menu = self.book.menu
+            by_unit = self.book.by_unit
+            tos = [menu[i].to for u in self.here.get(area, ()) for i in by_unit[u]]
+            got = self.found[area] = (any(counts.get(t, 0) < self.limit for t in tos), frozenset(tos))
+        has_room, dests = got
+        return has_room or self.st.loc[move.unit] in dests
 
 
 def can_move(st: FirestormState, side: str) -> bool:
     """Whether `side` has a strategic move left (answered without listing them where it can be)."""
-    moved = st.moved
-    limit = st.sc.rules.stacking
-    if limit and overfull(st):
+    if st.sc.rules.stacking and overfull(st):
         return True  # a way out was there when the area went over, and nothing has moved since
-    counts = st.loc.counts
-    if any(m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in _move_menu(st, side)):
+    if True in move_book(st, side).open:
         return True
     return through_full(st) and bool(move_options(st, side))
 
@@ -149,7 +162,7 @@ def move_problem(st: FirestormState, action: Move) -> str:
     if over and st.loc[unit] != over:
         return (f"{over} holds more than {limit} troops after your last move: move one of its troops out first "
                 "(the stacking limit must hold when the moves end)")
-    menu = _move_menu(st, side)
+    menu = move_book(st, side).menu
     if st.loc[unit] == to:
         return f"{unit} is already in {to}"
     if to in sc.no_stop:
@@ -161,7 +174,7 @@ def move_problem(st: FirestormState, action: Move) -> str:
             return f"{to} is full as well: move the troop out of {over} into an area with room"
         if not through_full(st):
             return f"{to} already holds {limit} troops (stacking)"
-        if not _makes_room(st, action, _exits(st, menu)):
+        if not _Exits(st, move_book(st, side)).makes_room(action):
             return (f"{to} already holds {limit} troops, and none of them could then move out to make room "
                     "(stacking)")
     return ""
@@ -176,17 +189,37 @@ def pass_problem(st: FirestormState) -> str:
     return ""
 
 
-def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
-    """All moves of `side`'s troops ignoring stacking, built once per side per Strategic Phase.
-
-    Control does not change during strategic moves and a troop moves once, so only the moved troops
-    and the stacking counts change between two decisions; `move_options` filters those.
-    """
+def move_book(st: FirestormState, side: str) -> MoveBook:
+    """The book of `side`'s strategic moves for this Strategic Phase, made the first time it is asked for."""
     key = (side, st.turn)
-    menu = st.flags.move_menu
-    if menu is not None and menu[0] == key:
-        menu_moves: tuple[Move, ...] = menu[1]
-        return menu_moves
+    book = st.flags.move_menu
+    if book is not None and book.key == key:
+        return book
+    menu = _move_menu(st, side)
+    by_unit: dict[str, list[int]] = {}
+    into: dict[str, list[int]] = {}
+    for i, m in enumerate(menu):
+        by_unit.setdefault(m.unit, []).append(i)
+        into.setdefault(m.to, []).append(i)
+    limit = st.sc.rules.stacking
+    counts = st.loc.counts
+    moved = st.moved
+    open_ = [m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in menu]
+    book = MoveBook(key, menu, open_, {u: tuple(ix) for u, ix in by_unit.items()},
+                    {a: tuple(ix) for a, ix in into.items()})
+    st.flags.move_menu = book
+    return book
+
+
+def after_move(st: FirestormState, unit: str, frm: str) -> None:
+    """Keep the mover's book up to date after `unit` moved out of `frm`."""
+    book = st.flags.move_menu
+    if book is not None and book.key == (st.sc.troops[unit].side, st.turn):
+        book.after_move(unit, frm, st.loc[unit], st.loc.counts, st.moved, st.sc.rules.stacking)
+
+
+def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
+    """All moves of `side`'s troops ignoring stacking, in the order they are offered."""
     troops = st.sc.troops
     control = st.control
     steps = st.sc.rules.move_range
@@ -210,9 +243,7 @@ def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
             if m is None:
                 m = row[a] = Move(u, a)
             out.append(m)
-    result = tuple(out)
-    st.flags.move_menu = (key, result)
-    return result
+    return tuple(out)
 
 
 _MOVES: dict[str, dict[str, Move]] = {}

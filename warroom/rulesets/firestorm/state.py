@@ -17,9 +17,10 @@ from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action, FlowRecording
-from warroom.rulesets.firestorm.actions import FirestormAction, Move, Report, parse_words
+from warroom.rulesets.firestorm.actions import FirestormAction, Report, parse_words
 from warroom.rulesets.firestorm.battle import VP_RANGE, Battle
 from warroom.rulesets.firestorm.model import FirestormScenario
+from warroom.rulesets.firestorm.movebook import MoveBook
 from warroom.rulesets.firestorm.places import CAPTURED as CAPTURED
 from warroom.rulesets.firestorm.places import GONE as GONE
 from warroom.rulesets.firestorm.places import OFF_BOARD as OFF_BOARD
@@ -49,7 +50,7 @@ class Flags:
     may_pass: bool = False  # the side with the initiative may, not must, attack (core 4 suggestion)
     advance_done: bool = False  # the winner's advance is settled
     last_battle: Battle | None = None  # the battle just ended (the flow goes on by its kind)
-    move_menu: tuple[tuple[str, int], tuple[Move, ...]] | None = None  # strategic moves of (side, turn), kept
+    move_menu: MoveBook | None = None  # the strategic moves of (side, turn), kept up to date (moves.py)
     # the D-Day turn and the Caumont Gap (dday.py)
     dday_done: bool = False
     beach_idx: int = 0  # Neptune: the next beach
@@ -75,6 +76,8 @@ class Flags:
         new.no_attack_from = dict(self.no_attack_from)
         new.landing_wait = list(self.landing_wait)
         new.bonus_paid = dict(self.bonus_paid)
+        if self.move_menu is not None:
+            new.move_menu = self.move_menu.copy()
         return new
 
 

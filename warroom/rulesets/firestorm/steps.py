@@ -67,7 +67,7 @@ from warroom.rulesets.firestorm.commitment import commit_bar, commit_options, co
 from warroom.rulesets.firestorm.fleet import NavalState
 from warroom.rulesets.firestorm.legality import explain
 from warroom.rulesets.firestorm.model import FirestormScenario
-from warroom.rulesets.firestorm.moves import can_move, move_options, move_problem, pass_problem
+from warroom.rulesets.firestorm.moves import after_move, can_move, move_options, move_problem, pass_problem
 from warroom.rulesets.firestorm.placement import legal_place, place_problem, placeable, placer
 from warroom.rulesets.firestorm.state import OFFMAP, POOL, RESERVE, FirestormRules, FirestormState
 from warroom.rulesets.firestorm.view import build_view
@@ -684,6 +684,7 @@ def apply_move(st: St, action: Pass | Move) -> None:
         frm = st.loc[action.unit]
         st.loc[action.unit] = action.to
         st.moved.add(action.unit)
+        after_move(st, action.unit, frm)
         if st.record_events:
             st.note(f"{st.name(action.unit)} moves {st.area_label(frm)} -> {st.area_label(action.to)}")
     skip_idle_movers(st)
