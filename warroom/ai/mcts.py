@@ -99,6 +99,7 @@ class Node:
 
 
 Value = Callable[[Any], dict[str, float]]
+Deal = Callable[[Any, str, random.Random], Any]
 
 
 def squashed_returns(st: Any) -> dict[str, float]:
@@ -109,14 +110,15 @@ def squashed_returns(st: Any) -> dict[str, float]:
 class Search:
     """One search from one position, for the side to act there."""
 
-    def __init__(self, root: Any, rng: random.Random, budget: Budget) -> None:
-        system = of(root)
+    def __init__(self, root: Any, rng: random.Random, budget: Budget, value: Value | None,
+                 determinise: Deal | None) -> None:
+        """`value` and `determinise` are the rule system's (`RuleSystem.value`, `RuleSystem.determinise`)."""
         self.root_state = root
         self.me: str = root.current_player()
         self.rng = rng
         self.budget = budget
-        self.value: Value = system.value or squashed_returns
-        self.determinise = system.determinise
+        self.value: Value = value or squashed_returns
+        self.determinise = determinise
         self.root = Node(self.me)
         self.iterations = 0
 
@@ -253,7 +255,8 @@ class MCTSBot:
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        search = Search(state, self.rng, self.budget)
+        system = of(state)
+        search = Search(state, self.rng, self.budget, system.value, system.determinise)
         search.run()
         self.last = search
         return search.best(legal)
