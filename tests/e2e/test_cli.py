@@ -167,6 +167,21 @@ def test_autoplay_is_deterministic_and_reports_every_turn(sid: str, turns: int) 
     assert other.out.splitlines()[1:] != lines[1:]  # the game itself differs, not only the title line
 
 
+def test_autoplay_with_a_searching_bot_is_replayable_and_refuses_a_bad_budget(tmp_path: Path) -> None:
+    save = tmp_path / "search.json"
+    first = warroom("autoplay", "lorraine", "--seed", "4", "--allies-bot", "mcts:8/h40", "--axis-bot", "random",
+                    "--save", save)
+    again = warroom("autoplay", "lorraine", "--seed", "4", "--allies-bot", "mcts:8/h40", "--axis-bot", "random")
+    assert first.code == 0 and again.code == 0, first.err + again.err
+    assert first.out_bytes == again.out_bytes
+    assert "Allies mcts:8/h40 vs Germans random" in first.out.splitlines()[0]
+    assert load_save(save)["params"]["bot"] == "mcts:8/h40"
+    bad = warroom("autoplay", "lorraine", "--allies-bot", "mcts:fast")
+    assert bad.code == 2 and "--allies-bot" in bad.err and "'fast'" in bad.err, bad.err
+    unknown = warroom("simulate", "caen", "--games", "2", "--axis-bot", "alphazero")
+    assert unknown.code == 2 and "unknown bot 'alphazero'" in unknown.err, unknown.err
+
+
 # ---------------------------------------------------------------- 3. simulate
 
 
