@@ -11,9 +11,10 @@ class MoveBook:
     has room (or there is no stacking limit). Control does not change during strategic moves and a troop moves
     once, so the menu holds for the whole phase; `open` is built from the position once, then kept up to date by
     `after_move` at each move, which changes only the moving troop's moves and those into the two areas it
-    leaves and enters. A clone copies `open` (the rest is shared: it never changes)."""
+    leaves and enters. `seen` keeps the last listing: (troops moved so far, the area over the limit or '', the
+    moves open), good until the next move. A clone copies `open` (the rest is shared: it never changes)."""
 
-    __slots__ = ("by_unit", "into", "key", "menu", "open")
+    __slots__ = ("by_unit", "into", "key", "menu", "open", "seen")
 
     def __init__(self, key: tuple[str, int], menu: tuple[Move, ...], open_: list[bool],
                  by_unit: dict[str, tuple[int, ...]], into: dict[str, tuple[int, ...]]) -> None:
@@ -22,9 +23,12 @@ class MoveBook:
         self.open = open_
         self.by_unit = by_unit
         self.into = into
+        self.seen: tuple[int, str, tuple[Move, ...]] | None = None
 
     def copy(self) -> MoveBook:
-        return MoveBook(self.key, self.menu, list(self.open), self.by_unit, self.into)
+        new = MoveBook(self.key, self.menu, list(self.open), self.by_unit, self.into)
+        new.seen = self.seen
+        return new
 
     def after_move(self, unit: str, frm: str, to: str, counts: dict[str, int], moved: set[str], limit: int) -> None:
         """`unit` has just moved from `frm` to `to` and is among the `moved`; `counts` are the troops per area now

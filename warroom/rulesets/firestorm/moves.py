@@ -58,6 +58,13 @@ def overfull(st: FirestormState) -> str:
     """The area a strategic move has taken over the stacking limit, or '' (Caen 4.1)."""
     if not through_full(st):
         return ""
+    book = st.flags.move_menu
+    if book is not None and book.seen is not None and book.seen[0] == len(st.moved) and book.key[1] == st.turn:
+        return book.seen[1]  # found when the moves were last listed, and nothing has moved since
+    return _overfull(st)
+
+
+def _overfull(st: FirestormState) -> str:
     limit = st.sc.rules.stacking
     areas = st.sc.areas
     for where, n in st.loc.counts.items():
@@ -69,14 +76,22 @@ def overfull(st: FirestormState) -> str:
 def move_options(st: FirestormState, side: str) -> list[Move]:
     """Every strategic move open to `side` now: its menu for this step, less moved troops and full areas, a full
     area only where a troop there could then move out to make room; while an area is over the limit, only the
-    moves that take a troop out of it into an area with room."""
+    moves that take a troop out of it into an area with room. Listed once per move made (`MoveBook.seen`)."""
     book = move_book(st, side)
+    version = len(st.moved)
+    seen = book.seen
+    if seen is None or seen[0] != version:
+        over = _overfull(st) if through_full(st) else ""
+        seen = book.seen = (version, over, tuple(_options(st, book, over)))
+    return list(seen[2])
+
+
+def _options(st: FirestormState, book: MoveBook, over: str) -> list[Move]:
     menu = book.menu
     limit = st.sc.rules.stacking
     if not limit:
         return list(compress(menu, book.open))
     counts = st.loc.counts
-    over = overfull(st)
     if over:
         loc = st.loc
         moved = st.moved
@@ -84,51 +99,49 @@ def move_options(st: FirestormState, side: str) -> list[Move]:
     if not through_full(st):
         return list(compress(menu, book.open))
     into = book.into
-    full = [into[a] for a, n in counts.items() if n >= limit and a in into]
+    full = [a for a, n in counts.items() if n >= limit and a in into]
     if not full:
         return list(compress(menu, book.open))
     mask = list(book.open)
-    moved = st.moved
-    room = _Exits(st, book)
-    for indices in full:
-        for i in indices:
-            m = menu[i]
-            if m.unit not in moved and room.makes_room(m):
-                mask[i] = True
+    _open_into_full(st, book, full, mask)
     return list(compress(menu, mask))
 
 
-class _Exits:
-    """Where the side's unmoved troops in each area could move out to, found once per area asked about."""
+def _open_into_full(st: FirestormState, book: MoveBook, full: list[str], mask: list[bool]) -> None:
+    """Mark in `mask` the unmoved troops' moves into the `full` areas that leave a way to make room: a troop
+    there could then move out to an area with room, or to the area the mover came from (Caen 4.1)."""
+    moved = st.moved
+    loc = st.loc
+    counts = loc.counts
+    limit = st.sc.rules.stacking
+    menu = book.menu
+    by_unit = book.by_unit
+    here: dict[str, list[str]] = {}
+    for u in by_unit:
+        if u not in moved:
+            here.setdefault(loc[u], []).append(u)
+    for area in full:
+        tos = [menu[i].to for u in here.get(area, ()) for i in by_unit[u]]
+        if not tos:
+            continue
+        if any(counts.get(t, 0) < limit for t in tos):
+            for i in book.into[area]:
+                if menu[i].unit not in moved:
+                    mask[i] = True
+            continue
+        exits = set(tos)
+        for i in book.into[area]:
+            unit = menu[i].unit
+            if unit not in moved and loc[unit] in exits:
+                mask[i] = True
 
-    __slots__ = ("book", "found", "here", "limit", "st")
 
-    def __init__(self, st: FirestormState, book: MoveBook) -> None:
-        self.st = st
-        self.book = book
-        self.limit = st.sc.rules.stacking
-        moved = st.moved
-        loc = st.loc
-        here: dict[str, list[str]] = {}
-        for u in book.by_unit:
-            if u not in moved:
-                here.setdefault(loc[u], []).append(u)
-        self.here = here
-        self.found: dict[str, tuple[bool, frozenset[str]]] = {}
-
-    def makes_room(self, move: Move) -> bool:
-        """Whether, after `move` into its full area, a troop there could move out to an area with room (the area
-        the troop came from has room by then)."""
-        area = move.to
-        got = self.found.get(area)
-        if got is None:
-            counts = self.st.loc.counts
-            menu = self.book.menu
-            by_unit = self.book.by_unit
-            tos = [menu[i].to for u in self.here.get(area, ()) for i in by_unit[u]]
-            got = self.found[area] = (any(counts.get(t, 0) < self.limit for t in tos), frozenset(tos))
-        has_room, dests = got
-        return has_room or self.st.loc[move.unit] in dests
+def makes_room(st: FirestormState, book: MoveBook, move: Move) -> bool:
+    """Whether, after `move` into its full area, a troop there could move out to an area with room, or to the area
+    the mover came from (it has room by then)."""
+    mask = [False] * len(book.menu)
+    _open_into_full(st, book, [move.to], mask)
+    return any(mask[i] for i in book.into.get(move.to, ()) if book.menu[i] == move)
 
 
 def can_move(st: FirestormState, side: str) -> bool:
@@ -174,7 +187,7 @@ def move_problem(st: FirestormState, action: Move) -> str:
             return f"{to} is full as well: move the troop out of {over} into an area with room"
         if not through_full(st):
             return f"{to} already holds {limit} troops (stacking)"
-        if not _Exits(st, move_book(st, side)).makes_room(action):
+        if not makes_room(st, move_book(st, side), action):
             return (f"{to} already holds {limit} troops, and none of them could then move out to make room "
                     "(stacking)")
     return ""
