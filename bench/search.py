@@ -25,12 +25,13 @@ from typing import Any
 
 from warroom import rulesets
 from warroom.ai import make_bot
-from warroom.ai.mcts import Budget, MCTSBot, Search
+from warroom.ai.mcts import Budget, MCTSBot, search_for
 from warroom.core.game import play
 from warroom.scenarios import load_game
 from warroom.sim.walk import decisions
 
-SCENARIOS = (("caen", {}), ("lorraine", {}), ("norway", {}), ("kampen", {}), ("kampen", {"advanced": True}))
+SCENARIOS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("caen", {}), ("lorraine", {}), ("norway", {}), ("kampen", {}), ("kampen", {"advanced": True}))
 
 
 class CountingRandom(random.Random):
@@ -96,8 +97,7 @@ def opening(scenario: str, params: dict[str, Any]) -> Any:
 def search_rate(scenario: str, params: dict[str, Any], seed: int, budget: Budget) -> tuple[float, float]:
     """(iterations per CPU second, CPU seconds) of one search from the opening."""
     st = opening(scenario, params)
-    system = rulesets.of(st)
-    search = Search(st, random.Random(seed), budget, system.value, system.determinise)
+    search = search_for(st, random.Random(seed), budget)
     start = time.process_time()
     search.run()
     spent = time.process_time() - start

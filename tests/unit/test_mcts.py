@@ -88,7 +88,8 @@ def toy_value(st: Any) -> dict[str, float]:
 def toy_choice(game: Toy, rollouts: int, seed: int = 1) -> str:
     search = Search(game, random.Random(seed), Budget(rollouts=rollouts), toy_value, None)
     search.run()
-    best: Word = search.best(game.legal_actions())
+    best = search.best(game.legal_actions())
+    assert isinstance(best, Word)
     return best.text
 
 
@@ -120,8 +121,9 @@ def test_budgets_read_as_written(text: str, budget: Budget) -> None:
 ])
 def test_a_bad_bot_name_says_what_is_wrong(kind: str, says: str) -> None:
     assert says in bot_problem(kind)
-    with pytest.raises(ValueError, match="."):
+    with pytest.raises(ValueError) as refused:
         make_bot(kind, random.Random(0))
+    assert says in str(refused.value)
 
 
 def first_decision(scenario: str, params: dict[str, Any] | None = None) -> Any:
@@ -182,7 +184,7 @@ def test_kampen_twins_that_differ_only_in_secrets_get_the_same_search(params: di
         assert isinstance(st, KampenState)
         me = st.current_player()
         twin = system.determinise(st, me, random.Random(i)) if system.determinise else None
-        assert twin is not None and twin.hands != st.hands or not any(st.hands[c] for c in st.hands if c != me)
+        assert (twin is not None and twin.hands != st.hands) or not any(st.hands[c] for c in st.hands if c != me)
         twins_search_alike(st, twin, rollouts=12)
         checked += 1
         if checked == 3:

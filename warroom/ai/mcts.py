@@ -33,12 +33,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.state import CHANCE, REPORT, Action
-from warroom.rulesets import of
+from warroom.core.system import Heuristic
+from warroom.rulesets import heuristic, of
 
 CHANCE_WIDTH = 36
 """The most outcomes a roll may have to get one tree branch per outcome (two d6); larger rolls pass through."""
 EXPLORATION = 0.7
 """UCB's exploration constant for values on a 0-1 scale."""
+WIDENING = 2.0
+"""Progressive widening: a node tries a new action only while it has tried fewer than WIDENING * sqrt(passes),
+so a step with a hundred legal moves is searched deeply on a few rather than once each on all."""
+HINT_BIAS = 1.0
+"""The heuristic's choice gets HINT_BIAS / (visits + 1) on top of its UCB score (progressive bias)."""
+_UNASKED = object()
 DEFAULT_ROLLOUTS = 400
 """Iterations per decision when a bot is named without a budget."""
 
@@ -86,7 +93,7 @@ def parse_budget(text: str) -> Budget:
 class Node:
     """A tree node: the edge into it (`side` chose it, or it is a roll's outcome) and its statistics."""
 
-    __slots__ = ("avail", "children", "side", "total", "visits")
+    __slots__ = ("avail", "children", "hint", "passes", "side", "total", "visits")
 
     def __init__(self, side: str) -> None:
         self.children: dict[Any, Node] = {}
@@ -96,6 +103,10 @@ class Node:
         self.avail = 0
         """How often this edge was legal when its parent was reached (IS-MCTS's availability count)."""
         self.side = side
+        self.passes = 0
+        """How often a search passed through this node and chose among its children."""
+        self.hint: Any = _UNASKED
+        """The heuristic's choice here, once asked: tried first, and favoured while the evidence is thin."""
 
 
 Value = Callable[[Any], dict[str, float]]
@@ -111,14 +122,17 @@ class Search:
     """One search from one position, for the side to act there."""
 
     def __init__(self, root: Any, rng: random.Random, budget: Budget, value: Value | None,
-                 determinise: Deal | None) -> None:
-        """`value` and `determinise` are the rule system's (`RuleSystem.value`, `RuleSystem.determinise`)."""
+                 determinise: Deal | None, heuristic: Heuristic | None = None) -> None:
+        """`value`, `determinise` and `heuristic` are the rule system's (`RuleSystem.value`,
+        `RuleSystem.determinise`, `rulesets.heuristic`)."""
         self.root_state = root
         self.me: str = root.current_player()
         self.rng = rng
         self.budget = budget
         self.value: Value = value or squashed_returns
         self.determinise = determinise
+        self.heuristic = heuristic
+        self.hint_rng = random.Random(rng.getrandbits(64))
         self.root = Node(self.me)
         self.iterations = 0
 
@@ -171,7 +185,7 @@ class Search:
             if grown:
                 action = legal[int(rng.random() * len(legal))]
             else:
-                action, node, grown = self.select(node, legal, who)
+                action, node, grown = self.select(node, legal, who, world)
                 path.append(node)
             apply(action, who)
         self.iterations += 1
@@ -180,32 +194,47 @@ class Search:
             n.visits += 1
             n.total += values.get(n.side, 0.5)
 
-    def select(self, node: Node, legal: Sequence[Action], who: str) -> tuple[Action, Node, bool]:
-        """The action to take at `node`: an untried one (the tree grows), else the best by UCB among those
-        legal here. Marks every legal child as available."""
+    def select(self, node: Node, legal: Sequence[Action], who: str, world: Any) -> tuple[Action, Node, bool]:
+        """The action to take at `node` in `world`: a new one (the tree grows) while the node may widen, else the
+        best by UCB among those tried and legal here. Marks every tried legal child as available."""
+        node.passes += 1
         children = node.children
         untried: list[Action] = []
-        best: Action | None = None
-        best_child: Node | None = None
-        best_score = -1.0
+        tried = 0
         for a in legal:
             child = children.get(a)
             if child is None:
                 untried.append(a)
-                continue
-            child.avail += 1
-        if untried:
-            action = untried[int(self.rng.random() * len(untried))]
+            else:
+                child.avail += 1
+                tried += 1
+        hint = self.hint_at(node, world, legal)
+        if untried and (not tried or tried < WIDENING * math.sqrt(node.passes)):
+            action = hint if hint is not None and hint in untried else untried[int(self.rng.random() * len(untried))]
             child = children[action] = Node(who)
             child.avail += 1
             return action, child, True
+        best: Action | None = None
+        best_child: Node | None = None
+        best_score = -math.inf
         for a in legal:
-            child = children[a]
+            child = children.get(a)
+            if child is None:
+                continue
             score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+            if a == hint:
+                score += HINT_BIAS / (child.visits + 1)
             if score > best_score:
                 best, best_child, best_score = a, child, score
         assert best is not None and best_child is not None
         return best, best_child, False
+
+    def hint_at(self, node: Node, world: Any, legal: Sequence[Action]) -> Action | None:
+        """The system's heuristic choice at `node`, asked once (in the first position that reaches it)."""
+        if node.hint is _UNASKED:
+            node.hint = self.heuristic(world, legal, self.hint_rng) if self.heuristic and len(legal) > 1 else None
+        hint: Action | None = node.hint
+        return hint
 
     def best(self, legal: Sequence[Action]) -> Action:
         """The most visited of the root's legal actions (ties: the better mean, then the earlier in `legal`)."""
@@ -244,6 +273,12 @@ def _width(dice: Any) -> int:
     return width
 
 
+def search_for(state: Any, rng: random.Random, budget: Budget) -> Search:
+    """A search from `state` with its rule system's value, determinisation and heuristic."""
+    system = of(state)
+    return Search(state, rng, budget, system.value, system.determinise, heuristic(system))
+
+
 class MCTSBot:
     """Decides by a search from each position it is asked about (a fresh tree each time), with its own stream."""
 
@@ -255,8 +290,7 @@ class MCTSBot:
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        system = of(state)
-        search = Search(state, self.rng, self.budget, system.value, system.determinise)
+        search = search_for(state, self.rng, self.budget)
         search.run()
         self.last = search
         return search.best(legal)
