@@ -8,6 +8,7 @@ from typing import Any
 from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.firestorm import check_params, load, new_game
 from warroom.rulesets.firestorm.describe import describe
+from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState
@@ -88,4 +89,5 @@ SYSTEM = RuleSystem(
               Variant("tabletop, battles in parallel", {"mode": "tabletop", "parallel": True})),
     max_actions=20_000,
     capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
+    encoding=encoding,
 )
