@@ -115,6 +115,9 @@ def table(scenario: str, rule_params: Mapping[str, Any]) -> Table:
     if got is None:
         sc = load_scenario(scenario)
         system = rulesets.of(sc)
+        foreign = sorted(set(rule_params) - set(system.params) - set(parameters(system)))
+        if foreign:
+            raise ValueError(f"{scenario} is a game of {system.name}, which takes no parameter {', '.join(foreign)}")
         params = {**system.sim_params, **rule_params}
         system.check_params(params)
         problem = system.bot_game_problem(params)
@@ -257,9 +260,11 @@ class WarroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
             w = self._w
-            sides = w.sides_of_dice() if w.st.current_player() == CHANCE else ()
+            if w.st.current_player() != CHANCE:  # an outcome of an earlier node (a history being printed)
+                return f"die: {action + 1}"
+            sides = w.sides_of_dice()
             if not sides:
-                return f"die: face {action + 1}" if action else "roll -"
+                return "roll -"
             return f"die {len(w.faces) + 1} of {len(sides)} (d{sides[len(w.faces)]}): {action + 1}"
         return self._w.table.text(action)
 
