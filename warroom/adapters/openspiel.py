@@ -176,8 +176,13 @@ class Position:
 
     def numbered(self) -> dict[int, Any]:
         if self.legal is None:
-            number = self.table.number
-            self.legal = {number(a.to_str()): a for a in self.st.legal_actions()}
+            get, number = self.table.ids.get, self.table.number
+            legal: dict[int, Any] = {}
+            for a in self.st.legal_actions():
+                text = a.to_str()
+                n = get(text)
+                legal[n if n is not None else number(text)] = a
+            self.legal = legal
         return self.legal
 
     def history(self, seat: str | None) -> list[str]:
