@@ -22,7 +22,9 @@ process but not across processes. The conformance harness checks that random gam
 OpenSpiel chance node of its own, in order: outcome `f` is face `f + 1`, each with probability 1 / faces, and
 the roll goes to the warroom game when its last die is known (a node without dice has one outcome, 0). The dice
 are independent and uniform, so this is the same distribution, exactly; `max_chance_outcomes` is the most faces
-a die of the scenario has (`Encoding.faces`).
+a die of the scenario has (`Encoding.faces`). `max_game_length` is the system's bound on a game's actions
+(`RuleSystem.max_actions`), which bounds its decisions; assumption: OpenSpiel's default bound on chance nodes, the
+same number, holds too (random games of every bundled scenario roll fewer than 800 dice against 20,000).
 
 **What a player knows.** `information_state_string(p)` is the seat's reading of the whole log
 (`RuleSystem.log_for`: the rules mark each secret entry) and what it sees now (`seat_view`, or `view`), never
