@@ -41,6 +41,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/campaigns.py
 	$(BIN)/python bench/strategic.py
 	$(BIN)/python bench/kampen.py
+	$(BIN)/python bench/openspiel.py
 	$(BIN)/python bench/server_load.py
 	$(BIN)/python bench/server_load.py --think 0 --runs 1 --alone 0
 

@@ -6,13 +6,15 @@ exactly the legal actions applying, no secrets on twin positions, no dead ends a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from warroom import rulesets
 from warroom.core.state import CHANCE
-from warroom.core.system import Capability, RuleSystem, Variant
+from warroom.core.system import Capability, Encoding, RuleSystem, Variant
 from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.kampen.state import KampenState
 from warroom.sim.conformance import Broken, cases, play_checked, run
@@ -42,6 +44,20 @@ def test_every_registered_system_is_played_with_all_its_variants() -> None:
 
 
 # ----- the harness finds what it looks for -----------------------------------------------------------------
+def test_an_action_the_encoding_does_not_list_is_caught() -> None:
+    firestorm = rulesets.get("firestorm")
+    real = firestorm.encoding
+    assert real is not None
+
+    def without_pass(sc: Any, params: Mapping[str, Any]) -> Encoding:
+        full = real(sc, params)
+        return replace(full, actions=tuple(a for a in full.actions if a != "pass"))
+
+    short = replace(firestorm, encoding=without_pass)
+    with pytest.raises(Broken, match="'pass' is not among the actions the system's encoding lists"):
+        play_checked(short, "caen", short.variants[0], 1)
+
+
 def test_a_view_that_shows_another_hand_is_caught_as_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     real = KampenState.view
 

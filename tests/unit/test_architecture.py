@@ -37,11 +37,12 @@ def test_core_imports_only_the_standard_library_and_itself() -> None:
 
 
 LAYERS = {
-    "rulesets": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.ai", "warroom.scenarios"),
-    "ai": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.scenarios"),
-    "scenarios": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.ai"),
-    "sim": ("warroom.cli", "warroom.server"),
-    "server": ("warroom.cli", "warroom.sim"),
+    "rulesets": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.ai", "warroom.scenarios", "warroom.adapters"),
+    "ai": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.scenarios", "warroom.adapters"),
+    "scenarios": ("warroom.cli", "warroom.sim", "warroom.server", "warroom.ai", "warroom.adapters"),
+    "sim": ("warroom.cli", "warroom.server", "warroom.adapters"),
+    "server": ("warroom.cli", "warroom.sim", "warroom.adapters"),
+    "adapters": ("warroom.cli", "warroom.sim", "warroom.server"),
 }
 """Each package and the packages above it, which it must not import (adapters -> rulesets -> core)."""
 
@@ -57,7 +58,8 @@ def test_no_package_imports_a_layer_above_it(package: str) -> None:
 
 
 ADAPTERS_OF_EVERY_SYSTEM = ("server/service.py", "server/results.py", "server/portable.py", "sim/runner.py",
-                            "sim/conformance.py", "cli/main.py", "cli/common.py", "scenarios/loader.py", "ai/bots.py")
+                            "sim/conformance.py", "cli/main.py", "cli/common.py", "scenarios/loader.py", "ai/bots.py",
+                            "adapters/openspiel.py")
 """Modules that serve every rule system: they reach a system through the registry (`warroom.rulesets`) and the
 state API only, never a rule package's module."""
 

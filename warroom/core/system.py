@@ -91,6 +91,25 @@ class Tabletop:
         return [self.report(no, a, d) for no in self.questions(st) for a in self.vp for d in self.vp]
 
 
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """A scenario's game in numbers, for frameworks that number every action and chance outcome (OpenSpiel,
+    `warroom.adapters.openspiel`): what a bot game of the scenario with the given parameters may offer and score.
+
+    The same action text keeps its number in every position and every process, so that a search keyed on
+    numbers (information-set MCTS, CFR) or a network trained on them means the same action each time."""
+
+    actions: tuple[str, ...]
+    """Every action text a side may be offered, each once, in a fixed order: the adapter numbers them by it. The
+    conformance harness checks that random bot games offer nothing else."""
+    faces: int
+    """The most faces one die may have (a shuffle of n cards rolls dice of n, n - 1, ..., 2 faces)."""
+    returns: tuple[float, float]
+    """The least and the most a side's `returns()` may be."""
+    hidden: bool
+    """Whether a side may hold anything another cannot see, besides the dice to come (imperfect information)."""
+
+
 Heuristic = Callable[[Any, Sequence[Action], random.Random], Action]
 """A heuristic bot's choice: (state, legal actions, the bot's own random stream) -> one of the actions."""
 
@@ -174,6 +193,11 @@ class RuleSystem:
     seat_view: Callable[[Any, str | None], dict[str, Any]] | None = None
     """What the player of a seat sees (`seats`: one person may decide for several sides): everything any of
     its sides may see. None: each seat is one side, and this is `state.view(side)`."""
+    seat_determinise: Callable[[Any, str, random.Random], Any] | None = None
+    """`determinise` for the player of a seat (`seats`): a twin position with everything that player cannot see
+    dealt again, keeping what any of its sides may see. None: each seat is one side, and this is `determinise`."""
+    encoding: Callable[[Any, Mapping[str, Any]], Encoding] | None = None
+    """(scenario, the parameters of a bot game) -> the game in numbers (`Encoding`); None: not declared."""
 
     def can(self, capability: Capability) -> bool:
         return capability in self.capabilities

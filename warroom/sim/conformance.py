@@ -12,6 +12,7 @@ Random legal play of a system's scenario and variant, checking at every step wha
   is refused with `IllegalActionError`;
 - **secrets** (systems that determinise): the side to act sees the same view, the same legal actions and the
   same refusals on a twin position in which everything it cannot see is dealt again, and so does a spectator;
+- **numbering** (systems that declare an encoding): a bot game offers no action outside the system's list;
 - **no dead ends, and termination** within the system's bound.
 
 A broken promise is a `Problem` naming the system, scenario, variant and seed, so that it can be played again.
@@ -22,8 +23,9 @@ from __future__ import annotations
 import random
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from warroom import rulesets
@@ -31,7 +33,7 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
-from warroom.core.system import RuleSystem, Variant
+from warroom.core.system import Encoding, RuleSystem, Variant
 from warroom.scenarios import bundled_ids, load_game
 
 PROBES = 3
@@ -159,6 +161,20 @@ def check_decision(system: RuleSystem, st: Any, who: str, legal: Sequence[Action
                 raise Broken("leak", f"the refusal of {text!r} differs on a twin position: {why_not!r}")
 
 
+def listed(system: RuleSystem, scenario: str, variant: Variant) -> frozenset[str]:
+    """Every action the system's encoding lists for a bot game of the scenario (empty: it declares none, or the
+    variant is not a bot game)."""
+    if system.encoding is None or system.bot_game_problem(variant.params):
+        return frozenset()
+    return _listed(system.encoding, scenario, tuple(sorted(variant.params.items())))
+
+
+@cache
+def _listed(encoding: Callable[[Any, Mapping[str, Any]], Encoding], scenario: str,
+            params: tuple[tuple[str, Any], ...]) -> frozenset[str]:
+    return frozenset(encoding(load_game(scenario), dict(params)).actions)
+
+
 def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int) -> int:
     """Play one random game with every check; returns its length in actions; raises `Broken`."""
     sc = load_game(scenario)
@@ -168,6 +184,7 @@ def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int)
     sides = set(sc.sides)
     seen: list[str] = []
     known: set[str] = set()
+    numbered = listed(system, scenario, variant)
     for step in range(system.max_actions):
         who = st.current_player()
         if (who == TERMINAL) != st.is_terminal():
@@ -209,6 +226,8 @@ def play_checked(system: RuleSystem, scenario: str, variant: Variant, seed: int)
             if text not in known and len(known) < 5000:
                 known.add(text)
                 seen.append(text)
+            if numbered and text not in numbered:
+                raise Broken("contract", f"{text!r} is not among the actions the system's encoding lists")
         if step % CHECK_EVERY == 0:
             check_decision(system, st, who, legal, seen, rng)
         if reports and rng.random() < REPORT_RATE:

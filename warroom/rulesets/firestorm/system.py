@@ -10,6 +10,7 @@ from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.firestorm import check_params, load, new_game
 from warroom.rulesets.firestorm.describe import describe
 from warroom.rulesets.firestorm.determinise import determinise
+from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState
@@ -101,4 +102,5 @@ SYSTEM = RuleSystem(
     max_actions=20_000,
     capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
     value=value,
+    encoding=encoding,
 )

@@ -11,6 +11,7 @@ import random
 
 import warroom.rulesets.kampen.naval as naval
 from warroom.rulesets.kampen.naval import ShipCard
+from warroom.rulesets.kampen.secrets import seat_of
 from warroom.rulesets.kampen.state import ALLIES, KampenState
 
 
@@ -20,10 +21,22 @@ def determinise(st: KampenState, me: str, rng: random.Random) -> KampenState:
     Cards: the other countries' hands and every face-down deck. A hand's 9 April cards (during the 9 April
     round) are dealt again from that country's 9 April cards, those in hand and those it did not choose; its
     play cards from its play deck. Ships (advanced game): see `deal_ships`."""
+    return deal(st, (me,), rng)
+
+
+def seat_determinise(st: KampenState, seat: str, rng: random.Random) -> KampenState:
+    """`determinise` for the player of `seat`: with two players Norway's player holds the Allies' cards too (1.2),
+    so what either country sees is kept."""
+    mine = tuple(c for c in st.sc.countries if seat_of(st.params, c) == seat) or (seat,)
+    return deal(st, mine, rng)
+
+
+def deal(st: KampenState, mine: tuple[str, ...], rng: random.Random) -> KampenState:
+    """A copy of `st` in which everything none of the countries `mine` can see is dealt again (`determinise`)."""
     copy = st.clone(history=False)
     april = st.sc.is_april
     for c in st.sc.countries:
-        if c != me:
+        if c not in mine:
             hand = st.hands[c]
             play_cards = sum(1 for k in hand if not april(k))
             play = sorted(st.draw[c] + [k for k in hand if not april(k)])  # every unseen card, in no telling order
@@ -36,7 +49,7 @@ def determinise(st: KampenState, me: str, rng: random.Random) -> KampenState:
         else:
             copy.draw[c] = sorted(st.draw[c])  # the real order is forgotten; the scores never read a deck's order
     if st.advanced:
-        deal_ships(copy, me, rng)
+        deal_ships(copy, mine, rng)
     return copy
 
 
@@ -45,19 +58,20 @@ def ship_seen(st: KampenState, card: ShipCard, me: str) -> bool:
     return card.face_up or card.owner == me or (me == ALLIES and card.key in st.spotted)
 
 
-def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
-    """Deal again, in place, the identities of the ship cards `me` cannot see: the other countries' cards
-    lying face down at sea (for the Allies, not those they looked at), their ships in hand, and for any
-    country but the Allies which Allied ships are in hand and which are set aside. Every card keeps its sea
+def deal_ships(st: KampenState, mine: tuple[str, ...], rng: random.Random) -> None:
+    """Deal again, in place, the identities of the ship cards none of the countries `mine` can see: the other
+    countries' cards lying face down at sea (for the Allies, not those they looked at), their ships in hand, and
+    for any country but the Allies which Allied ships are in hand and which are set aside. Every card keeps its sea
     area and flags. Which card a landing was declared with is Germany's secret (the others see only the sea
     and the area), so a card declared for a landing is dealt like any other, even a false identity. Nobody
     knows the order of the set-aside Allied ships, so it is always dealt again. Keys the position holds elsewhere
     (landings, looked-at cards, the group sailing, the cards an interception found) follow their cards."""
     rename: dict[str, str] = {}
     for owner in st.sc.countries:
-        if owner == me:
+        if owner in mine:
             continue
-        cards = [card for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me)]
+        cards = [card for _sea, card in st.fleet.all() if card.owner == owner
+                 and not any(ship_seen(st, card, me) for me in mine)]
         reserve = st.reserve if owner == ALLIES else []
         old = [card.key for card in cards] + st.ships_hand[owner] + reserve
         new = sorted(old)  # forget which card was where before the random deal
@@ -69,7 +83,7 @@ def deal_ships(st: KampenState, me: str, rng: random.Random) -> None:
         st.ships_hand[owner] = new[len(cards):len(cards) + n_hand]
         if owner == ALLIES:
             st.reserve = new[len(cards) + n_hand:]
-    if me == ALLIES:
+    if ALLIES in mine:
         st.reserve.sort()
         rng.shuffle(st.reserve)
     if not rename:

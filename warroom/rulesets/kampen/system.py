@@ -9,7 +9,8 @@ from typing import Any
 from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.kampen import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.kampen.describe import describe
-from warroom.rulesets.kampen.determinise import determinise
+from warroom.rulesets.kampen.determinise import determinise, seat_determinise
+from warroom.rulesets.kampen.encoding import encoding
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
@@ -78,4 +79,6 @@ SYSTEM = RuleSystem(
     capabilities=frozenset({Capability.HIDDEN, Capability.CLUB}),
     seat_view=seat_view,
     value=value,
+    seat_determinise=seat_determinise,
+    encoding=encoding,
 )
