@@ -165,11 +165,13 @@ def test_a_resampled_twin_keeps_what_each_seat_knows(params: dict[str, Any]) -> 
     assert dealt  # the twins did deal the unseen cards again
 
 
-def test_norway_cannot_be_resampled_and_a_perfect_information_game_resamples_to_itself() -> None:
+def test_norway_resamples_its_hidden_split_and_a_perfect_information_game_resamples_to_itself() -> None:
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     norway = walk(pyspiel.load_game(GAMES["norway"]).new_initial_state(), random.Random(1), 5)
-    with pytest.raises(NotImplementedError, match="determinise"):
-        norway.resample_from_infostate(0, sampler)
+    player = norway.current_player()
+    if player >= 0:
+        twin = norway.resample_from_infostate(player, sampler)
+        assert twin.information_state_string(player) == norway.information_state_string(player)
     caen = walk(pyspiel.load_game(GAMES["caen"]).new_initial_state(), random.Random(1), 5)
     assert str(caen.resample_from_infostate(0, sampler)) == str(caen)
 

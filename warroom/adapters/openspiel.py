@@ -291,12 +291,12 @@ class WarroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         w = self._w
         t = w.table
         seat = t.players[player_id]
+        if not t.encoding.hidden:
+            return self.clone()  # type: ignore[no-any-return]  # nothing is hidden: the position itself
         deal = t.system.seat_determinise
         if deal is None and all(t.players[p] == side for side, p in t.player_of.items()):
             deal = t.system.determinise
         if deal is None:
-            if not t.encoding.hidden:
-                return self.clone()  # type: ignore[no-any-return]  # nothing is hidden: the position itself
             raise NotImplementedError(f"{t.system.name} cannot deal a twin of {t.scenario} for a seat "
                                       "(it declares no determinise)")
         twin = deal(w.st, seat, random.Random(int(probability_sampler() * 2**53)))

@@ -176,7 +176,8 @@ class RuleSystem:
     """How results of battles at the table are asked for and reported (`Capability.TABLETOP`); None: none are."""
     determinise: Callable[[Any, str, random.Random], Any] | None
     """A copy of a position in which everything the given side cannot see is dealt again at random (every size
-    kept): a position that side cannot tell from this one. None: the system hides nothing but the future."""
+    kept): a position that side cannot tell from this one, with an empty log and no event notes (the history is
+    not dealt again, so a twin has none). None: the system hides nothing but the future."""
     listing: Callable[[Any], tuple[str, str, str, str, str]]
     """A scenario's row in a list of games: its title, length, sides, areas and troops."""
     about: str

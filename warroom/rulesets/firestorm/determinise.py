@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import random
 
-from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState
 
 
 def determinise(st: FirestormState, me: str, rng: random.Random) -> FirestormState:
     """A copy of `st` in which every split of dice `me` cannot see is dealt again: each die of another side's
     allocated volley goes to one of that volley's targets at random. The number of dice each volley fires is
-    kept (only the split is secret); the copy's log shows the hidden allocations as `me` reads them.
+    kept (only the split is secret). The copy starts with an empty log and no notes, as every twin does: the
+    history is not dealt again, and a log would tell the split.
 
     assumption: every split is equally likely die by die, since a bot may not model how the other side
     allocates; a search needs only positions the side cannot tell from the real one, not their odds."""
     copy = st.clone()
+    copy.log, copy.events, copy.happened = [], [], []
     navy = copy.navy
     if st.step != "nv_alloc" or navy is None or navy.combat is None:
         return copy
@@ -33,5 +34,4 @@ def determinise(st: FirestormState, me: str, rng: random.Random) -> FirestormSta
             target = v.targets[int(rng.random() * len(v.targets))]
             dealt[target] = dealt.get(target, 0) + 1
         v.alloc = dealt
-    copy.log = log_for(st, me)
     return copy
