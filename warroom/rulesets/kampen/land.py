@@ -31,17 +31,31 @@ def legal_moves(st: St) -> list[Any]:
     if st.april:  # no movement on 9 April but the air drops (7.1)
         return [*manoeuvre.playable_moves(st), DONE]
     c = st.country
-    board = st.sc.board
+    adjacency = st.sc.board.adjacency
+    arrived = st.arrived
+    troops = st.troops
     out: list[Any] = []
-    for area in sorted(st.troops):
-        n = manoeuvre.movable(st, area, c)
-        if n <= 0:  # `move_problem`'s count: nothing here may move
+    for area in sorted(troops):
+        n = troops[area].get(c, 0) - arrived.get(area, 0)  # `manoeuvre.movable`: `move_problem`'s count
+        if n <= 0:  # nothing here may move
             continue
-        for to in board.neighbours(area):
-            out.extend(Move(area, to, k) for k in range(1, n + 1))
+        out.extend(plain_moves(area, adjacency[area], n))
     out.extend(manoeuvre.playable_moves(st))
     out.append(DONE)
     return out
+
+
+_PLAIN: dict[tuple[str, tuple[str, ...], int], tuple[Move, ...]] = {}
+"""The plain moves out of an area, by the area, its neighbours and how many battalions may go: made once."""
+
+
+def plain_moves(area: str, neighbours: tuple[str, ...], n: int) -> tuple[Move, ...]:
+    """Every plain move of 1 to `n` battalions from `area` into each of its `neighbours`, neighbour by neighbour."""
+    key = (area, neighbours, n)
+    got = _PLAIN.get(key)
+    if got is None:
+        got = _PLAIN[key] = tuple(Move(area, to, k) for to in neighbours for k in range(1, n + 1))
+    return got
 
 
 def move_problem(st: St, action: Any) -> str:

@@ -436,7 +436,12 @@ class KampenState(FlowRecording):
         return DEFENDERS if country == GERMANY else (GERMANY,)
 
     def hostile(self, area: str, country: str) -> bool:
-        return any(self.at(area, e) for e in self.enemies(country))
+        here = self.troops.get(area)
+        if not here:
+            return False
+        if country == GERMANY:
+            return here.get(NORWAY, 0) > 0 or here.get(ALLIES, 0) > 0
+        return here.get(GERMANY, 0) > 0
 
     def total(self, country: str) -> int:
         return sum(c.get(country, 0) for c in self.troops.values())
