@@ -141,6 +141,7 @@ class Search:
         det = self.determinise
         world = det(self.root_state, self.me, self.rng) if det is not None else self.root_state.clone()
         world.record_events = False
+        world.record_log = False  # the trusted path: a search's copy is never saved, replayed or shown
         return world
 
     def run(self) -> None:

@@ -147,6 +147,9 @@ class FirestormState(FlowRecording):
         self.events: list[tuple[int, str]] = []
         self.happened: list[Event] = []
         self.record_events = True
+        self.record_log = True
+        """Off: a trusted search's copy keeps no log (it is never saved, replayed or shown); `played` still counts."""
+        self.played = 0  # actions applied so far (the log's length when it is kept)
         self._offered: tuple[int, str, Sequence[Action]] | None = None
         # facts derived from control alone, cleared whenever control changes: supply per side,
         # strategic-move reach per (side, area, steps), and pool placement areas per side
@@ -169,7 +172,7 @@ class FirestormState(FlowRecording):
             return ()
         legal = self.flow.steps[self.step].legal(self)
         # remember which objects were offered, so applying one of them needs no second check
-        self._offered = (len(self.log), self.step, legal)
+        self._offered = (self.played, self.step, legal)
         return legal
 
     def chance_dice(self) -> Dice:
@@ -226,7 +229,7 @@ class FirestormState(FlowRecording):
 
     def _was_offered(self, action: Action) -> bool:
         offered = self._offered
-        if offered is None or offered[0] != len(self.log) or offered[1] != self.step:
+        if offered is None or offered[0] != self.played or offered[1] != self.step:
             return False
         return any(a is action for a in offered[2])
 
@@ -234,8 +237,10 @@ class FirestormState(FlowRecording):
         """Fast path for search code: apply `action` WITHOUT checking legality."""
         if who is None:
             who = self.current_player()
-        self.log.append(LogEntry(action.to_str(), who, self.turn, self.flow.steps[self.step].phase,
-                                 who == CHANCE))
+        self.played += 1
+        if self.record_log:
+            self.log.append(LogEntry(action.to_str(), who, self.turn, self.flow.steps[self.step].phase,
+                                     who == CHANCE))
         if isinstance(action, Report) and action.battle:
             self.flow.record_result(self, action)
             self.flow.settle(self)

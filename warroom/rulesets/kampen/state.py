@@ -280,6 +280,8 @@ class KampenState(FlowRecording):
         self.events: list[tuple[int, str]] = []  # (round, text)
         self.happened: list[Event] = []  # typed events (core.events)
         self.record_events = True
+        self.record_log = True
+        """Off: a trusted search's copy keeps no log nor its secrecy marks (it is never saved, replayed or shown)."""
 
     # ----- the state API ------------------------------------------------------------------------------------
     def current_player(self) -> str:
@@ -323,6 +325,9 @@ class KampenState(FlowRecording):
         if who is None:
             who = self.current_player()
         step = self.step
+        if not self.record_log:
+            self.flow.apply(self, action)
+            return
         self.log.append(LogEntry(action.to_str(), who, self.round, self.phase(), who == CHANCE))
         self.flow.apply(self, action)
         if (mark := self.flow.secrecy(self, step, action, who)) is not None:  # kept even when no events are
@@ -344,8 +349,8 @@ class KampenState(FlowRecording):
         """An independent copy; without `history` its log and events start empty (for a bot's look-ahead)."""
         new = object.__new__(KampenState)
         for name in ("sc", "flow", "params", "step", "round", "country", "terminal", "result", "cards_used",
-                     "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events", "advanced",
-                     "april"):
+                     "symbols", "to_place", "allies_landed", "removing", "allies_out", "record_events", "record_log",
+                     "advanced", "april"):
             setattr(new, name, getattr(self, name))
         new.troops = {a: dict(c) for a, c in self.troops.items()}
         new.draw = {c: list(d) for c, d in self.draw.items()}
