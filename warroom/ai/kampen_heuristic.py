@@ -55,6 +55,19 @@ def battle_bonus(st: KampenState, country: str) -> int:
     return sum(sorted(best.values(), reverse=True)[:2])
 
 
+class Memo:
+    """What the scores of one decision share about the determinised copy they read (which no score changes), each
+    worked out when first asked: `kampen_plan`'s answers, the battle bonus of a hand, and where a move heads."""
+
+    __slots__ = ("bonus", "heading", "plan", "st")
+
+    def __init__(self, st: KampenState) -> None:
+        self.st = st
+        self.plan = plan.Plan(st)
+        self.bonus: dict[str, int] = {}  # country -> battle_bonus of its hand
+        self.heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
+
+
 class KampenHeuristic:
     """Chooses among the legal actions from a determinised copy of the position."""
 
@@ -62,68 +75,99 @@ class KampenHeuristic:
         self.rng = rng
         self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
         self._naval: Naval | None = None  # the ships as the decider sees them, for the decision being made
-        self._plans: dict[tuple[str, str], Any] = {}  # kampen_plan's answers, for the decision being made
+        self._memo: Memo | None = None  # what the decision being made shares
+        self._worlds: list[KampenState] = []  # the determinised copies of the decision being made
+        self._enemy_bonus: float | None = None  # `enemy_bonus` of the decision being made, once asked
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
         me = st.current_player()
         self._front = {}
         self._naval = None
-        self._plans = {}
-        worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
-        enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0) for w in worlds) / SAMPLES
-        scored = [(self.score(worlds[0], me, a, enemy_bonus), i) for i, a in enumerate(legal)]
+        self._memo = None
+        self._enemy_bonus = None
+        self._worlds = worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
+        scored = [(self.score(worlds[0], me, a), i) for i, a in enumerate(legal)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return legal[top[int(self.rng.random() * len(top))]]
 
     # ----- scores -------------------------------------------------------------------------------------------------
-    def targets(self, st: KampenState, me: str) -> dict[str, int]:
-        """`plan.targets`, worked out once per decision (every legal action is scored on the same copy)."""
-        key = ("targets", me)
-        if key not in self._plans:
-            self._plans[key] = plan.targets(st, me)
-        got: dict[str, int] = self._plans[key]
+    def memo(self, st: KampenState) -> Memo:
+        """The `Memo` of the copy `st` (every legal action of a decision is scored on the same copy)."""
+        got = self._memo
+        if got is None or got.st is not st:
+            got = self._memo = Memo(st)
         return got
+
+    def targets(self, st: KampenState, me: str) -> dict[str, int]:
+        """`plan.targets`, worked out once per decision."""
+        return self.memo(st).plan.targets(me)
 
     def orders(self, st: KampenState, me: str) -> dict[str, dict[str, int]]:
         """`plan.orders`, worked out once per decision."""
-        key = ("orders", me)
-        if key not in self._plans:
-            self._plans[key] = plan.orders(st, me)
-        got: dict[str, dict[str, int]] = self._plans[key]
+        return self.memo(st).plan.orders(me)
+
+    def enemy_bonus(self, me: str) -> float:
+        """The dice the enemies' battle cards could add, averaged over the determinised copies (worked out once per
+        decision, when first asked)."""
+        if self._enemy_bonus is None:
+            self._enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0)
+                                    for w in self._worlds) / SAMPLES
+        return self._enemy_bonus
+
+    def own_bonus(self, st: KampenState, me: str) -> int:
+        """`battle_bonus(st, me)`, once per decision."""
+        bonus = self.memo(st).bonus
+        got = bonus.get(me)
+        if got is None:
+            got = bonus[me] = battle_bonus(st, me)
         return got
 
     def march(self, st: KampenState, me: str, m: Move) -> float | None:
         """A move by `me`'s spare battalions towards the cities `plan.orders` sends them to: the steps it gains,
         less for battalions beyond those ordered (None: no orders for the area moved from)."""
-        mine = self.orders(st, me).get(m.frm, {})
-        if not mine:
+        heading = self.heading(st, me, m.frm, m.to)
+        if heading is None:
             return None
-        progress, k = max((plan.approach(st, m.frm, c, me) - plan.approach(st, m.to, c, me), k)
-                          for c, k in mine.items())
+        progress, k = heading
         return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+
+    def heading(self, st: KampenState, me: str, frm: str, to: str) -> tuple[int, int] | None:
+        """For a move from `frm` to `to`: the most steps it gains towards a city `plan.orders` sends battalions of
+        `frm` to, with how many are sent there (None: no orders for `frm`); kept for the decision."""
+        memo = self.memo(st)
+        key = (me, frm, to)
+        if key in memo.heading:
+            return memo.heading[key]
+        mine = memo.plan.orders(me).get(frm, {})
+        got: tuple[int, int] | None = None
+        if mine:
+            approach = memo.plan.approach
+            got = max((approach(frm, c, me) - approach(to, c, me), k) for c, k in mine.items())
+        memo.heading[key] = got
+        return got
 
     def need_near(self, st: KampenState, me: str, area: str) -> float:
         """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""
-        return max((short / (1.0 + plan.approach(st, area, c, me)) for c, short in self.targets(st, me).items()),
-                   default=0.0)
+        approach = self.memo(st).plan.approach
+        return max((short / (1.0 + approach(area, c, me)) for c, short in self.targets(st, me).items()), default=0.0)
 
     def naval(self, st: KampenState, me: str) -> Naval:
         if self._naval is None:
             self._naval = Naval(st, me)
         return self._naval
 
-    def score(self, st: KampenState, me: str, action: Action, enemy_bonus: float) -> float:
+    def score(self, st: KampenState, me: str, action: Action) -> float:
         if isinstance(action, ADVANCED_ACTIONS):
             got = self.naval(st, me).score(action)
             if got is not None:
                 return got
         if me == GERMANY and not st.april:
-            got = self.german_score(st, action, enemy_bonus)
+            got = self.german_score(st, action)
             if got is not None:
                 return got
         if isinstance(action, Move):
-            return self.move_score(st, me, action, enemy_bonus)
+            return self.move_score(st, me, action)
         if isinstance(action, Play):
             return self.play_score(st, me, action)
         if isinstance(action, Exchange):
@@ -156,11 +200,11 @@ class KampenHeuristic:
         return 0.0
 
     # ----- Germany's campaign (kampen_plan) -----------------------------------------------------------------------
-    def german_score(self, st: KampenState, action: Action, enemy_bonus: float) -> float | None:
+    def german_score(self, st: KampenState, action: Action) -> float | None:
         """Germany's own scores where the campaign matters: marching, garrisons, placing, and the clock. None:
         the common score applies."""
         if isinstance(action, Move) and st.step in ("move", "card_effect", "redeploy_moves"):
-            return self.german_move(st, action, enemy_bonus)
+            return self.german_move(st, action)
         if st.step == "reinforce" and st.country == GERMANY:
             return self.german_reinforce(st, action)
         if isinstance(action, Place) and st.step == "place" and st.country == GERMANY and action.area:
@@ -172,21 +216,22 @@ class KampenHeuristic:
             return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
         return None
 
-    def german_move(self, st: KampenState, m: Move, enemy_bonus: float) -> float:
+    def german_move(self, st: KampenState, m: Move) -> float:
         """Keep every held point city's garrison; march the rest to the city that needs it most; attack where the
         dice favour it, and any enemy in a point city when this is the round that can end the game."""
-        free = plan.surplus(st, m.frm)
+        campaign = self.memo(st).plan
+        free = campaign.surplus(m.frm)
         held_city = m.frm in st.sc.board.point_cities and st.holder(m.frm) == GERMANY
         if held_city and st.at(m.frm, GERMANY) - m.n < 1:
             return -20.0  # an empty point city counts for the enemy
         strip = 3.0 * max(0, m.n - max(free, 0)) if held_city else 0.0
-        if st.hostile(m.to, GERMANY):
+        if campaign.hostile(m.to, GERMANY):
             city = m.to in st.sc.board.point_cities
             last = city and plan.german_cards_left(st) <= st.sc.hand[GERMANY]
             value = (4.0 if city else 0.0) + (3.0 if last else 0.0)
             waiting = st.attacks.get(m.to)
             n = m.n + (waiting.total if waiting else 0)
-            return 2.0 * self.odds(st, GERMANY, m, enemy_bonus) + value - strip - 0.1 * max(0, n - combat.CAP)
+            return 2.0 * self.odds(st, GERMANY, m) + value - strip - 0.1 * max(0, n - combat.CAP)
         if strip:
             return -strip
         marching = self.march(st, GERMANY, m)
@@ -196,7 +241,7 @@ class KampenHeuristic:
         """A movement card is worth its card when it carries battalions towards a far target: the round's one
         card (the clock) is then spent on the march."""
         effects = {u.effect for u in card_of(st, p.card).uses}
-        far = any(plan.approach(st, a, c) >= 3 for a, per in self.orders(st, GERMANY).items() for c in per)
+        far = any(self.memo(st).plan.approach(a, c) >= 3 for a, per in self.orders(st, GERMANY).items() for c in per)
         if effects & {"airlift", "extra_move"} and far and st.cards_used == 0:
             return 2.0
         if "paradrop" in effects and any(st.hostile(c, GERMANY) for c in st.sc.board.point_cities):
@@ -213,7 +258,7 @@ class KampenHeuristic:
             if isinstance(action, Exchange | Play):
                 return 10.0 if len(hand) > keep else -1.0
             return 5.0 if len(hand) <= keep else -5.0
-        fast = plan.secure(st)
+        fast = self.memo(st).plan.secure()
         if isinstance(action, Play):  # Transportfly: new battalions onto a northern airfield
             return 3.0 if st.cards_used == 0 and self.targets(st, GERMANY) else -1.0
         if isinstance(action, Exchange):
@@ -262,17 +307,18 @@ class KampenHeuristic:
         value += 1.0 if board.land[area].mobilisation and me == NORWAY else 0.0
         return value
 
-    def move_score(self, st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
+    def move_score(self, st: KampenState, me: str, m: Move) -> float:
         """Norway and the Allies: keep the point cities they hold, gather against the one German city the plan
         picks (kampen_plan.defender_focus), and attack elsewhere only where the dice clearly favour them."""
-        free = plan.surplus(st, m.frm, me)
-        keep = plan.fortress(st)
-        if free < m.n and keep and (m.frm == keep or m.frm in plan.reserve(st, keep)):
+        campaign = self.memo(st).plan
+        free = campaign.surplus(m.frm, me)
+        keep = campaign.fortress()
+        if free < m.n and keep and (m.frm == keep or m.frm in campaign.reserve(keep)):
             return -10.0 if free <= 0 else -3.0 * (m.n - free)
         value = self.area_value(st, me, m.to)
-        if st.hostile(m.to, me):
+        if campaign.hostile(m.to, me):
             focus = m.to in self.targets(st, me)
-            odds = self.odds(st, me, m, enemy_bonus)
+            odds = self.odds(st, me, m)
             if not focus and odds < 1.5:
                 return -1.0
             return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == st.at(m.frm, me) else 0.0)
@@ -281,21 +327,21 @@ class KampenHeuristic:
             return marching
         return value - self.area_value(st, me, m.frm) - 0.5 + 0.3 * self.front(st, me, m.to)
 
-    @staticmethod
-    def odds(st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
+    def odds(self, st: KampenState, me: str, m: Move) -> float:
         """The attacker's dice less the defender's, with the battalions already waiting at that border and the
         battle cards each side may hold."""
         waiting = st.attacks.get(m.to)
         water = st.sc.board.crosses_water(m.via or m.frm, m.to)
         over_water = (waiting.over_water if waiting else 0) + (m.n if water else 0)
         over_land = (waiting.total - waiting.over_water if waiting else 0) + (0 if water else m.n)
-        mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + battle_bonus(st, me)
-        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - enemy_bonus
+        mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + self.own_bonus(st, me)
+        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - self.enemy_bonus(me)
 
     def front(self, st: KampenState, me: str, area: str) -> float:
         got = self._front.get(area)
         if got is None:
-            got = self._front[area] = float(sum(1 for n in st.sc.board.neighbours(area) if st.hostile(n, me)))
+            hostile = self.memo(st).plan.hostile
+            got = self._front[area] = float(sum(1 for n in st.sc.board.neighbours(area) if hostile(n, me)))
         return got
 
     def play_score(self, st: KampenState, me: str, p: Play) -> float:
