@@ -36,7 +36,7 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
-from warroom.rulesets.kampen.determinise import determinise
+from warroom.rulesets.kampen.determinise import determinise, ship_seen
 from warroom.rulesets.kampen.effects import card_of
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
 
@@ -53,6 +53,35 @@ def battle_bonus(st: KampenState, country: str) -> int:
             if use.effect == "extra_dice" and not use.advanced:
                 best[card.type] = max(best.get(card.type, 0), use.count("dice"))
     return sum(sorted(best.values(), reverse=True)[:2])
+
+
+def skip_determinise(st: KampenState, me: str, rng: random.Random) -> None:
+    """Move `rng` on exactly as `determinise(st, me, rng)` would, without dealing anything.
+
+    `determinise` draws, for each other country, a sample of its play cards and one of its 9 April cards
+    (`random.sample`), then in the advanced game shuffles the ship cards of each other owner that `me` cannot
+    see, and for the Allies their set-aside ships. How much a sample or a shuffle draws depends only on the sizes
+    (the population's and the sample's), so the same draws from ranges of those sizes leave the generator where
+    dealing would. The sizes are what `me` may know. Keep this in step with `determinise`: the bot's draws, not
+    its fairness, depend on it."""
+    april = st.sc.is_april
+    for c in st.sc.countries:
+        if c == me:
+            continue
+        hand = st.hands[c]
+        play_cards = sum(1 for k in hand if not april(k))
+        rng.sample(range(len(st.draw[c]) + play_cards), play_cards)
+        rng.sample(range(len(st.april_deck[c]) + len(hand) - play_cards), len(hand) - play_cards)
+    if not st.advanced:
+        return
+    for owner in st.sc.countries:
+        if owner == me:
+            continue
+        unseen = sum(1 for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me))
+        cards = unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0)
+        rng.shuffle([0] * cards)
+    if me == ALLIES:
+        rng.shuffle([0] * len(st.reserve))
 
 
 class Memo:
@@ -76,20 +105,45 @@ class KampenHeuristic:
         self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
         self._naval: Naval | None = None  # the ships as the decider sees them, for the decision being made
         self._memo: Memo | None = None  # what the decision being made shares
-        self._worlds: list[KampenState] = []  # the determinised copies of the decision being made
+        self._position: KampenState | None = None  # the real position of the decision being made
+        self._worlds: list[KampenState] = []  # its determinised copies, as far as they are dealt
         self._enemy_bonus: float | None = None  # `enemy_bonus` of the decision being made, once asked
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
+        """The best-scored action on the first of `SAMPLES` determinised copies (ties broken at random); the
+        others only average the enemies' battle bonus.
+
+        The copies are dealt from the bot's generator, in turn, and nothing else draws from it before the tie is
+        broken. So a copy nobody reads need not be dealt: the generator is only moved on as dealing it would
+        (`skip_determinise`). A forced choice reads none, the later copies are dealt only when a score asks
+        for the enemies' battle bonus, and the choices and the draws stay those of dealing all of them."""
         me = st.current_player()
         self._front = {}
         self._naval = None
         self._memo = None
         self._enemy_bonus = None
-        self._worlds = worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
-        scored = [(self.score(worlds[0], me, a), i) for i, a in enumerate(legal)]
+        self._position = st
+        if len(legal) == 1:
+            for _ in range(SAMPLES):
+                skip_determinise(st, me, self.rng)
+            self.rng.random()  # the tie-break among one
+            return legal[0]
+        self._worlds = [determinise(st, me, self.rng)]
+        scored = [(self.score(self._worlds[0], me, a), i) for i, a in enumerate(legal)]
+        for _ in range(len(self._worlds), SAMPLES):
+            skip_determinise(st, me, self.rng)
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return legal[top[int(self.rng.random() * len(top))]]
+
+    def worlds(self, me: str) -> list[KampenState]:
+        """All `SAMPLES` determinised copies of the decision being made, the later ones dealt now (the generator
+        has drawn nothing since the first)."""
+        st = self._position
+        assert st is not None
+        while len(self._worlds) < SAMPLES:
+            self._worlds.append(determinise(st, me, self.rng))
+        return self._worlds
 
     # ----- scores -------------------------------------------------------------------------------------------------
     def memo(self, st: KampenState) -> Memo:
@@ -112,7 +166,7 @@ class KampenHeuristic:
         decision, when first asked)."""
         if self._enemy_bonus is None:
             self._enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0)
-                                    for w in self._worlds) / SAMPLES
+                                    for w in self.worlds(me)) / SAMPLES
         return self._enemy_bonus
 
     def own_bonus(self, st: KampenState, me: str) -> int:
