@@ -41,13 +41,19 @@ from warroom.rulesets.kampen.effects import card_of
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
 
 SAMPLES = 3
+GERMAN_MOVES = ("move", "card_effect", "redeploy_moves")  # the steps where Germany's moves follow its campaign
 BATTLE_EFFECTS = ("extra_dice", "cancel", "ignore_water")
 
 
 def battle_bonus(st: KampenState, country: str) -> int:
     """Dice the battle cards in `country`'s hand could add (one card per type)."""
+    return hand_bonus(st, st.hands[country])
+
+
+def hand_bonus(st: KampenState, hand: list[str]) -> int:
+    """Dice the battle cards in `hand` could add (one card per type)."""
     best: dict[str, int] = {}
-    for key in st.hands[country]:
+    for key in hand:
         card = card_of(st, key)
         for use in card.uses:
             if use.effect == "extra_dice" and not use.advanced:
@@ -55,46 +61,50 @@ def battle_bonus(st: KampenState, country: str) -> int:
     return sum(sorted(best.values(), reverse=True)[:2])
 
 
-def skip_determinise(st: KampenState, me: str, rng: random.Random) -> None:
-    """Move `rng` on exactly as `determinise(st, me, rng)` would, without dealing anything.
+def deal_hands(st: KampenState, me: str, rng: random.Random) -> dict[str, list[str]]:
+    """The other countries' hands as `determinise(st, me, rng)` deals them, with `rng` moved on exactly as it
+    moves it, without copying the position or dealing anything else.
 
-    `determinise` draws, for each other country, a sample of its play cards and one of its 9 April cards
-    (`random.sample`), then in the advanced game shuffles the ship cards of each other owner that `me` cannot
-    see, and for the Allies their set-aside ships. How much a sample or a shuffle draws depends only on the sizes
-    (the population's and the sample's), so the same draws from ranges of those sizes leave the generator where
-    dealing would. The sizes are what `me` may know. Keep this in step with `determinise`: the bot's draws, not
-    its fairness, depend on it."""
+    `determinise` deals each other country a sample of its unseen play cards and one of its unseen 9 April cards
+    (`random.sample`, in this order), then in the advanced game shuffles the ship cards of each other owner that
+    `me` cannot see, and for the Allies their set-aside ships. What a shuffle draws depends only on the number of
+    cards shuffled, so shuffling as many placeholders leaves the generator where dealing the ships would. It
+    reads what `determinise` reads, and only the sizes of the ships `me` cannot see. Keep it in step with
+    `determinise`."""
     april = st.sc.is_april
+    hands: dict[str, list[str]] = {}
     for c in st.sc.countries:
         if c == me:
             continue
         hand = st.hands[c]
         play_cards = sum(1 for k in hand if not april(k))
-        rng.sample(range(len(st.draw[c]) + play_cards), play_cards)
-        rng.sample(range(len(st.april_deck[c]) + len(hand) - play_cards), len(hand) - play_cards)
-    if not st.advanced:
-        return
-    for owner in st.sc.countries:
-        if owner == me:
-            continue
-        unseen = sum(1 for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me))
-        cards = unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0)
-        rng.shuffle([0] * cards)
-    if me == ALLIES:
-        rng.shuffle([0] * len(st.reserve))
+        play = sorted(st.draw[c] + [k for k in hand if not april(k)])
+        spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
+        dealt = rng.sample(play, play_cards)
+        hands[c] = dealt + rng.sample(spare, len(hand) - play_cards)
+    if st.advanced:
+        for owner in st.sc.countries:
+            if owner == me:
+                continue
+            unseen = sum(1 for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me))
+            rng.shuffle([0] * (unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0)))
+        if me == ALLIES:
+            rng.shuffle([0] * len(st.reserve))
+    return hands
 
 
 class Memo:
     """What the scores of one decision share about the determinised copy they read (which no score changes), each
     worked out when first asked: `kampen_plan`'s answers, the battle bonus of a hand, and where a move heads."""
 
-    __slots__ = ("bonus", "heading", "plan", "st")
+    __slots__ = ("bonus", "heading", "leaving", "plan", "st")
 
     def __init__(self, st: KampenState) -> None:
         self.st = st
         self.plan = plan.Plan(st)
         self.bonus: dict[str, int] = {}  # country -> battle_bonus of its hand
         self.heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
+        self.leaving: dict[tuple[str, str], tuple[int, bool, int]] = {}  # (me, frm) -> `KampenHeuristic.leaving`
 
 
 class KampenHeuristic:
@@ -105,45 +115,30 @@ class KampenHeuristic:
         self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
         self._naval: Naval | None = None  # the ships as the decider sees them, for the decision being made
         self._memo: Memo | None = None  # what the decision being made shares
-        self._position: KampenState | None = None  # the real position of the decision being made
-        self._worlds: list[KampenState] = []  # its determinised copies, as far as they are dealt
+        self._hands: list[dict[str, list[str]]] = []  # the hands of each determinised copy, for the decision
         self._enemy_bonus: float | None = None  # `enemy_bonus` of the decision being made, once asked
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
         """The best-scored action on the first of `SAMPLES` determinised copies (ties broken at random); the
-        others only average the enemies' battle bonus.
-
-        The copies are dealt from the bot's generator, in turn, and nothing else draws from it before the tie is
-        broken. So a copy nobody reads need not be dealt: the generator is only moved on as dealing it would
-        (`skip_determinise`). A forced choice reads none, the later copies are dealt only when a score asks
-        for the enemies' battle bonus, and the choices and the draws stay those of dealing all of them."""
+        others only average the enemies' battle bonus, so only their hands are dealt (`deal_hands`), and a forced
+        choice deals only hands. The draws from the bot's generator, and so the choices, are those of dealing
+        every copy in full."""
         me = st.current_player()
         self._front = {}
         self._naval = None
         self._memo = None
         self._enemy_bonus = None
-        self._position = st
         if len(legal) == 1:
             for _ in range(SAMPLES):
-                skip_determinise(st, me, self.rng)
+                deal_hands(st, me, self.rng)
             self.rng.random()  # the tie-break among one
             return legal[0]
-        self._worlds = [determinise(st, me, self.rng)]
-        scored = [(self.score(self._worlds[0], me, a), i) for i, a in enumerate(legal)]
-        for _ in range(len(self._worlds), SAMPLES):
-            skip_determinise(st, me, self.rng)
+        world = determinise(st, me, self.rng)
+        self._hands = [world.hands] + [deal_hands(st, me, self.rng) for _ in range(SAMPLES - 1)]
+        scored = [(self.score(world, me, a), i) for i, a in enumerate(legal)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return legal[top[int(self.rng.random() * len(top))]]
-
-    def worlds(self, me: str) -> list[KampenState]:
-        """All `SAMPLES` determinised copies of the decision being made, the later ones dealt now (the generator
-        has drawn nothing since the first)."""
-        st = self._position
-        assert st is not None
-        while len(self._worlds) < SAMPLES:
-            self._worlds.append(determinise(st, me, self.rng))
-        return self._worlds
 
     # ----- scores -------------------------------------------------------------------------------------------------
     def memo(self, st: KampenState) -> Memo:
@@ -161,12 +156,12 @@ class KampenHeuristic:
         """`plan.orders`, worked out once per decision."""
         return self.memo(st).plan.orders(me)
 
-    def enemy_bonus(self, me: str) -> float:
+    def enemy_bonus(self, st: KampenState, me: str) -> float:
         """The dice the enemies' battle cards could add, averaged over the determinised copies (worked out once per
         decision, when first asked)."""
         if self._enemy_bonus is None:
-            self._enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0)
-                                    for w in self.worlds(me)) / SAMPLES
+            self._enemy_bonus = sum(max((hand_bonus(st, hands[e]) for e in st.enemies(me)), default=0)
+                                    for hands in self._hands) / SAMPLES
         return self._enemy_bonus
 
     def own_bonus(self, st: KampenState, me: str) -> int:
@@ -212,6 +207,9 @@ class KampenHeuristic:
         return self._naval
 
     def score(self, st: KampenState, me: str, action: Action) -> float:
+        if isinstance(action, Move) and me == GERMANY and not st.april and st.step in GERMAN_MOVES:
+            return self.german_move(st, action)  # the bulk of the work, as `german_score` would (a Move is no
+            # advanced action)
         if isinstance(action, ADVANCED_ACTIONS):
             got = self.naval(st, me).score(action)
             if got is not None:
@@ -257,7 +255,7 @@ class KampenHeuristic:
     def german_score(self, st: KampenState, action: Action) -> float | None:
         """Germany's own scores where the campaign matters: marching, garrisons, placing, and the clock. None:
         the common score applies."""
-        if isinstance(action, Move) and st.step in ("move", "card_effect", "redeploy_moves"):
+        if isinstance(action, Move) and st.step in GERMAN_MOVES:
             return self.german_move(st, action)
         if st.step == "reinforce" and st.country == GERMANY:
             return self.german_reinforce(st, action)
@@ -270,13 +268,29 @@ class KampenHeuristic:
             return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
         return None
 
+    def leaving(self, st: KampenState, me: str, frm: str) -> tuple[int, bool, int]:
+        """What every move of `me`'s battalions out of `frm` shares, kept for the decision: the battalions free to
+        leave (`plan.surplus`), whether they would leave a point city `me`'s side holds (for Norway and the Allies:
+        their fortress or its reserve), and how many of them are there."""
+        memo = self.memo(st)
+        key = (me, frm)
+        got = memo.leaving.get(key)
+        if got is None:
+            campaign = memo.plan
+            if me == GERMANY:
+                guarded = frm in st.sc.board.point_cities and st.holder(frm) == GERMANY
+            else:
+                keep = campaign.fortress()
+                guarded = bool(keep) and (frm == keep or frm in campaign.reserve(keep))
+            got = memo.leaving[key] = (campaign.surplus(frm, me), guarded, st.at(frm, me))
+        return got
+
     def german_move(self, st: KampenState, m: Move) -> float:
         """Keep every held point city's garrison; march the rest to the city that needs it most; attack where the
         dice favour it, and any enemy in a point city when this is the round that can end the game."""
         campaign = self.memo(st).plan
-        free = campaign.surplus(m.frm)
-        held_city = m.frm in st.sc.board.point_cities and st.holder(m.frm) == GERMANY
-        if held_city and st.at(m.frm, GERMANY) - m.n < 1:
+        free, held_city, here = self.leaving(st, GERMANY, m.frm)
+        if held_city and here - m.n < 1:
             return -20.0  # an empty point city counts for the enemy
         strip = 3.0 * max(0, m.n - max(free, 0)) if held_city else 0.0
         if campaign.hostile(m.to, GERMANY):
@@ -365,9 +379,8 @@ class KampenHeuristic:
         """Norway and the Allies: keep the point cities they hold, gather against the one German city the plan
         picks (kampen_plan.defender_focus), and attack elsewhere only where the dice clearly favour them."""
         campaign = self.memo(st).plan
-        free = campaign.surplus(m.frm, me)
-        keep = campaign.fortress()
-        if free < m.n and keep and (m.frm == keep or m.frm in campaign.reserve(keep)):
+        free, guarded, here = self.leaving(st, me, m.frm)
+        if free < m.n and guarded:
             return -10.0 if free <= 0 else -3.0 * (m.n - free)
         value = self.area_value(st, me, m.to)
         if campaign.hostile(m.to, me):
@@ -375,7 +388,7 @@ class KampenHeuristic:
             odds = self.odds(st, me, m)
             if not focus and odds < 1.5:
                 return -1.0
-            return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == st.at(m.frm, me) else 0.0)
+            return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == here else 0.0)
         marching = self.march(st, me, m)
         if marching is not None:
             return marching
@@ -389,7 +402,7 @@ class KampenHeuristic:
         over_water = (waiting.over_water if waiting else 0) + (m.n if water else 0)
         over_land = (waiting.total - waiting.over_water if waiting else 0) + (0 if water else m.n)
         mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + self.own_bonus(st, me)
-        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - self.enemy_bonus(me)
+        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - self.enemy_bonus(st, me)
 
     def front(self, st: KampenState, me: str, area: str) -> float:
         got = self._front.get(area)
