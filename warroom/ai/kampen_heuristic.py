@@ -61,36 +61,51 @@ def hand_bonus(st: KampenState, hand: list[str]) -> int:
     return sum(sorted(best.values(), reverse=True)[:2])
 
 
-def deal_hands(st: KampenState, me: str, rng: random.Random) -> dict[str, list[str]]:
-    """The other countries' hands as `determinise(st, me, rng)` deals them, with `rng` moved on exactly as it
-    moves it, without copying the position or dealing anything else.
+class Dealer:
+    """Deals the other countries' hands as `determinise(st, me, rng)` deals them, with `rng` moved on exactly as
+    it moves it, without copying the position or dealing anything else; what every deal of a decision shares is
+    worked out once.
 
     `determinise` deals each other country a sample of its unseen play cards and one of its unseen 9 April cards
     (`random.sample`, in this order), then in the advanced game shuffles the ship cards of each other owner that
     `me` cannot see, and for the Allies their set-aside ships. What a shuffle draws depends only on the number of
     cards shuffled, so shuffling as many placeholders leaves the generator where dealing the ships would. It
-    reads what `determinise` reads, and only the sizes of the ships `me` cannot see. Keep it in step with
+    reads what `determinise` reads, and of the ships only how many `me` cannot see. Keep it in step with
     `determinise`."""
-    april = st.sc.is_april
-    hands: dict[str, list[str]] = {}
-    for c in st.sc.countries:
-        if c == me:
-            continue
-        hand = st.hands[c]
-        play_cards = sum(1 for k in hand if not april(k))
-        play = sorted(st.draw[c] + [k for k in hand if not april(k)])
-        spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
-        dealt = rng.sample(play, play_cards)
-        hands[c] = dealt + rng.sample(spare, len(hand) - play_cards)
-    if st.advanced:
-        for owner in st.sc.countries:
-            if owner == me:
+
+    def __init__(self, st: KampenState, me: str) -> None:
+        april = st.sc.is_april
+        # per other country: its unseen play cards and 9 April cards (sorted, as determinise has them), and how
+        # many of each its hand holds
+        self.cards: list[tuple[str, list[str], int, list[str], int]] = []
+        for c in st.sc.countries:
+            if c == me:
                 continue
-            unseen = sum(1 for _sea, card in st.fleet.all() if card.owner == owner and not ship_seen(st, card, me))
-            rng.shuffle([0] * (unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0)))
-        if me == ALLIES:
-            rng.shuffle([0] * len(st.reserve))
-    return hands
+            hand = st.hands[c]
+            play = sorted(st.draw[c] + [k for k in hand if not april(k)])
+            spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
+            play_cards = sum(1 for k in hand if not april(k))
+            self.cards.append((c, play, play_cards, spare, len(hand) - play_cards))
+        self.shuffles: list[int] = []  # the number of cards of each shuffle of the ship deal
+        if st.advanced:
+            for owner in st.sc.countries:
+                if owner == me:
+                    continue
+                unseen = sum(1 for _sea, card in st.fleet.all()
+                             if card.owner == owner and not ship_seen(st, card, me))
+                self.shuffles.append(unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0))
+            if me == ALLIES:
+                self.shuffles.append(len(st.reserve))
+
+    def deal(self, rng: random.Random) -> dict[str, list[str]]:
+        """One deal of the other countries' hands."""
+        hands: dict[str, list[str]] = {}
+        for c, play, play_cards, spare, april_cards in self.cards:
+            dealt = rng.sample(play, play_cards)
+            hands[c] = dealt + rng.sample(spare, april_cards)
+        for n in self.shuffles:
+            rng.shuffle([0] * n)
+        return hands
 
 
 class Memo:
@@ -120,7 +135,7 @@ class KampenHeuristic:
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
         """The best-scored action on the first of `SAMPLES` determinised copies (ties broken at random); the
-        others only average the enemies' battle bonus, so only their hands are dealt (`deal_hands`), and a forced
+        others only average the enemies' battle bonus, so only their hands are dealt (`Dealer`), and a forced
         choice deals only hands. The draws from the bot's generator, and so the choices, are those of dealing
         every copy in full."""
         me = st.current_player()
@@ -128,13 +143,14 @@ class KampenHeuristic:
         self._naval = None
         self._memo = None
         self._enemy_bonus = None
+        dealer = Dealer(st, me)
         if len(legal) == 1:
             for _ in range(SAMPLES):
-                deal_hands(st, me, self.rng)
+                dealer.deal(self.rng)
             self.rng.random()  # the tie-break among one
             return legal[0]
         world = determinise(st, me, self.rng)
-        self._hands = [world.hands] + [deal_hands(st, me, self.rng) for _ in range(SAMPLES - 1)]
+        self._hands = [world.hands] + [dealer.deal(self.rng) for _ in range(SAMPLES - 1)]
         scored = [(self.score(world, me, a), i) for i, a in enumerate(legal)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
