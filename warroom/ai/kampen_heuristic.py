@@ -112,14 +112,45 @@ class Memo:
     """What the scores of one decision share about the determinised copy they read (which no score changes), each
     worked out when first asked: `kampen_plan`'s answers, the battle bonus of a hand, and where a move heads."""
 
-    __slots__ = ("bonus", "heading", "leaving", "plan", "st")
+    __slots__ = ("_heading", "_leaving", "bonus", "plan", "st")
 
     def __init__(self, st: KampenState) -> None:
         self.st = st
         self.plan = plan.Plan(st)
         self.bonus: dict[str, int] = {}  # country -> battle_bonus of its hand
-        self.heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
-        self.leaving: dict[tuple[str, str], tuple[int, bool, int]] = {}  # (me, frm) -> `KampenHeuristic.leaving`
+        self._heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
+        self._leaving: dict[tuple[str, str], tuple[int, bool, int]] = {}  # (me, frm) -> `leaving`
+
+    def heading(self, me: str, frm: str, to: str) -> tuple[int, int] | None:
+        """For a move from `frm` to `to`: the most steps it gains towards a city `plan.orders` sends battalions of
+        `frm` to, with how many are sent there (None: no orders for `frm`)."""
+        key = (me, frm, to)
+        if key in self._heading:
+            return self._heading[key]
+        mine = self.plan.orders(me).get(frm, {})
+        got: tuple[int, int] | None = None
+        if mine:
+            approach = self.plan.approach
+            got = max((approach(frm, c, me) - approach(to, c, me), k) for c, k in mine.items())
+        self._heading[key] = got
+        return got
+
+    def leaving(self, me: str, frm: str) -> tuple[int, bool, int]:
+        """What every move of `me`'s battalions out of `frm` shares: the battalions free to leave
+        (`plan.surplus`), whether they would leave a point city `me`'s side holds (for Norway and the Allies:
+        their fortress or its reserve), and how many of them are there."""
+        key = (me, frm)
+        got = self._leaving.get(key)
+        if got is None:
+            st = self.st
+            campaign = self.plan
+            if me == GERMANY:
+                guarded = frm in st.sc.board.point_cities and st.holder(frm) == GERMANY
+            else:
+                keep = campaign.fortress()
+                guarded = bool(keep) and (frm == keep or frm in campaign.reserve(keep))
+            got = self._leaving[key] = (campaign.surplus(frm, me), guarded, st.at(frm, me))
+        return got
 
 
 class KampenHeuristic:
@@ -191,26 +222,11 @@ class KampenHeuristic:
     def march(self, st: KampenState, me: str, m: Move) -> float | None:
         """A move by `me`'s spare battalions towards the cities `plan.orders` sends them to: the steps it gains,
         less for battalions beyond those ordered (None: no orders for the area moved from)."""
-        heading = self.heading(st, me, m.frm, m.to)
+        heading = self.memo(st).heading(me, m.frm, m.to)
         if heading is None:
             return None
         progress, k = heading
         return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
-
-    def heading(self, st: KampenState, me: str, frm: str, to: str) -> tuple[int, int] | None:
-        """For a move from `frm` to `to`: the most steps it gains towards a city `plan.orders` sends battalions of
-        `frm` to, with how many are sent there (None: no orders for `frm`); kept for the decision."""
-        memo = self.memo(st)
-        key = (me, frm, to)
-        if key in memo.heading:
-            return memo.heading[key]
-        mine = memo.plan.orders(me).get(frm, {})
-        got: tuple[int, int] | None = None
-        if mine:
-            approach = memo.plan.approach
-            got = max((approach(frm, c, me) - approach(to, c, me), k) for c, k in mine.items())
-        memo.heading[key] = got
-        return got
 
     def need_near(self, st: KampenState, me: str, area: str) -> float:
         """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""
@@ -284,28 +300,12 @@ class KampenHeuristic:
             return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
         return None
 
-    def leaving(self, st: KampenState, me: str, frm: str) -> tuple[int, bool, int]:
-        """What every move of `me`'s battalions out of `frm` shares, kept for the decision: the battalions free to
-        leave (`plan.surplus`), whether they would leave a point city `me`'s side holds (for Norway and the Allies:
-        their fortress or its reserve), and how many of them are there."""
-        memo = self.memo(st)
-        key = (me, frm)
-        got = memo.leaving.get(key)
-        if got is None:
-            campaign = memo.plan
-            if me == GERMANY:
-                guarded = frm in st.sc.board.point_cities and st.holder(frm) == GERMANY
-            else:
-                keep = campaign.fortress()
-                guarded = bool(keep) and (frm == keep or frm in campaign.reserve(keep))
-            got = memo.leaving[key] = (campaign.surplus(frm, me), guarded, st.at(frm, me))
-        return got
-
     def german_move(self, st: KampenState, m: Move) -> float:
         """Keep every held point city's garrison; march the rest to the city that needs it most; attack where the
         dice favour it, and any enemy in a point city when this is the round that can end the game."""
-        campaign = self.memo(st).plan
-        free, held_city, here = self.leaving(st, GERMANY, m.frm)
+        memo = self.memo(st)
+        campaign = memo.plan
+        free, held_city, here = memo.leaving(GERMANY, m.frm)
         if held_city and here - m.n < 1:
             return -20.0  # an empty point city counts for the enemy
         strip = 3.0 * max(0, m.n - max(free, 0)) if held_city else 0.0
@@ -395,7 +395,7 @@ class KampenHeuristic:
         """Norway and the Allies: keep the point cities they hold, gather against the one German city the plan
         picks (kampen_plan.defender_focus), and attack elsewhere only where the dice clearly favour them."""
         campaign = self.memo(st).plan
-        free, guarded, here = self.leaving(st, me, m.frm)
+        free, guarded, here = self.memo(st).leaving(me, m.frm)
         if free < m.n and guarded:
             return -10.0 if free <= 0 else -3.0 * (m.n - free)
         value = self.area_value(st, me, m.to)
