@@ -100,10 +100,12 @@ class Fixed:
     everything but naval gunfire (which depends on the ships in the harbour), and what a border adds to the
     defence of an attack across it."""
 
-    __slots__ = ("bonus", "defence", "sc", "troops")
+    __slots__ = ("arrows", "bonus", "defence", "sc", "troops")
 
     def __init__(self, sc: FirestormScenario) -> None:
         self.sc = sc
+        # (side, frm, to, our troops in frm, theirs in to, frm supplied) -> `Decision.arrow_score`
+        self.arrows: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...], bool], float] = {}
         self.bonus: dict[tuple[str, str, str], float] = {}  # (side, item, terrain) -> unit_bonus
         self.troops: dict[str, dict[str, float]] = {}  # terrain -> troop -> unit_bonus (the same for either side)
         self.defence: dict[tuple[str, str], tuple[str, tuple[float, ...]]] = {}  # (frm, to) -> `border`
@@ -132,6 +134,9 @@ class Fixed:
             got = self.defence[key] = (terrain, tuple(extra))
         return got
 
+
+ARROWS_KEPT = 100_000
+"""Arrow scores kept per scenario at most (past that the table starts again)."""
 
 _FIXED: dict[int, Fixed] = {}
 
@@ -257,8 +262,14 @@ class Decision:
         (the same for every move of the troop)."""
         got = self._leaving.get(unit)
         if got is None:
-            frm = self.st.loc[unit]
-            alone = bool(self.enemy_neighbours(frm)) and len(self.stacks.units_at(frm, self.side)) == 1
+            st = self.st
+            frm = st.loc[unit]
+            alone = False
+            if self.enemy_neighbours(frm):
+                if st.loc.counts[frm] == 1:  # the troop is alone there: one of ours if it is ours
+                    alone = st.sc.troops[unit].side == self.side
+                else:
+                    alone = len(self.stacks.units_at(frm, self.side)) == 1
             got = self._leaving[unit] = (self.front(frm), alone)
         return got
 
@@ -330,7 +341,24 @@ class Decision:
         return gain - 0.4 * self.st.loc.counts.get(m.to, 0) - 0.5
 
     def arrow_score(self, action: Arrow) -> float:
-        """Our best two bonuses against theirs and the defender's terrain, supply, and the area's worth."""
+        """Our best two bonuses against theirs and the defender's terrain, supply, and the area's worth.
+
+        The score follows from the scenario's data, the two sides' troops in the two areas and whether the area
+        attacked from is in supply, so it is kept per scenario under exactly those (`Fixed.arrows`)."""
+        st = self.st
+        side = self.side
+        stacks = self.stacks
+        key = (side, action.frm, action.to, tuple(stacks.units_at(action.frm, side)),
+               tuple(stacks.units_at(action.to, st.sc.other(side))), self.in_supply(action.frm))
+        kept = stacks.fixed.arrows
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= ARROWS_KEPT:
+                kept.clear()
+            got = kept[key] = self.new_arrow_score(action)
+        return got
+
+    def new_arrow_score(self, action: Arrow) -> float:
         st = self.st
         sc = st.sc
         side = self.side
