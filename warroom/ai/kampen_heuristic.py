@@ -88,12 +88,15 @@ class Dealer:
             self.cards.append((c, play, play_cards, spare, len(hand) - play_cards))
         self.shuffles: list[int] = []  # the number of cards of each shuffle of the ship deal
         if st.advanced:
+            unseen: dict[str, int] = {}  # owner -> its cards at sea `me` cannot see
+            for _sea, card in st.fleet.all():
+                if not ship_seen(st, card, me):
+                    unseen[card.owner] = unseen.get(card.owner, 0) + 1
             for owner in st.sc.countries:
                 if owner == me:
                     continue
-                unseen = sum(1 for _sea, card in st.fleet.all()
-                             if card.owner == owner and not ship_seen(st, card, me))
-                self.shuffles.append(unseen + len(st.ships_hand[owner]) + (len(st.reserve) if owner == ALLIES else 0))
+                self.shuffles.append(unseen.get(owner, 0) + len(st.ships_hand[owner])
+                                     + (len(st.reserve) if owner == ALLIES else 0))
             if me == ALLIES:
                 self.shuffles.append(len(st.reserve))
 
