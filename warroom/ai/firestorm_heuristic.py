@@ -138,6 +138,9 @@ class Fixed:
 ARROWS_KEPT = 100_000
 """Arrow scores kept per scenario at most (past that the table starts again)."""
 
+KEPT_SCENARIOS = 16
+"""At most this many scenarios' tables are kept."""
+
 _FIXED: dict[int, Fixed] = {}
 
 
@@ -145,6 +148,8 @@ def fixed(sc: FirestormScenario) -> Fixed:
     """The `Fixed` answers of a scenario (kept per scenario object)."""
     got = _FIXED.get(id(sc))
     if got is None or got.sc is not sc:
+        if len(_FIXED) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
+            _FIXED.clear()
         got = _FIXED[id(sc)] = Fixed(sc)
     return got
 

@@ -74,6 +74,9 @@ class Tables:
         return got
 
 
+KEPT_SCENARIOS = 16
+"""At most this many scenarios' tables are kept."""
+
 _TABLES: dict[int, Tables] = {}
 
 
@@ -81,6 +84,8 @@ def tables(board: Board) -> Tables:
     """The `Tables` of a board (kept per board object)."""
     got = _TABLES.get(id(board))
     if got is None or got.board is not board:
+        if len(_TABLES) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
+            _TABLES.clear()
         got = _TABLES[id(board)] = Tables(board)
     return got
 

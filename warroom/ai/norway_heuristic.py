@@ -61,6 +61,9 @@ class Lanes:
         return got
 
 
+KEPT_SCENARIOS = 16
+"""At most this many scenarios' tables are kept."""
+
 _LANES: dict[int, Lanes] = {}
 
 
@@ -68,6 +71,8 @@ def lanes_of(sc: FirestormScenario) -> Lanes:
     """The `Lanes` of a scenario (kept per scenario object)."""
     got = _LANES.get(id(sc))
     if got is None or got.sc is not sc:
+        if len(_LANES) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
+            _LANES.clear()
         got = _LANES[id(sc)] = Lanes(sc)
     return got
 
