@@ -289,8 +289,8 @@ class Decision:
 
     # ----- scores --------------------------------------------------------------------------------------------
     def scores(self, legal: Sequence[Action]) -> list[float]:
-        """`score` of every action in `legal`, in order. The moves of a troop (often fifty in one decision) are
-        scored here with `move_score`'s sum written out, as it is the bulk of the work."""
+        """`score` of every action in `legal`, in order. The moves of a troop (often fifty in one decision) and the
+        placements are scored here with their sums written out, as they are the bulk of the work."""
         out: list[float] = []
         leaving = self._leaving
         fronts = self._fronts
@@ -303,6 +303,9 @@ class Decision:
                 if alone:
                     gain -= 4  # do not strip the only troop from a front-line area
                 out.append(gain - 0.4 * counts.get(action.to, 0) - 0.5)
+            elif isinstance(action, Place) and action.area != "reserve":
+                there = fronts.get(action.area)
+                out.append((self.front(action.area) if there is None else there) - 0.3 * counts.get(action.area, 0))
             else:
                 out.append(self.score(action))
         return out
