@@ -229,7 +229,8 @@ class KampenHeuristic:
         if heading is None:
             return None
         progress, k = heading
-        return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+        extra = m.n - k  # battalions beyond those ordered (none if negative)
+        return 1.5 * progress - 0.3 * (extra if extra > 0 else 0) + 0.05 * (m.n if m.n < k else k) - 0.2
 
     def need_near(self, st: KampenState, me: str, area: str) -> float:
         """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""

@@ -111,7 +111,7 @@ class Plan:
     def __init__(self, st: KampenState) -> None:
         self.st = st
         self.tables = tables(st.sc.board)
-        self._hostile: dict[tuple[str, str], bool] = {}
+        self._hostile: dict[str, frozenset[str]] = {}  # me -> `enemy_held`
         self._threat: dict[tuple[str, str], int] = {}
         self._approach: dict[tuple[str, str, str], int] = {}
         self._surplus: dict[tuple[str, str], int] = {}
@@ -125,11 +125,15 @@ class Plan:
 
     def hostile(self, area: str, me: str) -> bool:
         """`st.hostile(area, me)`."""
-        key = (area, me)
-        got = self._hostile.get(key)
-        if got is None:
-            got = self._hostile[key] = self.st.hostile(area, me)
-        return got
+        held = self._hostile.get(me)
+        if held is None:
+            held = self._hostile[me] = self.enemy_held(me)
+        return area in held
+
+    def enemy_held(self, me: str) -> frozenset[str]:
+        """The areas where `me`'s enemies have battalions (`st.hostile`, for every area in one pass)."""
+        enemies = self.st.enemies(me)
+        return frozenset(a for a, here in self.st.troops.items() if any(here.get(e, 0) for e in enemies))
 
     def allied_coast(self, area: str) -> bool:
         """Whether the Allies could land next to or in `area` (a coast on III-VII, while they still have cards)."""
@@ -151,7 +155,12 @@ class Plan:
         if got is None:
             st = self.st
             enemies = st.enemies(me)
-            got = sum(st.at(n, e) for n in st.sc.board.neighbours(area) for e in enemies)
+            troops = st.troops
+            got = 0
+            for n in st.sc.board.neighbours(area):
+                here = troops.get(n)
+                if here:
+                    got += sum(here.get(e, 0) for e in enemies)
             if me == GERMANY and self.allied_coast(area):
                 got += 2
             self._threat[key] = got
