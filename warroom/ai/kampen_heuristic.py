@@ -111,11 +111,20 @@ class Dealer:
         return hands
 
 
+def marching(heading: tuple[int, int] | None, n: int) -> float | None:
+    """`KampenHeuristic.march` of `n` battalions, from the move's `Memo.heading`."""
+    if heading is None:
+        return None
+    progress, k = heading
+    extra = n - k  # battalions beyond those ordered (none if negative)
+    return 1.5 * progress - 0.3 * (extra if extra > 0 else 0) + 0.05 * (n if n < k else k) - 0.2
+
+
 class Memo:
     """What the scores of one decision share about the determinised copy they read (which no score changes), each
     worked out when first asked: `kampen_plan`'s answers, the battle bonus of a hand, and where a move heads."""
 
-    __slots__ = ("_heading", "_leaving", "bonus", "plan", "st")
+    __slots__ = ("_defence", "_heading", "_leaving", "bonus", "plan", "st")
 
     def __init__(self, st: KampenState) -> None:
         self.st = st
@@ -123,6 +132,16 @@ class Memo:
         self.bonus: dict[str, int] = {}  # country -> battle_bonus of its hand
         self._heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
         self._leaving: dict[tuple[str, str], tuple[int, bool, int]] = {}  # (me, frm) -> `leaving`
+        self._defence: dict[tuple[str, str], int] = {}  # (area, me) -> `defence`
+
+    def defence(self, area: str, me: str) -> int:
+        """The dice `me`'s enemies in `area` defend it with (before cards)."""
+        key = (area, me)
+        got = self._defence.get(key)
+        if got is None:
+            st = self.st
+            got = self._defence[key] = combat.defence_dice(sum(st.at(area, e) for e in st.enemies(me)))
+        return got
 
     def heading(self, me: str, frm: str, to: str) -> tuple[int, int] | None:
         """For a move from `frm` to `to`: the most steps it gains towards a city `plan.orders` sends battalions of
@@ -225,12 +244,7 @@ class KampenHeuristic:
     def march(self, st: KampenState, me: str, m: Move) -> float | None:
         """A move by `me`'s spare battalions towards the cities `plan.orders` sends them to: the steps it gains,
         less for battalions beyond those ordered (None: no orders for the area moved from)."""
-        heading = self.memo(st).heading(me, m.frm, m.to)
-        if heading is None:
-            return None
-        progress, k = heading
-        extra = m.n - k  # battalions beyond those ordered (none if negative)
-        return 1.5 * progress - 0.3 * (extra if extra > 0 else 0) + 0.05 * (m.n if m.n < k else k) - 0.2
+        return marching(self.memo(st).heading(me, m.frm, m.to), m.n)
 
     def need_near(self, st: KampenState, me: str, area: str) -> float:
         """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""
@@ -322,8 +336,8 @@ class KampenHeuristic:
             return 2.0 * self.odds(st, GERMANY, m) + value - strip - 0.1 * max(0, n - combat.CAP)
         if strip:
             return -strip
-        marching = self.march(st, GERMANY, m)
-        return -0.5 if marching is None else marching
+        march = marching(memo.heading(GERMANY, m.frm, m.to), m.n)
+        return -0.5 if march is None else march
 
     def german_move_card(self, st: KampenState, p: Play) -> float:
         """A movement card is worth its card when it carries battalions towards a far target: the round's one
@@ -417,12 +431,13 @@ class KampenHeuristic:
     def odds(self, st: KampenState, me: str, m: Move) -> float:
         """The attacker's dice less the defender's, with the battalions already waiting at that border and the
         battle cards each side may hold."""
+        memo = self.memo(st)
         waiting = st.attacks.get(m.to)
-        water = st.sc.board.crosses_water(m.via or m.frm, m.to)
+        water = memo.plan.tables.crosses_water(m.via or m.frm, m.to)
         over_water = (waiting.over_water if waiting else 0) + (m.n if water else 0)
         over_land = (waiting.total - waiting.over_water if waiting else 0) + (0 if water else m.n)
         mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + self.own_bonus(st, me)
-        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - self.enemy_bonus(st, me)
+        return mine - memo.defence(m.to, me) - self.enemy_bonus(st, me)
 
     def front(self, st: KampenState, me: str, area: str) -> float:
         got = self._front.get(area)

@@ -50,6 +50,15 @@ class Tables:
         self.landing_coast = board.coastal({"I", "II"})
         self._fronts: dict[str, list[str]] = {}  # city -> neighbours it can be attacked from over land
         self._assault: dict[tuple[str, str], int] = {}  # (area, city) -> `assault`
+        self._water: dict[tuple[str, str], bool] = {}  # (a, b) -> `board.crosses_water(a, b)`
+
+    def crosses_water(self, a: str, b: str) -> bool:
+        """`board.crosses_water(a, b)`."""
+        key = (a, b)
+        got = self._water.get(key)
+        if got is None:
+            got = self._water[key] = self.board.crosses_water(a, b)
+        return got
 
     def dist(self, a: str, b: str) -> int:
         return self.steps[a].get(b, FAR)
