@@ -36,6 +36,7 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
+from warroom.rulesets.kampen.cards import CardSet
 from warroom.rulesets.kampen.determinise import determinise, ship_seen
 from warroom.rulesets.kampen.effects import card_of
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
@@ -54,11 +55,29 @@ def hand_bonus(st: KampenState, hand: list[str]) -> int:
     """Dice the battle cards in `hand` could add (one card per type)."""
     best: dict[str, int] = {}
     for key in hand:
-        card = card_of(st, key)
-        for use in card.uses:
-            if use.effect == "extra_dice" and not use.advanced:
-                best[card.type] = max(best.get(card.type, 0), use.count("dice"))
+        for kind, dice in battle_dice(st, key):
+            best[kind] = max(best.get(kind, 0), dice)
     return sum(sorted(best.values(), reverse=True)[:2])
+
+
+_DICE: dict[int, tuple[CardSet, dict[str, tuple[tuple[str, int], ...]]]] = {}
+
+
+def battle_dice(st: KampenState, key: str) -> tuple[tuple[str, int], ...]:
+    """A card's basic-game extra dice in battle, as (card type, dice) per use that adds them: the scenario's data,
+    kept per scenario's cards."""
+    cards = st.sc.cards
+    kept = _DICE.get(id(cards))
+    if kept is None or kept[0] is not cards:
+        if len(_DICE) >= plan.KEPT_SCENARIOS:
+            _DICE.clear()
+        kept = _DICE[id(cards)] = (cards, {})
+    got = kept[1].get(key)
+    if got is None:
+        card = card_of(st, key)
+        got = kept[1][key] = tuple((card.type, use.count("dice")) for use in card.uses
+                                   if use.effect == "extra_dice" and not use.advanced)
+    return got
 
 
 class Dealer:

@@ -51,6 +51,14 @@ class Tables:
         self._fronts: dict[str, list[str]] = {}  # city -> neighbours it can be attacked from over land
         self._assault: dict[tuple[str, str], int] = {}  # (area, city) -> `assault`
         self._water: dict[tuple[str, str], bool] = {}  # (a, b) -> `board.crosses_water(a, b)`
+        self._supply: dict[str, int] = {}  # city -> `supply_distance`
+
+    def supply_distance(self, city: str) -> int:
+        """Land steps from the nearest area where Germany places its new battalions (the coast of I and II)."""
+        got = self._supply.get(city)
+        if got is None:
+            got = self._supply[city] = min(self.dist(a, city) for a in self.landing_coast)
+        return got
 
     def crosses_water(self, a: str, b: str) -> bool:
         """`board.crosses_water(a, b)`."""
@@ -339,7 +347,7 @@ class Plan:
 
     def supply_distance(self, city: str) -> int:
         """Land steps from the nearest area where Germany places its new battalions (the coast of I and II)."""
-        return min(self.dist(a, city) for a in self.tables.landing_coast)
+        return self.tables.supply_distance(city)
 
 
 # ----- the same answers for one question about a position ---------------------------------------------------------
