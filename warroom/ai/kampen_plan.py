@@ -189,8 +189,9 @@ class Plan:
         return max(1, min(combat.CAP, self.threat(city, me)))
 
     def present(self, area: str, me: str) -> int:
-        st = self.st
-        return sum(st.at(area, c) for c in side_of(me))
+        """Battalions of `me`'s side in `area`."""
+        here = self.st.troops.get(area)
+        return sum(here.get(c, 0) for c in side_of(me)) if here else 0
 
     def targets(self, me: str) -> dict[str, int]:
         """Point cities that need battalions of `me`'s side, with how many (read it, do not change it).
@@ -334,11 +335,11 @@ class Plan:
         together."""
         st = self.st
         best, value = "", -float(FAR)
+        defenders = {a: self.present(a, NORWAY) for a in st.troops}
         for city in sorted(st.sc.board.point_cities):
             if st.holder(city) != GERMANY:
                 continue
-            near = sum(self.present(a, NORWAY) / (1.0 + self.dist(a, city)) for a in st.troops
-                       if self.dist(a, city) <= 3)
+            near = sum(n / (1.0 + d) for a, n in defenders.items() if (d := self.dist(a, city)) <= 3)
             v = near - st.at(city, GERMANY) + (1.5 if self.allied_coast(city) else 0.0) + 0.3 * self.supply_distance(
                 city)
             if v > value:
