@@ -223,9 +223,10 @@ class KampenHeuristic:
             return legal[0]
         world = determinise(st, me, self.rng)
         self._hands = [world.hands] + [dealer.deal(self.rng) for _ in range(SAMPLES - 1)]
-        scored = [(self.score(world, me, a), i) for i, a in enumerate(legal)]
-        best = max(s for s, _ in scored)
-        top = [i for s, i in scored if s == best]
+        score = self.score
+        scores = [score(world, me, a) for a in legal]
+        best = max(scores)
+        top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[int(self.rng.random() * len(top))]]
 
     # ----- scores -------------------------------------------------------------------------------------------------
