@@ -97,8 +97,8 @@ def control_of(st: FirestormState) -> Control:
 
 class Fixed:
     """What the scores read from a scenario's fixed data alone, worked out once per scenario: the bonus of
-    everything but naval gunfire (which depends on the ships in the harbour), and what a border adds to the
-    defence of an attack across it."""
+    everything but naval gunfire (which depends on the ships in the harbour), what a border adds to the defence
+    of an attack across it, and arrow scores under everything else they follow from (`Decision.arrow_score`)."""
 
     __slots__ = ("arrows", "bonus", "defence", "sc", "troops")
 
@@ -367,6 +367,7 @@ class Decision:
         return got
 
     def new_arrow_score(self, action: Arrow) -> float:
+        """`arrow_score` worked out."""
         st = self.st
         sc = st.sc
         side = self.side
