@@ -30,8 +30,8 @@ beaten garrison with no way out is lost whole, so the spare battalions stand bes
 class Tables:
     """What follows from the board alone, worked out once per board: land steps between every two areas
     (fjords and lakes are crossed like any border: a move may cross them; only an attack across them is weaker),
-    the steps to attack each city over land (`assault`), and the areas on the coast of I and II (where Germany
-    places its new battalions)."""
+    the steps to attack each city over land (`assault`), which borders cross water, and the areas on the coast of
+    I and II (where Germany places its new battalions) with each city's distance from them."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
