@@ -8,6 +8,7 @@ from typing import Any
 
 from warroom.ai.mcts import MCTSBot, parse_budget
 from warroom.core.state import Action
+from warroom.core.system import Heuristic
 from warroom.rulesets import heuristic, of
 
 KINDS = ("random", "heuristic", "mcts")
@@ -51,8 +52,17 @@ def bot_problem(kind: str) -> str:
 class HeuristicBot(RandomBot):
     """Plays with the heuristic its state's rule system declares (random play where it declares none)."""
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        # the heuristic of each state type met: a type's rule system, and so its heuristic, never changes
+        self._heuristics: dict[type, Heuristic | None] = {}
+
     def choose(self, state: Any, legal: Sequence[Action]) -> Action:
-        choose = heuristic(of(state))
+        kind = type(state)
+        if kind in self._heuristics:
+            choose = self._heuristics[kind]
+        else:
+            choose = self._heuristics[kind] = heuristic(of(state))
         if choose is None:
             return super().choose(state, legal)
         return choose(state, legal, self.rng)

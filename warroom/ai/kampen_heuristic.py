@@ -36,23 +36,162 @@ from warroom.rulesets.kampen.actions import (
     Remove,
     Retreat,
 )
-from warroom.rulesets.kampen.determinise import determinise
+from warroom.rulesets.kampen.cards import CardSet
+from warroom.rulesets.kampen.determinise import determinise, ship_seen
 from warroom.rulesets.kampen.effects import card_of
 from warroom.rulesets.kampen.state import ALLIES, DEFENDERS, GERMANY, NORWAY, KampenState
 
 SAMPLES = 3
+GERMAN_MOVES = ("move", "card_effect", "redeploy_moves")  # the steps where Germany's moves follow its campaign
 BATTLE_EFFECTS = ("extra_dice", "cancel", "ignore_water")
 
 
 def battle_bonus(st: KampenState, country: str) -> int:
     """Dice the battle cards in `country`'s hand could add (one card per type)."""
+    return hand_bonus(st, st.hands[country])
+
+
+def hand_bonus(st: KampenState, hand: list[str]) -> int:
+    """Dice the battle cards in `hand` could add (one card per type)."""
     best: dict[str, int] = {}
-    for key in st.hands[country]:
-        card = card_of(st, key)
-        for use in card.uses:
-            if use.effect == "extra_dice" and not use.advanced:
-                best[card.type] = max(best.get(card.type, 0), use.count("dice"))
+    for key in hand:
+        for kind, dice in battle_dice(st, key):
+            best[kind] = max(best.get(kind, 0), dice)
     return sum(sorted(best.values(), reverse=True)[:2])
+
+
+_DICE: dict[int, tuple[CardSet, dict[str, tuple[tuple[str, int], ...]]]] = {}
+
+
+def battle_dice(st: KampenState, key: str) -> tuple[tuple[str, int], ...]:
+    """A card's basic-game extra dice in battle, as (card type, dice) per use that adds them: the scenario's data,
+    kept per scenario's cards."""
+    cards = st.sc.cards
+    kept = _DICE.get(id(cards))
+    if kept is None or kept[0] is not cards:
+        if len(_DICE) >= plan.KEPT_SCENARIOS:
+            _DICE.clear()
+        kept = _DICE[id(cards)] = (cards, {})
+    got = kept[1].get(key)
+    if got is None:
+        card = card_of(st, key)
+        got = kept[1][key] = tuple((card.type, use.count("dice")) for use in card.uses
+                                   if use.effect == "extra_dice" and not use.advanced)
+    return got
+
+
+class Dealer:
+    """Deals the other countries' hands as `determinise(st, me, rng)` deals them, with `rng` moved on exactly as
+    it moves it, without copying the position or dealing anything else; what every deal of a decision shares is
+    worked out once.
+
+    `determinise` deals each other country a sample of its unseen play cards and one of its unseen 9 April cards
+    (`random.sample`, in this order), then in the advanced game shuffles the ship cards of each other owner that
+    `me` cannot see, and for the Allies their set-aside ships. What a shuffle draws depends only on the number of
+    cards shuffled, so shuffling as many placeholders leaves the generator where dealing the ships would. It
+    reads what `determinise` reads, and of the ships only how many `me` cannot see. Keep it in step with
+    `determinise`."""
+
+    def __init__(self, st: KampenState, me: str) -> None:
+        april = st.sc.is_april
+        # per other country: its unseen play cards and 9 April cards (sorted, as determinise has them), and how
+        # many of each its hand holds
+        self.cards: list[tuple[str, list[str], int, list[str], int]] = []
+        for c in st.sc.countries:
+            if c == me:
+                continue
+            hand = st.hands[c]
+            play = sorted(st.draw[c] + [k for k in hand if not april(k)])
+            spare = sorted(st.april_deck[c] + [k for k in hand if april(k)])
+            play_cards = sum(1 for k in hand if not april(k))
+            self.cards.append((c, play, play_cards, spare, len(hand) - play_cards))
+        self.shuffles: list[int] = []  # the number of cards of each shuffle of the ship deal
+        if st.advanced:
+            unseen: dict[str, int] = {}  # owner -> its cards at sea `me` cannot see
+            for _sea, card in st.fleet.all():
+                if not ship_seen(st, card, me):
+                    unseen[card.owner] = unseen.get(card.owner, 0) + 1
+            for owner in st.sc.countries:
+                if owner == me:
+                    continue
+                self.shuffles.append(unseen.get(owner, 0) + len(st.ships_hand[owner])
+                                     + (len(st.reserve) if owner == ALLIES else 0))
+            if me == ALLIES:
+                self.shuffles.append(len(st.reserve))
+
+    def deal(self, rng: random.Random) -> dict[str, list[str]]:
+        """One deal of the other countries' hands."""
+        hands: dict[str, list[str]] = {}
+        for c, play, play_cards, spare, april_cards in self.cards:
+            dealt = rng.sample(play, play_cards)
+            hands[c] = dealt + rng.sample(spare, april_cards)
+        for n in self.shuffles:
+            rng.shuffle([0] * n)
+        return hands
+
+
+def marching(heading: tuple[int, int] | None, n: int) -> float | None:
+    """`KampenHeuristic.march` of `n` battalions, from the move's `Memo.heading`."""
+    if heading is None:
+        return None
+    progress, k = heading
+    extra = n - k  # battalions beyond those ordered (none if negative)
+    return 1.5 * progress - 0.3 * (extra if extra > 0 else 0) + 0.05 * (n if n < k else k) - 0.2
+
+
+class Memo:
+    """What the scores of one decision share about the determinised copy they read (which no score changes), each
+    worked out when first asked: `kampen_plan`'s answers, the battle bonus of a hand, and where a move heads."""
+
+    __slots__ = ("_defence", "_heading", "_leaving", "bonus", "plan", "st")
+
+    def __init__(self, st: KampenState) -> None:
+        self.st = st
+        self.plan = plan.Plan(st)
+        self.bonus: dict[str, int] = {}  # country -> battle_bonus of its hand
+        self._heading: dict[tuple[str, str, str], tuple[int, int] | None] = {}  # (me, frm, to) -> `heading`
+        self._leaving: dict[tuple[str, str], tuple[int, bool, int]] = {}  # (me, frm) -> `leaving`
+        self._defence: dict[tuple[str, str], int] = {}  # (area, me) -> `defence`
+
+    def defence(self, area: str, me: str) -> int:
+        """The dice `me`'s enemies in `area` defend it with (before cards)."""
+        key = (area, me)
+        got = self._defence.get(key)
+        if got is None:
+            st = self.st
+            got = self._defence[key] = combat.defence_dice(sum(st.at(area, e) for e in st.enemies(me)))
+        return got
+
+    def heading(self, me: str, frm: str, to: str) -> tuple[int, int] | None:
+        """For a move from `frm` to `to`: the most steps it gains towards a city `plan.orders` sends battalions of
+        `frm` to, with how many are sent there (None: no orders for `frm`)."""
+        key = (me, frm, to)
+        if key in self._heading:
+            return self._heading[key]
+        mine = self.plan.orders(me).get(frm, {})
+        got: tuple[int, int] | None = None
+        if mine:
+            approach = self.plan.approach
+            got = max((approach(frm, c, me) - approach(to, c, me), k) for c, k in mine.items())
+        self._heading[key] = got
+        return got
+
+    def leaving(self, me: str, frm: str) -> tuple[int, bool, int]:
+        """What every move of `me`'s battalions out of `frm` shares: the battalions free to leave
+        (`plan.surplus`), whether they would leave a point city `me`'s side holds (for Norway and the Allies:
+        their fortress or its reserve), and how many of them are there."""
+        key = (me, frm)
+        got = self._leaving.get(key)
+        if got is None:
+            st = self.st
+            campaign = self.plan
+            if me == GERMANY:
+                guarded = frm in st.sc.board.point_cities and st.holder(frm) == GERMANY
+            else:
+                keep = campaign.fortress()
+                guarded = bool(keep) and (frm == keep or frm in campaign.reserve(keep))
+            got = self._leaving[key] = (campaign.surplus(frm, me), guarded, st.at(frm, me))
+        return got
 
 
 class KampenHeuristic:
@@ -62,68 +201,95 @@ class KampenHeuristic:
         self.rng = rng
         self._front: dict[str, float] = {}  # enemy neighbours per area, for the decision being made
         self._naval: Naval | None = None  # the ships as the decider sees them, for the decision being made
-        self._plans: dict[tuple[str, str], Any] = {}  # kampen_plan's answers, for the decision being made
+        self._memo: Memo | None = None  # what the decision being made shares
+        self._hands: list[dict[str, list[str]]] = []  # the hands of each determinised copy, for the decision
+        self._enemy_bonus: float | None = None  # `enemy_bonus` of the decision being made, once asked
 
     def choose(self, st: KampenState, legal: Sequence[Action]) -> Action:
+        """The best-scored action on the first of `SAMPLES` determinised copies (ties broken at random); the
+        others only average the enemies' battle bonus, so only their hands are dealt (`Dealer`), and a forced
+        choice deals only hands. The draws from the bot's generator, and so the choices, are those of dealing
+        every copy in full."""
         me = st.current_player()
         self._front = {}
         self._naval = None
-        self._plans = {}
-        worlds = [determinise(st, me, self.rng) for _ in range(SAMPLES)]
-        enemy_bonus = sum(max((battle_bonus(w, e) for e in w.enemies(me)), default=0) for w in worlds) / SAMPLES
-        scored = [(self.score(worlds[0], me, a, enemy_bonus), i) for i, a in enumerate(legal)]
-        best = max(s for s, _ in scored)
-        top = [i for s, i in scored if s == best]
+        self._memo = None
+        self._enemy_bonus = None
+        dealer = Dealer(st, me)
+        if len(legal) == 1:
+            for _ in range(SAMPLES):
+                dealer.deal(self.rng)
+            self.rng.random()  # the tie-break among one
+            return legal[0]
+        world = determinise(st, me, self.rng)
+        self._hands = [world.hands] + [dealer.deal(self.rng) for _ in range(SAMPLES - 1)]
+        score = self.score
+        scores = [score(world, me, a) for a in legal]
+        best = max(scores)
+        top = [i for i, s in enumerate(scores) if s == best]
         return legal[top[int(self.rng.random() * len(top))]]
 
     # ----- scores -------------------------------------------------------------------------------------------------
-    def targets(self, st: KampenState, me: str) -> dict[str, int]:
-        """`plan.targets`, worked out once per decision (every legal action is scored on the same copy)."""
-        key = ("targets", me)
-        if key not in self._plans:
-            self._plans[key] = plan.targets(st, me)
-        got: dict[str, int] = self._plans[key]
+    def memo(self, st: KampenState) -> Memo:
+        """The `Memo` of the copy `st` (every legal action of a decision is scored on the same copy)."""
+        got = self._memo
+        if got is None or got.st is not st:
+            got = self._memo = Memo(st)
         return got
+
+    def targets(self, st: KampenState, me: str) -> dict[str, int]:
+        """`plan.targets`, worked out once per decision."""
+        return self.memo(st).plan.targets(me)
 
     def orders(self, st: KampenState, me: str) -> dict[str, dict[str, int]]:
         """`plan.orders`, worked out once per decision."""
-        key = ("orders", me)
-        if key not in self._plans:
-            self._plans[key] = plan.orders(st, me)
-        got: dict[str, dict[str, int]] = self._plans[key]
+        return self.memo(st).plan.orders(me)
+
+    def enemy_bonus(self, st: KampenState, me: str) -> float:
+        """The dice the enemies' battle cards could add, averaged over the determinised copies (worked out once per
+        decision, when first asked)."""
+        if self._enemy_bonus is None:
+            self._enemy_bonus = sum(max((hand_bonus(st, hands[e]) for e in st.enemies(me)), default=0)
+                                    for hands in self._hands) / SAMPLES
+        return self._enemy_bonus
+
+    def own_bonus(self, st: KampenState, me: str) -> int:
+        """`battle_bonus(st, me)`, once per decision."""
+        bonus = self.memo(st).bonus
+        got = bonus.get(me)
+        if got is None:
+            got = bonus[me] = battle_bonus(st, me)
         return got
 
     def march(self, st: KampenState, me: str, m: Move) -> float | None:
         """A move by `me`'s spare battalions towards the cities `plan.orders` sends them to: the steps it gains,
         less for battalions beyond those ordered (None: no orders for the area moved from)."""
-        mine = self.orders(st, me).get(m.frm, {})
-        if not mine:
-            return None
-        progress, k = max((plan.approach(st, m.frm, c, me) - plan.approach(st, m.to, c, me), k)
-                          for c, k in mine.items())
-        return 1.5 * progress - 0.3 * max(0, m.n - k) + 0.05 * min(m.n, k) - 0.2
+        return marching(self.memo(st).heading(me, m.frm, m.to), m.n)
 
     def need_near(self, st: KampenState, me: str, area: str) -> float:
         """How much a new battalion in `area` serves `me`'s plan: the most need per step to a city that needs it."""
-        return max((short / (1.0 + plan.approach(st, area, c, me)) for c, short in self.targets(st, me).items()),
-                   default=0.0)
+        approach = self.memo(st).plan.approach
+        return max((short / (1.0 + approach(area, c, me)) for c, short in self.targets(st, me).items()), default=0.0)
 
     def naval(self, st: KampenState, me: str) -> Naval:
         if self._naval is None:
             self._naval = Naval(st, me)
         return self._naval
 
-    def score(self, st: KampenState, me: str, action: Action, enemy_bonus: float) -> float:
+    def score(self, st: KampenState, me: str, action: Action) -> float:
+        if isinstance(action, Move) and me == GERMANY and not st.april and st.step in GERMAN_MOVES:
+            return self.german_move(st, action)  # the bulk of the work, as `german_score` would (a Move is no
+            # advanced action)
         if isinstance(action, ADVANCED_ACTIONS):
             got = self.naval(st, me).score(action)
             if got is not None:
                 return got
         if me == GERMANY and not st.april:
-            got = self.german_score(st, action, enemy_bonus)
+            got = self.german_score(st, action)
             if got is not None:
                 return got
         if isinstance(action, Move):
-            return self.move_score(st, me, action, enemy_bonus)
+            return self.move_score(st, me, action)
         if isinstance(action, Play):
             return self.play_score(st, me, action)
         if isinstance(action, Exchange):
@@ -156,11 +322,11 @@ class KampenHeuristic:
         return 0.0
 
     # ----- Germany's campaign (kampen_plan) -----------------------------------------------------------------------
-    def german_score(self, st: KampenState, action: Action, enemy_bonus: float) -> float | None:
+    def german_score(self, st: KampenState, action: Action) -> float | None:
         """Germany's own scores where the campaign matters: marching, garrisons, placing, and the clock. None:
         the common score applies."""
-        if isinstance(action, Move) and st.step in ("move", "card_effect", "redeploy_moves"):
-            return self.german_move(st, action, enemy_bonus)
+        if isinstance(action, Move) and st.step in GERMAN_MOVES:
+            return self.german_move(st, action)
         if st.step == "reinforce" and st.country == GERMANY:
             return self.german_reinforce(st, action)
         if isinstance(action, Place) and st.step == "place" and st.country == GERMANY and action.area:
@@ -172,31 +338,32 @@ class KampenHeuristic:
             return 3.0 * targets.get(action.to, 0) + self.area_value(st, GERMANY, action.to)
         return None
 
-    def german_move(self, st: KampenState, m: Move, enemy_bonus: float) -> float:
+    def german_move(self, st: KampenState, m: Move) -> float:
         """Keep every held point city's garrison; march the rest to the city that needs it most; attack where the
         dice favour it, and any enemy in a point city when this is the round that can end the game."""
-        free = plan.surplus(st, m.frm)
-        held_city = m.frm in st.sc.board.point_cities and st.holder(m.frm) == GERMANY
-        if held_city and st.at(m.frm, GERMANY) - m.n < 1:
+        memo = self.memo(st)
+        campaign = memo.plan
+        free, held_city, here = memo.leaving(GERMANY, m.frm)
+        if held_city and here - m.n < 1:
             return -20.0  # an empty point city counts for the enemy
         strip = 3.0 * max(0, m.n - max(free, 0)) if held_city else 0.0
-        if st.hostile(m.to, GERMANY):
+        if campaign.hostile(m.to, GERMANY):
             city = m.to in st.sc.board.point_cities
             last = city and plan.german_cards_left(st) <= st.sc.hand[GERMANY]
             value = (4.0 if city else 0.0) + (3.0 if last else 0.0)
             waiting = st.attacks.get(m.to)
             n = m.n + (waiting.total if waiting else 0)
-            return 2.0 * self.odds(st, GERMANY, m, enemy_bonus) + value - strip - 0.1 * max(0, n - combat.CAP)
+            return 2.0 * self.odds(st, GERMANY, m) + value - strip - 0.1 * max(0, n - combat.CAP)
         if strip:
             return -strip
-        marching = self.march(st, GERMANY, m)
-        return -0.5 if marching is None else marching
+        march = marching(memo.heading(GERMANY, m.frm, m.to), m.n)
+        return -0.5 if march is None else march
 
     def german_move_card(self, st: KampenState, p: Play) -> float:
         """A movement card is worth its card when it carries battalions towards a far target: the round's one
         card (the clock) is then spent on the march."""
         effects = {u.effect for u in card_of(st, p.card).uses}
-        far = any(plan.approach(st, a, c) >= 3 for a, per in self.orders(st, GERMANY).items() for c in per)
+        far = any(self.memo(st).plan.approach(a, c) >= 3 for a, per in self.orders(st, GERMANY).items() for c in per)
         if effects & {"airlift", "extra_move"} and far and st.cards_used == 0:
             return 2.0
         if "paradrop" in effects and any(st.hostile(c, GERMANY) for c in st.sc.board.point_cities):
@@ -213,7 +380,7 @@ class KampenHeuristic:
             if isinstance(action, Exchange | Play):
                 return 10.0 if len(hand) > keep else -1.0
             return 5.0 if len(hand) <= keep else -5.0
-        fast = plan.secure(st)
+        fast = self.memo(st).plan.secure()
         if isinstance(action, Play):  # Transportfly: new battalions onto a northern airfield
             return 3.0 if st.cards_used == 0 and self.targets(st, GERMANY) else -1.0
         if isinstance(action, Exchange):
@@ -262,40 +429,41 @@ class KampenHeuristic:
         value += 1.0 if board.land[area].mobilisation and me == NORWAY else 0.0
         return value
 
-    def move_score(self, st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
+    def move_score(self, st: KampenState, me: str, m: Move) -> float:
         """Norway and the Allies: keep the point cities they hold, gather against the one German city the plan
         picks (kampen_plan.defender_focus), and attack elsewhere only where the dice clearly favour them."""
-        free = plan.surplus(st, m.frm, me)
-        keep = plan.fortress(st)
-        if free < m.n and keep and (m.frm == keep or m.frm in plan.reserve(st, keep)):
+        campaign = self.memo(st).plan
+        free, guarded, here = self.memo(st).leaving(me, m.frm)
+        if free < m.n and guarded:
             return -10.0 if free <= 0 else -3.0 * (m.n - free)
         value = self.area_value(st, me, m.to)
-        if st.hostile(m.to, me):
+        if campaign.hostile(m.to, me):
             focus = m.to in self.targets(st, me)
-            odds = self.odds(st, me, m, enemy_bonus)
+            odds = self.odds(st, me, m)
             if not focus and odds < 1.5:
                 return -1.0
-            return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == st.at(m.frm, me) else 0.0)
+            return 2.0 * odds + value + (3.0 if focus else 0.0) - (1.0 if m.n == here else 0.0)
         marching = self.march(st, me, m)
         if marching is not None:
             return marching
         return value - self.area_value(st, me, m.frm) - 0.5 + 0.3 * self.front(st, me, m.to)
 
-    @staticmethod
-    def odds(st: KampenState, me: str, m: Move, enemy_bonus: float) -> float:
+    def odds(self, st: KampenState, me: str, m: Move) -> float:
         """The attacker's dice less the defender's, with the battalions already waiting at that border and the
         battle cards each side may hold."""
+        memo = self.memo(st)
         waiting = st.attacks.get(m.to)
-        water = st.sc.board.crosses_water(m.via or m.frm, m.to)
+        water = memo.plan.tables.crosses_water(m.via or m.frm, m.to)
         over_water = (waiting.over_water if waiting else 0) + (m.n if water else 0)
         over_land = (waiting.total - waiting.over_water if waiting else 0) + (0 if water else m.n)
-        mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + battle_bonus(st, me)
-        return mine - combat.defence_dice(sum(st.at(m.to, e) for e in st.enemies(me))) - enemy_bonus
+        mine = combat.attack_dice(combat.Attackers(over_land, over_water)) + self.own_bonus(st, me)
+        return mine - memo.defence(m.to, me) - self.enemy_bonus(st, me)
 
     def front(self, st: KampenState, me: str, area: str) -> float:
         got = self._front.get(area)
         if got is None:
-            got = self._front[area] = float(sum(1 for n in st.sc.board.neighbours(area) if st.hostile(n, me)))
+            hostile = self.memo(st).plan.hostile
+            got = self._front[area] = float(sum(1 for n in st.sc.board.neighbours(area) if hostile(n, me)))
         return got
 
     def play_score(self, st: KampenState, me: str, p: Play) -> float:

@@ -51,6 +51,8 @@ class Naval:
         self.unseen_real = self.real_share()
         self._side: dict[tuple[str, str, bool], tuple[float, int]] = {}
         self._importance: dict[tuple[str, str], float] = {}
+        self._change: dict[tuple[str, str, float, int], float] = {}  # `change`'s answers
+        self._cities: dict[str, list[str]] = {}  # `cities`' answers (the board's alone)
 
     # ----- ships ----------------------------------------------------------------------------------------------
     def power(self, key: str) -> float:
@@ -96,7 +98,11 @@ class Naval:
 
     # ----- the sea areas ----------------------------------------------------------------------------------------
     def cities(self, sea: str) -> list[str]:
-        return sorted(a for a in self.board.coastal({sea}) if a in self.board.point_cities)
+        """The point cities on the coast of a sea area (read it, do not change it)."""
+        got = self._cities.get(sea)
+        if got is None:
+            got = self._cities[sea] = sorted(a for a in self.board.coastal({sea}) if a in self.board.point_cities)
+        return got
 
     def importance(self, sea: str, s: str) -> float:
         """How much a side wants its ships in a sea area after 9 April: for placement (8.3) on its coast, the
@@ -135,10 +141,16 @@ class Naval:
         return self.importance(sea, s) * share + 2.0 * (min(mine, 2.0 * theirs + 0.3) - 1.2 * theirs)
 
     def change(self, sea: str, s: str, worth: float, cards: int) -> float:
-        """How much a side's holding in a sea area changes when ships (worth, cards) come or (negative) go."""
-        mine, n = self.strength(sea, s)
-        theirs, e = self.strength(sea, foe(s))
-        return self.holding(sea, s, mine + worth, n + cards, theirs, e) - self.holding(sea, s, mine, n, theirs, e)
+        """How much a side's holding in a sea area changes when ships (worth, cards) come or (negative) go (kept:
+        the ships of one group are weighed for every area they may sail to)."""
+        key = (sea, s, worth, cards)
+        got = self._change.get(key)
+        if got is None:
+            mine, n = self.strength(sea, s)
+            theirs, e = self.strength(sea, foe(s))
+            got = self.holding(sea, s, mine + worth, n + cards, theirs, e) - self.holding(sea, s, mine, n, theirs, e)
+            self._change[key] = got
+        return got
 
     # ----- scores ----------------------------------------------------------------------------------------------
     def score(self, action: Any) -> float | None:

@@ -39,20 +39,49 @@ def p_kill(st: FirestormState, unit: str, n: int) -> float:
     return 1 - (5 / 6) ** n
 
 
-_LANES: dict[int, tuple[FirestormScenario, frozenset[str], dict[str, int]]] = {}
+class Lanes:
+    """The sea areas off the Allied landing and supply ports, each location's sea distance to the nearest of
+    them, and (worked out when first asked) its air distance: what the scenario's map alone says, kept per
+    scenario."""
+
+    def __init__(self, sc: FirestormScenario) -> None:
+        self.sc = sc
+        self.seas = frozenset(sc.strat_areas[a.landing].sea for a in landing_rows(sc))
+        table = distances(sc, "sea")
+        self.gaps = {loc: min(table[loc].get(g, 9) for g in self.seas) for loc in table}
+        self._air: dict[str, int] = {}
+
+    def air_gap(self, loc: str) -> int:
+        """Fewest areas an aircraft at `loc` enters to reach one of the lane seas (9: none in range)."""
+        got = self._air.get(loc)
+        if got is None:
+            sc = self.sc
+            table = distances(sc, "air")
+            got = self._air[loc] = min(table[a].get(g, 9) for a in coded(sc, loc) for g in self.seas)
+        return got
+
+
+KEPT_SCENARIOS = 16
+"""At most this many scenarios' tables are kept."""
+
+_LANES: dict[int, Lanes] = {}
+
+
+def lanes_of(sc: FirestormScenario) -> Lanes:
+    """The `Lanes` of a scenario (kept per scenario object)."""
+    got = _LANES.get(id(sc))
+    if got is None or got.sc is not sc:
+        if len(_LANES) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
+            _LANES.clear()
+        got = _LANES[id(sc)] = Lanes(sc)
+    return got
 
 
 def lanes(st: FirestormState) -> tuple[frozenset[str], dict[str, int]]:
     """The sea areas off the Allied landing and supply ports, and each location's sea distance to the
     nearest of them (computed once per scenario)."""
-    sc = st.sc
-    got = _LANES.get(id(sc))
-    if got is None or got[0] is not sc:
-        seas = frozenset(sc.strat_areas[a.landing].sea for a in landing_rows(sc))
-        table = distances(sc, "sea")
-        gaps = {loc: min(table[loc].get(g, 9) for g in seas) for loc in table}
-        got = _LANES[id(sc)] = (sc, seas, gaps)
-    return got[1], got[2]
+    got = lanes_of(st.sc)
+    return got.seas, got.gaps
 
 
 def lane_seas(st: FirestormState) -> frozenset[str]:
@@ -223,13 +252,8 @@ def fleet_move(st: FirestormState, side: str, action: Move) -> float:
     sc = st.sc
     c = sc.counters[action.unit]
     frm = navy.where[action.unit]
+    kept = lanes_of(sc)
     if is_surface(c) or c.type == "submarine":
-        return float(sea_gap(st, frm) - sea_gap(st, action.to)) - 0.5
-    table = distances(sc, "air")
-    lanes = lane_seas(st)
-
-    def reach(loc: str) -> int:
-        return min(table[a].get(g, 9) for a in coded(sc, loc) for g in lanes)
-
-    return float(reach(frm) - reach(action.to)) - 0.5
+        return float(kept.gaps[frm] - kept.gaps[action.to]) - 0.5
+    return float(kept.air_gap(frm) - kept.air_gap(action.to)) - 0.5
 
