@@ -110,6 +110,7 @@ def test_a_decision_after_a_roll_is_learned_per_outcome() -> None:
 @pytest.mark.parametrize(("text", "budget"), [
     ("", Budget()), ("800", Budget(rollouts=800)), ("1.5s", Budget(seconds=1.5)),
     ("300/h80", Budget(rollouts=300, horizon=80)), ("/h5", Budget(horizon=5)),
+    ("2s/g/h9", Budget(seconds=2.0, horizon=9, guided=True)), ("50/g", Budget(rollouts=50, guided=True)),
 ])
 def test_budgets_read_as_written(text: str, budget: Budget) -> None:
     assert parse_budget(text) == budget
@@ -117,7 +118,8 @@ def test_budgets_read_as_written(text: str, budget: Budget) -> None:
 
 @pytest.mark.parametrize(("kind", "says"), [
     ("mcts:abc", "got 'abc'"), ("mcts:0", "got '0'"), ("mcts:-3s", "got '-3s'"), ("mcts:9999s", "3600"),
-    ("mcts:100/h", "/hN"), ("mcts:100/x3", "/hN"), ("mcts:", "needs a budget"), ("mcst", "unknown bot 'mcst'"),
+    ("mcts:100/h", "/hN"), ("mcts:100/x3", "/hN"), ("mcts:100/g/g", "each once"),
+    ("mcts:9/h2/h3", "'/h3'"), ("mcts:", "needs a budget"), ("mcst", "unknown bot 'mcst'"),
 ])
 def test_a_bad_bot_name_says_what_is_wrong(kind: str, says: str) -> None:
     assert says in bot_problem(kind)

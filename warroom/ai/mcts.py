@@ -58,24 +58,31 @@ class Budget:
     seconds: float | None = None
     horizon: int | None = None
     """Stop each rollout this many actions after the root and evaluate there (None: play to the end)."""
+    guided: bool = False
+    """Rollouts play the system's heuristic for every side instead of uniform random moves."""
 
     def text(self) -> str:
         spend = f"{self.seconds:g}s" if self.seconds is not None else str(self.rollouts)
-        return spend + (f"/h{self.horizon}" if self.horizon is not None else "")
+        return spend + (f"/h{self.horizon}" if self.horizon is not None else "") + ("/g" if self.guided else "")
 
 
 def parse_budget(text: str) -> Budget:
-    """A budget from its text: '' (the default), '800' (iterations), '1.5s' (CPU seconds), each optionally
-    followed by '/hN' for a horizon of N actions. Raises `ValueError` naming what is wrong."""
-    spend, _, horizon_text = text.partition("/")
+    """A budget from its text: '' (the default), '800' (iterations) or '1.5s' (CPU seconds), then optionally
+    '/hN' for a horizon of N actions and '/g' for rollouts guided by the heuristic ('300/h60/g'). Raises
+    `ValueError` naming what is wrong."""
+    spend, *options = text.split("/")
     horizon: int | None = None
-    if horizon_text:
-        if not horizon_text.startswith("h") or not horizon_text[1:].isdigit() or int(horizon_text[1:]) < 1:
-            raise ValueError(f"a search horizon is written /hN with N a whole number of actions above 0, "
-                             f"got {'/' + horizon_text!r}")
-        horizon = int(horizon_text[1:])
+    guided = False
+    for option in options:
+        if option == "g" and not guided:
+            guided = True
+        elif option.startswith("h") and option[1:].isdigit() and int(option[1:]) >= 1 and horizon is None:
+            horizon = int(option[1:])
+        else:
+            raise ValueError(f"after the budget come /hN (a horizon of N actions, N above 0) and /g (rollouts "
+                             f"guided by the heuristic), each once; got {'/' + option!r}")
     if not spend:
-        return Budget(horizon=horizon)
+        return Budget(horizon=horizon, guided=guided)
     if spend.endswith("s"):
         try:
             seconds = float(spend[:-1])
@@ -83,11 +90,11 @@ def parse_budget(text: str) -> Budget:
             seconds = -1.0
         if not 0 < seconds <= 3600:
             raise ValueError(f"a search time is written like 1.5s (above 0, at most 3600 seconds), got {spend!r}")
-        return Budget(seconds=seconds, horizon=horizon)
+        return Budget(seconds=seconds, horizon=horizon, guided=guided)
     if not spend.isdigit() or not 1 <= int(spend) <= 10_000_000:
         raise ValueError(f"a search budget is a number of rollouts (1 to 10000000) or seconds like 1.5s, "
                          f"got {spend!r}")
-    return Budget(rollouts=int(spend), horizon=horizon)
+    return Budget(rollouts=int(spend), horizon=horizon, guided=guided)
 
 
 class Node:
@@ -163,6 +170,7 @@ class Search:
         node = self.root
         path: list[Node] = []
         horizon = self.budget.horizon
+        guide = self.heuristic if self.budget.guided else None
         depth = 0
         grown = False
         while not world.is_terminal() and (horizon is None or depth < horizon):
@@ -184,7 +192,10 @@ class Search:
                                  "Wargame")
             legal = world.legal_actions()
             if grown:
-                action = legal[int(rng.random() * len(legal))]
+                if guide is not None and len(legal) > 1:
+                    action = guide(world, legal, self.hint_rng)
+                else:
+                    action = legal[int(rng.random() * len(legal))]
             else:
                 action, node, grown = self.select(node, legal, who, world)
                 path.append(node)
