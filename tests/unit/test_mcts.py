@@ -6,6 +6,7 @@ positions that differ only in what the searching side cannot see.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +108,50 @@ def test_a_decision_after_a_roll_is_learned_per_outcome() -> None:
     assert toy_choice(Toy({"stay": 0.8}, "roll", after=True), 3000) == "stay"
 
 
+class WhoNext:
+    """After 'go', three dice (216 outcomes: passed through, not branched) decide who acts next, a or b; that side
+    picks 'pass' (a scores 1) or 'other' (a scores 0). Played well 'go' is worth 1/2 to a; 'stay' is a sure 0.7."""
+
+    def __init__(self) -> None:
+        self.stage, self.who, self.result, self.record_events = "root", "a", 0.0, True
+
+    def current_player(self) -> str:
+        return {"root": "a", "roll": CHANCE, "after": self.who, "over": TERMINAL}[self.stage]
+
+    def is_terminal(self) -> bool:
+        return self.stage == "over"
+
+    def legal_actions(self) -> list[Word]:
+        return [Word("stay"), Word("go")] if self.stage == "root" else [Word("pass"), Word("other")]
+
+    def chance_dice(self) -> Dice:
+        return Dice(3)
+
+    def apply_action(self, action: Any, side: str | None = None) -> None:
+        if self.stage == "root":
+            self.result, self.stage = (0.7, "over") if action.text == "stay" else (0.0, "roll")
+        elif self.stage == "roll":
+            self.who, self.stage = ("a" if sum(action.values) % 2 else "b"), "after"
+        else:
+            self.result, self.stage = (1.0 if action.text == "pass" else 0.0), "over"
+
+    def clone(self) -> WhoNext:
+        new = WhoNext()
+        new.stage, new.who, new.result = self.stage, self.who, self.result
+        return new
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_side_reads_only_its_own_statistics_where_chance_decides_who_acts(seed: int) -> None:
+    """Below a roll passed through, one node is reached with a to act and with b to act: each side's choice there
+    is its own, so b's 'other' (worth 1 to b) is not mistaken for a's best reply."""
+    search = Search(WhoNext(), random.Random(seed), Budget(rollouts=1500),
+                    lambda st: {"a": st.result, "b": 1 - st.result}, None)
+    search.run()
+    best = search.best(WhoNext().legal_actions())
+    assert isinstance(best, Word) and best.text == "stay"
+
+
 @pytest.mark.parametrize(("text", "budget"), [
     ("", Budget()), ("800", Budget(rollouts=800)), ("1.5s", Budget(seconds=1.5)),
     ("300/h80", Budget(rollouts=300, horizon=80)), ("/h5", Budget(horizon=5)),
@@ -118,7 +163,8 @@ def test_budgets_read_as_written(text: str, budget: Budget) -> None:
 
 @pytest.mark.parametrize(("kind", "says"), [
     ("mcts:abc", "got 'abc'"), ("mcts:0", "got '0'"), ("mcts:-3s", "got '-3s'"), ("mcts:9999s", "3600"),
-    ("mcts:100/h", "/hN"), ("mcts:100/x3", "/hN"), ("mcts:100/g/g", "each once"),
+    ("mcts:100/h", "/hN"), ("mcts:100/x3", "/hN"), ("mcts:100/g/g", "each once"), ("mcts:５", "got '５'"),
+    ("mcts:²", "got '²'"), ("mcts:1_0s", "1.5s"), ("mcts:5/h99999999", "1 to 1000000"),
     ("mcts:9/h2/h3", "'/h3'"), ("mcts:", "needs a budget"), ("mcst", "unknown bot 'mcst'"),
 ])
 def test_a_bad_bot_name_says_what_is_wrong(kind: str, says: str) -> None:
@@ -236,3 +282,16 @@ def split(st: FirestormState, me: str) -> list[dict[str, int]]:
     """The other side's split of its dice in the fight being allocated."""
     assert st.navy is not None and st.navy.combat is not None
     return [dict(v.alloc) for v in st.navy.combat.volleys if v.side != me]
+
+
+@pytest.mark.parametrize("thresholds", [(), ((-50, "Odd Victory"),)])
+def test_the_firestorm_value_stands_an_outcome_table_with_no_or_odd_rows(thresholds: tuple[Any, ...]) -> None:
+    st = first_decision("lorraine")
+    assert isinstance(st, FirestormState)
+    st.sc = dataclasses.replace(st.sc, rules=dataclasses.replace(st.sc.rules, thresholds=thresholds))
+    a, b = st.sc.sides
+    st.bonus_vp[b] += 190
+    value = rulesets.get("firestorm").value
+    assert value is not None
+    got = value(st)
+    assert got[a] < 0.01 and abs(got[a] + got[b] - 1) < 1e-12  # 190 VP behind is as bad as it gets

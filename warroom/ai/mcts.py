@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,8 +46,10 @@ WIDENING = 2.0
 so a step with a hundred legal moves is searched deeply on a few rather than once each on all."""
 HINT_BIAS = 1.0
 """The heuristic's choice gets HINT_BIAS / (visits + 1) on top of its UCB score (progressive bias)."""
-_UNASKED = object()
 DEFAULT_ROLLOUTS = 400
+MAX_HORIZON = 1_000_000
+_NUMBER = re.compile(r"[0-9]{1,12}")
+_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?")
 """Iterations per decision when a bot is named without a budget."""
 
 
@@ -76,22 +79,20 @@ def parse_budget(text: str) -> Budget:
     for option in options:
         if option == "g" and not guided:
             guided = True
-        elif option.startswith("h") and option[1:].isdigit() and int(option[1:]) >= 1 and horizon is None:
+        elif _NUMBER.fullmatch(option[1:]) and option.startswith("h") and 1 <= int(option[1:]) <= MAX_HORIZON \
+                and horizon is None:
             horizon = int(option[1:])
         else:
-            raise ValueError(f"after the budget come /hN (a horizon of N actions, N above 0) and /g (rollouts "
+            raise ValueError(f"after the budget come /hN (a horizon of N actions, 1 to {MAX_HORIZON}) and /g (rollouts "
                              f"guided by the heuristic), each once; got {'/' + option!r}")
     if not spend:
         return Budget(horizon=horizon, guided=guided)
     if spend.endswith("s"):
-        try:
-            seconds = float(spend[:-1])
-        except ValueError:
-            seconds = -1.0
+        seconds = float(spend[:-1]) if _DECIMAL.fullmatch(spend[:-1]) else -1.0
         if not 0 < seconds <= 3600:
             raise ValueError(f"a search time is written like 1.5s (above 0, at most 3600 seconds), got {spend!r}")
         return Budget(seconds=seconds, horizon=horizon, guided=guided)
-    if not spend.isdigit() or not 1 <= int(spend) <= 10_000_000:
+    if not _NUMBER.fullmatch(spend) or not 1 <= int(spend) <= 10_000_000:
         raise ValueError(f"a search budget is a number of rollouts (1 to 10000000) or seconds like 1.5s, "
                          f"got {spend!r}")
     return Budget(rollouts=int(spend), horizon=horizon, guided=guided)
@@ -100,7 +101,7 @@ def parse_budget(text: str) -> Budget:
 class Node:
     """A tree node: the edge into it (`side` chose it, or it is a roll's outcome) and its statistics."""
 
-    __slots__ = ("avail", "children", "hint", "passes", "side", "total", "visits")
+    __slots__ = ("avail", "children", "hints", "passes", "side", "total", "visits")
 
     def __init__(self, side: str) -> None:
         self.children: dict[Any, Node] = {}
@@ -112,8 +113,9 @@ class Node:
         self.side = side
         self.passes = 0
         """How often a search passed through this node and chose among its children."""
-        self.hint: Any = _UNASKED
-        """The heuristic's choice here, once asked: tried first, and favoured while the evidence is thin."""
+        self.hints: dict[str, Any] | None = None
+        """The heuristic's choice here for each side that acted here, once asked: tried first, and favoured while
+        the evidence is thin."""
 
 
 Value = Callable[[Any], dict[str, float]]
@@ -208,29 +210,32 @@ class Search:
 
     def select(self, node: Node, legal: Sequence[Action], who: str, world: Any) -> tuple[Action, Node, bool]:
         """The action to take at `node` in `world`: a new one (the tree grows) while the node may widen, else the
-        best by UCB among those tried and legal here. Marks every tried legal child as available."""
+        best by UCB among those tried and legal here. Marks every tried legal child as available.
+
+        Children are keyed by (side, action): where a large roll or a dealt secret decides who acts next, one
+        node may be reached with different sides to act, and each must read only its own statistics."""
         node.passes += 1
         children = node.children
         untried: list[Action] = []
         tried = 0
         for a in legal:
-            child = children.get(a)
+            child = children.get((who, a))
             if child is None:
                 untried.append(a)
             else:
                 child.avail += 1
                 tried += 1
-        hint = self.hint_at(node, world, legal)
+        hint = self.hint_at(node, world, legal, who)
         if untried and (not tried or tried < WIDENING * math.sqrt(node.passes)):
             action = hint if hint is not None and hint in untried else untried[int(self.rng.random() * len(untried))]
-            child = children[action] = Node(who)
+            child = children[(who, action)] = Node(who)
             child.avail += 1
             return action, child, True
         best: Action | None = None
         best_child: Node | None = None
         best_score = -math.inf
         for a in legal:
-            child = children.get(a)
+            child = children.get((who, a))
             if child is None:
                 continue
             score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
@@ -241,11 +246,14 @@ class Search:
         assert best is not None and best_child is not None
         return best, best_child, False
 
-    def hint_at(self, node: Node, world: Any, legal: Sequence[Action]) -> Action | None:
-        """The system's heuristic choice at `node`, asked once (in the first position that reaches it)."""
-        if node.hint is _UNASKED:
-            node.hint = self.heuristic(world, legal, self.hint_rng) if self.heuristic and len(legal) > 1 else None
-        hint: Action | None = node.hint
+    def hint_at(self, node: Node, world: Any, legal: Sequence[Action], who: str) -> Action | None:
+        """The system's heuristic choice for `who` at `node`, asked once (in the first position that reaches it)."""
+        hints = node.hints
+        if hints is None:
+            hints = node.hints = {}
+        if who not in hints:
+            hints[who] = self.heuristic(world, legal, self.hint_rng) if self.heuristic and len(legal) > 1 else None
+        hint: Action | None = hints[who]
         return hint
 
     def best(self, legal: Sequence[Action]) -> Action:
@@ -254,7 +262,7 @@ class Search:
         best = legal[0]
         key = (-1, -1.0)
         for a in legal:
-            child = children.get(a)
+            child = children.get((self.me, a))
             if child is None or not child.visits:
                 continue
             mine = (child.visits, child.total / child.visits)

@@ -40,8 +40,9 @@ class Who(StrEnum):
     bot = "bot"
 
 
-BOT_HELP = ("bot: random, heuristic, or mcts (a search) with an optional budget: mcts:800 rollouts, mcts:1.5s of "
-            "CPU time, and /hN to evaluate N actions ahead (mcts:300/h80)")
+BOT_HELP = ("bot: random, heuristic, or mcts (a search) with an optional budget: mcts:800 rollouts or mcts:1.5s of "
+            "CPU time a decision, then /hN to judge the position N actions ahead and /g for rollouts played by the "
+            "heuristic (mcts:300/h80/g)")
 
 
 def bot_kind(value: str) -> str:

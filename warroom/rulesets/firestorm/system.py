@@ -58,7 +58,7 @@ def value(st: FirestormState) -> dict[str, float]:
     a draw is 0.5 and the least victory already 0.88 (core 8). Mid-game it reads the VP as they stand now, which
     counts the areas held: the search's evaluation at a horizon."""
     a, b = st.sc.sides
-    margin = min(m for m, _level in st.sc.rules.thresholds) or 1
+    margin = max(1, min((m for m, _level in st.sc.rules.thresholds), default=1))  # a table of no or odd rows: 1 VP
     ahead = 0.5 + 0.5 * math.tanh((st.total_vp(a) - st.total_vp(b)) / margin)
     return {a: ahead, b: 1.0 - ahead}
 
