@@ -182,6 +182,22 @@ def test_autoplay_with_a_searching_bot_is_replayable_and_refuses_a_bad_budget(tm
     assert unknown.code == 2 and "unknown bot 'alphazero'" in unknown.err, unknown.err
 
 
+def test_the_searching_bot_refuses_battles_at_the_table_in_play_and_in_resume(tmp_path: Path) -> None:
+    """Its look-ahead plays whole games alone, so tabletop and mixed games are refused up front, by name."""
+    refused = warroom("play", "caen", "--mode", "mixed", "--bot", "mcts:3")
+    assert refused.code == 2 and "cannot play this game" in refused.err and "'mixed'" in refused.err, refused.err
+    save = tmp_path / "mixed.json"
+    made = warroom("play", "caen", "--mode", "mixed", "--save", save)
+    assert made.code == 0, made.err
+    data = load_save(save)
+    data["params"]["bot"] = "mcts:3"
+    save.write_text(json.dumps(data), encoding="utf-8")
+    before = save.read_bytes()
+    again = warroom("resume", save)
+    assert again.code == 2 and "cannot resume" in again.err and "--mode gw" in again.err, again.err
+    assert save.read_bytes() == before  # nothing lost
+
+
 # ---------------------------------------------------------------- 3. simulate
 
 

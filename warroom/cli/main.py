@@ -45,6 +45,16 @@ BOT_HELP = ("bot: random, heuristic, or mcts (a search) with an optional budget:
             "heuristic (mcts:300/h80/g)")
 
 
+def search_refusal(bot: str, sc: Any, params: dict[str, Any]) -> str:
+    """Why the searching bot cannot play a game with these parameters ('' if it can): its look-ahead plays
+    whole games alone, so battles at the table (tabletop or mixed mode) are beyond it."""
+    if not bot.startswith("mcts"):
+        return ""
+    problem = rulesets.of(sc).bot_game_problem(params)
+    return f"the searching bot ({bot}) cannot play this game: {problem}; play --mode gw, or choose --bot heuristic" \
+        if problem else ""
+
+
 def bot_kind(value: str) -> str:
     """A bot option, checked: the error names what is wrong with it."""
     problem = bot_problem(value)
@@ -148,6 +158,9 @@ def play(
     if save is not None and save.exists():
         raise fail(f"save file {save} already exists; continue it with 'warroom resume {save}' "
                    "or choose another file")
+    refusal = search_refusal(bot, sc, {"mode": mode.value})
+    if refusal:
+        raise fail(refusal)
     way = terminal(rulesets.of(sc).id)
     assert way is not None  # scenario_or_exit refused the others
     way.play(sc, seed, save, sealed, bot, {
@@ -191,6 +204,8 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
     problem = bot_problem(bot) if isinstance(bot, str) else f"a bot is named by text, got {bot!r}"
     if problem:
         raise fail(f"cannot resume {file}: save parameter 'bot': {problem}")
+    if "bot" in players.values() and (refusal := search_refusal(str(bot), st.sc, record.params)):
+        raise fail(f"cannot resume {file}: {refusal}")
     sealed = record.seed == SEALED
     seed = fresh_seed() if sealed else record.seed
     dice = random.Random(seed)
