@@ -15,7 +15,7 @@ import pytest
 
 from warroom import rulesets
 from warroom.ai import MCTSBot, bot_problem, make_bot
-from warroom.ai.mcts import Budget, Search, parse_budget
+from warroom.ai.mcts import Budget, Search, parse_budget, search_for
 from warroom.core.dice import Dice, Roll
 from warroom.core.state import CHANCE, TERMINAL
 from warroom.rulesets.firestorm.state import FirestormState
@@ -231,13 +231,29 @@ def test_kampen_twins_that_differ_only_in_secrets_get_the_same_search(params: di
             continue
         assert isinstance(st, KampenState)
         me = st.current_player()
-        twin = system.determinise(st, me, random.Random(i)) if system.determinise else None
-        assert (twin is not None and twin.hands != st.hands) or not any(st.hands[c] for c in st.hands if c != me)
+        seat = system.seats(st.sc, st.params)[me]
+        assert system.seat_determinise is not None
+        twin = system.seat_determinise(st, seat, random.Random(i))
+        held = [c for c in st.hands if system.seats(st.sc, st.params)[c] == seat]
+        assert all(twin.hands[c] == st.hands[c] for c in held)  # the player's own cards, of each side it holds
+        assert twin.hands != st.hands or not any(st.hands[c] for c in st.hands if c not in held)
         twins_search_alike(st, twin, rollouts=12)
         checked += 1
         if checked == 3:
             break
     assert checked == 3
+
+
+def test_in_a_two_player_kampen_game_the_search_keeps_the_cards_its_player_holds() -> None:
+    """With two players Norway's player holds the Allies too (1.2): deciding for Norway, the search's positions keep
+    the Allies' real hand, which that player sees, and deal only Germany's again."""
+    system = rulesets.get("kampen")
+    st = next(s for s in decisions(system.new_game(load_game("kampen"), {}), 5)
+              if s.current_player() == "norway" and s.hands["allies"] and len(s.legal_actions()) > 1)
+    search = search_for(st, random.Random(3), Budget(rollouts=4))
+    worlds = [search.world() for _ in range(6)]
+    assert all(w.hands["allies"] == st.hands["allies"] and w.hands["norway"] == st.hands["norway"] for w in worlds)
+    assert any(w.hands["germany"] != st.hands["germany"] for w in worlds)
 
 
 def hidden_split(seed: int) -> FirestormState | None:

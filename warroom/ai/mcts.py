@@ -296,7 +296,15 @@ def _width(dice: Any) -> int:
 def search_for(state: Any, rng: random.Random, budget: Budget) -> Search:
     """A search from `state` with its rule system's value, determinisation and heuristic."""
     system = of(state)
-    return Search(state, rng, budget, system.value, system.determinise, heuristic(system))
+    deal: Deal | None = system.determinise
+    if system.seat_determinise is not None:  # deal only what the deciding player cannot see: a player holding
+        seat = system.seats(state.sc, state.params)[state.current_player()]  # two sides knows both hands
+        seat_deal = system.seat_determinise
+
+        def deal(st: Any, _side: str, rng: random.Random) -> Any:
+            return seat_deal(st, seat, rng)
+
+    return Search(state, rng, budget, system.value, deal, heuristic(system))
 
 
 class MCTSBot:
