@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 
+from warroom import rulesets
 from warroom.ai import make_bot
-from warroom.ai.kampen_heuristic import KampenHeuristic
+from warroom.ai.kampen_heuristic import Dealer, KampenHeuristic
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, naval, new_game
 from warroom.rulesets.kampen.determinise import determinise, ship_seen
 from warroom.rulesets.kampen.state import ALLIES, GERMANY
+from warroom.scenarios import load_game
+from warroom.sim.walk import decisions
 
 
 def positions(seed: int, every: int = 37, limit: int = 12, advanced: bool = False, bot: str = "heuristic",
@@ -224,3 +227,21 @@ def test_heuristic_bots_finish_advanced_games() -> None:
             st.apply_action(bots[who].choose(st, st.legal_actions()))
         assert st.is_terminal(), f"seed {seed}: unfinished after {decisions} decisions at {st.step}"
         assert st.result[0] in ("germany", "norway_allies") and st.result[1] in ("clear", "narrow")
+
+
+def test_the_bots_dealer_deals_the_hands_as_determinise_and_moves_the_stream_as_far() -> None:
+    """`Dealer` stands in for `determinise` where only the hands are read: it must deal the same hands and leave the
+    random stream where `determinise` leaves it (ship and deck shuffles included), or the bot's later deals drift."""
+    checked = 0
+    for params in ({}, {"advanced": True}, {"advanced": True, "seats": 3}):
+        for i, st in enumerate(decisions(rulesets.get("kampen").new_game(load_game("kampen"), dict(params)), 2)):
+            if i % 11:
+                continue
+            me = st.current_player()
+            full, light = random.Random(i), random.Random(i)
+            world = determinise(st, me, full)
+            hands = Dealer(st, me).deal(light)
+            assert full.getstate() == light.getstate()
+            assert all(world.hands[c] == hand for c, hand in hands.items())
+            checked += 1
+    assert checked > 30

@@ -254,6 +254,9 @@ def test_in_a_two_player_kampen_game_the_search_keeps_the_cards_its_player_holds
     worlds = [search.world() for _ in range(6)]
     assert all(w.hands["allies"] == st.hands["allies"] and w.hands["norway"] == st.hands["norway"] for w in worlds)
     assert any(w.hands["germany"] != st.hands["germany"] for w in worlds)
+    for country in st.sc.countries:  # every face-down deck comes in an order dealt again, so rollouts draw anew
+        if len(st.draw[country]) > 2:
+            assert len({tuple(w.draw[country]) for w in worlds}) > 1
 
 
 def hidden_split(seed: int) -> FirestormState | None:

@@ -87,10 +87,10 @@ class Dealer:
 
     `determinise` deals each other country a sample of its unseen play cards and one of its unseen 9 April cards
     (`random.sample`, in this order), then in the advanced game shuffles the ship cards of each other owner that
-    `me` cannot see, and for the Allies their set-aside ships. What a shuffle draws depends only on the number of
-    cards shuffled, so shuffling as many placeholders leaves the generator where dealing the ships would. It
-    reads what `determinise` reads, and of the ships only how many `me` cannot see. Keep it in step with
-    `determinise`."""
+    `me` cannot see, and for the Allies their set-aside ships, and last shuffles every country's face-down deck.
+    What a shuffle draws depends only on the number of cards shuffled, so shuffling as many placeholders leaves
+    the generator where dealing the ships and the decks would. It reads what `determinise` reads, and of the ships
+    only how many `me` cannot see. Keep it in step with `determinise`."""
 
     def __init__(self, st: KampenState, me: str) -> None:
         april = st.sc.is_april
@@ -118,6 +118,8 @@ class Dealer:
                                      + (len(st.reserve) if owner == ALLIES else 0))
             if me == ALLIES:
                 self.shuffles.append(len(st.reserve))
+        for c in st.sc.countries:  # then every face-down deck is shuffled (sizes: what is left of each once dealt)
+            self.shuffles.append(len(st.draw[c]))
 
     def deal(self, rng: random.Random) -> dict[str, list[str]]:
         """One deal of the other countries' hands."""

@@ -47,9 +47,11 @@ def deal(st: KampenState, mine: tuple[str, ...], rng: random.Random) -> KampenSt
             copy.draw[c] = sorted(set(play) - set(dealt))
             copy.april_deck[c] = sorted(set(spare) - set(fresh))
         else:
-            copy.draw[c] = sorted(st.draw[c])  # the real order is forgotten; the scores never read a deck's order
+            copy.draw[c] = sorted(st.draw[c])  # nobody knows the order of a face-down deck, its owner neither
     if st.advanced:
         deal_ships(copy, mine, rng)
+    for c in st.sc.countries:  # last: what it draws depends only on the decks' sizes, which are public
+        rng.shuffle(copy.draw[c])  # a searching bot's rollouts draw from these decks: in an order dealt again
     return copy
 
 
