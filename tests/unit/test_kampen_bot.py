@@ -245,3 +245,37 @@ def test_the_bots_dealer_deals_the_hands_as_determinise_and_moves_the_stream_as_
             assert all(world.hands[c] == hand for c, hand in hands.items())
             checked += 1
     assert checked > 30
+
+
+def dealt(st: KampenState) -> str:
+    """Everything `determinise` deals, as text."""
+    return repr((st.hands, st.draw, st.april_deck, st.fleet, st.ships_hand, st.reserve, st.landings, st.spotted))
+
+
+def test_which_face_down_card_carries_a_landing_is_forgotten_by_a_deal() -> None:
+    """7.2: the others see a landing's sea and area, not which face-down German card was declared for it. Twins
+    that differ only in that card deal alike, so nothing decided on a deal can depend on it."""
+    system = rulesets.get("kampen")
+    found = 0
+    for seed in range(12):
+        for st in decisions(system.new_game(load_game("kampen"), {"advanced": True, "seats": 3}), seed):
+            me = st.current_player()
+            if me == GERMANY or not st.landings:
+                continue
+            key, sea, area = st.landings[0]
+            held = {k for k, _s, _a in st.landings}
+            card = next(c for c in st.fleet.ships(sea, GERMANY) if c.key == key)
+            look = (card.face_up, card.fighting, card.moved, card.found)
+            other = next((c for c in st.fleet.ships(sea, GERMANY) if c.key not in held and not ship_seen(st, c, me)
+                          and (c.face_up, c.fighting, c.moved, c.found) == look), None)
+            if other is None or ship_seen(st, card, me):
+                continue
+            twin = st.clone()
+            twin.landings[0] = (other.key, sea, area)
+            assert repr(twin.view(me)) == repr(st.view(me))
+            assert dealt(determinise(st, me, random.Random(7))) == dealt(determinise(twin, me, random.Random(7)))
+            found += 1
+            break
+        if found == 3:
+            break
+    assert found == 3

@@ -50,6 +50,7 @@ def deal(st: KampenState, mine: tuple[str, ...], rng: random.Random) -> KampenSt
             copy.draw[c] = sorted(st.draw[c])  # nobody knows the order of a face-down deck, its owner neither
     if st.advanced:
         deal_ships(copy, mine, rng)
+        settle_landings(copy, mine)
     for c in st.sc.countries:  # last: what it draws depends only on the decks' sizes, which are public
         rng.shuffle(copy.draw[c])  # a searching bot's rollouts draw from these decks: in an order dealt again
     return copy
@@ -106,3 +107,26 @@ def deal_ships(st: KampenState, mine: tuple[str, ...], rng: random.Random) -> No
     if sb is not None:
         sb.hits = [naval.Hit(rename.get(h.target, h.target), h.outcome) for h in sb.hits]
         sb.chased = [rename.get(k, k) for k in sb.chased]
+
+
+def settle_landings(st: KampenState, mine: tuple[str, ...]) -> None:
+    """Put each landing none of the countries `mine` can tell the card of on a card chosen by public facts only:
+    the first card in its sea, in the fleet's order, of the same owner and the same face and round flags that
+    nobody of `mine` can see and no other landing holds (7.2: which face-down card a landing was declared with
+    is its owner's secret). The identities were just dealt again at random, so this forgets the real choice and
+    draws nothing from the stream."""
+    def unseen(card: naval.ShipCard) -> bool:
+        return card.owner not in mine and not any(ship_seen(st, card, me) for me in mine)
+
+    def public(card: naval.ShipCard) -> tuple[str, bool, bool, int, bool]:
+        return card.owner, card.face_up, card.fighting, card.moved, card.found
+
+    cards = {card.key: card for _sea, card in st.fleet.all()}
+    hidden = [i for i, (key, _s, _a) in enumerate(st.landings) if key in cards and unseen(cards[key])]
+    used = {key for i, (key, _s, _a) in enumerate(st.landings) if i not in hidden}
+    for i in hidden:
+        key, sea, area = st.landings[i]
+        look = public(cards[key])
+        pick = next(c for c in st.fleet.ships(sea) if unseen(c) and public(c) == look and c.key not in used)
+        used.add(pick.key)
+        st.landings[i] = (pick.key, sea, area)
