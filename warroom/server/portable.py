@@ -87,6 +87,8 @@ def bots_of_terminal_save(sc: Any, raw: dict[str, Any], params: Mapping[str, Any
     players = raw.get("players")
     if not isinstance(players, dict):
         return {}
+    # assumption: the server's bot moves answer a request at once, so it offers no searching bot; a terminal save
+    # played against one (its "bot" an 'mcts...' name) goes on against the heuristic bot, as any other kind does.
     kind = raw.get("bot") if raw.get("bot") in BOT_KINDS else BOT_KINDS[0]
     return {side: str(kind) for side in player_sides(sc, params) if players.get(side) == "bot"}
 
