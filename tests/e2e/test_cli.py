@@ -380,7 +380,7 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
      ["comes after the end of the game"]),
     ("old-version", lambda d: d.update(scenario_version="0.1"), ["version 0.1", "version 1.1.0 is installed"]),
     ("bad-players", lambda d: d["params"].update(players="x"), ["save parameter 'players'"]),
-    ("bad-bot", lambda d: d["params"].update(bot="genius"), ["save parameter 'bot' is 'genius'"]),
+    ("bad-bot", lambda d: d["params"].update(bot="genius"), ["save parameter 'bot': unknown bot 'genius'"]),
 ]
 
 
