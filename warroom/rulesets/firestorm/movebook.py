@@ -7,17 +7,18 @@ from warroom.rulesets.firestorm.actions import Move
 
 class MoveBook:
     """The strategic moves of one side in one Strategic Phase: every move ignoring stacking (`menu`, with its
-    indices by troop and by destination), and which are `open` now: the troop has not moved and the destination
-    has room (or there is no stacking limit). Control does not change during strategic moves and a troop moves
-    once, so the menu holds for the whole phase; `open` is built from the position once, then kept up to date by
-    `after_move` at each move, which changes only the moving troop's moves and those into the two areas it
-    leaves and enters. `seen` keeps the last listing: (troops moved so far, the area over the limit or '', the
-    moves open), good until the next move. A clone copies `open` (the rest is shared: it never changes)."""
+    indices by troop and, under a stacking limit, by destination), and which are `open` now: the troop has not
+    moved and the destination has room (or there is no stacking limit). Control does not change during strategic
+    moves and a troop moves once, so the menu holds for the whole phase; `open` is built from the position once,
+    then kept up to date by `after_move` at each move, which changes only the moving troop's moves and those into
+    the two areas it leaves and enters. `seen` keeps the last listing: (troops moved so far, the area over the
+    limit or '', the moves open), good until the next move. A clone copies `open` (the rest is shared: it never
+    changes)."""
 
     __slots__ = ("by_unit", "into", "key", "menu", "open", "seen")
 
     def __init__(self, key: tuple[str, int], menu: tuple[Move, ...], open_: list[bool],
-                 by_unit: dict[str, tuple[int, ...]], into: dict[str, tuple[int, ...]]) -> None:
+                 by_unit: dict[str, range], into: dict[str, tuple[int, ...]]) -> None:
         self.key = key
         self.menu = menu
         self.open = open_

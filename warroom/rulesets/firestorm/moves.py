@@ -208,18 +208,18 @@ def move_book(st: FirestormState, side: str) -> MoveBook:
     book = st.flags.move_menu
     if book is not None and book.key == key:
         return book
-    menu = _move_menu(st, side)
-    by_unit: dict[str, list[int]] = {}
-    into: dict[str, list[int]] = {}
-    for i, m in enumerate(menu):
-        by_unit.setdefault(m.unit, []).append(i)
-        into.setdefault(m.to, []).append(i)
+    menu, by_unit = _move_menu(st, side)
     limit = st.sc.rules.stacking
+    into: dict[str, tuple[int, ...]] = {}
+    if limit:  # only stacking makes a move's destination matter after the phase begins
+        spots: dict[str, list[int]] = {}
+        for i, m in enumerate(menu):
+            spots.setdefault(m.to, []).append(i)
+        into = {a: tuple(ix) for a, ix in spots.items()}
     counts = st.loc.counts
     moved = st.moved
     open_ = [m.unit not in moved and (not limit or counts.get(m.to, 0) < limit) for m in menu]
-    book = MoveBook(key, menu, open_, {u: tuple(ix) for u, ix in by_unit.items()},
-                    {a: tuple(ix) for a, ix in into.items()})
+    book = MoveBook(key, menu, open_, by_unit, into)
     st.flags.move_menu = book
     return book
 
@@ -231,12 +231,14 @@ def after_move(st: FirestormState, unit: str, frm: str) -> None:
         book.after_move(unit, frm, st.loc[unit], st.loc.counts, st.moved, st.sc.rules.stacking)
 
 
-def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
-    """All moves of `side`'s troops ignoring stacking, in the order they are offered."""
+def _move_menu(st: FirestormState, side: str) -> tuple[tuple[Move, ...], dict[str, range]]:
+    """All moves of `side`'s troops ignoring stacking, in the order they are offered, with where each troop's
+    moves lie in that list (a troop's moves come together)."""
     troops = st.sc.troops
     control = st.control
     steps = st.sc.rules.move_range
     out: list[Move] = []
+    spans: dict[str, range] = {}
     by_area: dict[str, tuple[str, ...]] = {}
     for u, where in st.loc.items():
         if where not in control or troops[u].side != side:
@@ -251,12 +253,15 @@ def _move_menu(st: FirestormState, side: str) -> tuple[Move, ...]:
         row = _MOVES.get(u)
         if row is None:
             row = _MOVES[u] = {}
+        start = len(out)
         for a in dests:
             m = row.get(a)
             if m is None:
                 m = row[a] = Move(u, a)
             out.append(m)
-    return tuple(out)
+        if dests:
+            spans[u] = range(start, len(out))
+    return tuple(out), spans
 
 
 _MOVES: dict[str, dict[str, Move]] = {}
