@@ -116,7 +116,7 @@ def advancer_problem(st: St, b: Battle, unit: str, engaged: frozenset[str], wher
     if sc.troops[unit].side != b.attacker:
         return f"{unit} is not one of your troops"
     if unit in engaged:
-        at_table = [p.no for p in st.parked if unit in (*p.att, *p.dfn)]
+        at_table = [p.no for p in st.parked if unit in p.att or unit in p.dfn]
         return f"{unit} is committed to battle {at_table[0]}, still on the table"
     where = where or st.loc[unit]
     if where not in sc.adjacency[b.to]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from warroom.rulesets.firestorm.counters import CounterDef
 from warroom.rulesets.firestorm.places import GONE, OFFMAP, Locations
 
@@ -71,6 +73,8 @@ class Combat:
                       self.defenders)
 
 
+# not a native class when compiled (scripts/compile.py): clone() starts from object.__new__
+@mypyc_attr(native_class=False)
 class NavalState:
     """The mutable Strategic Game part of a Norway campaign position."""
 

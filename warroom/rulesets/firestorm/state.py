@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from warroom.core.dice import Dice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
@@ -37,6 +39,8 @@ _DICE: dict[int, Dice] = {}
 """One `Dice` value per number of dice (they are immutable)."""
 
 
+# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
+@mypyc_attr(native_class=False)
 @dataclass
 class Flags:
     """What the flow remembers between steps, besides the position proper: each a typed field with its default."""
@@ -114,6 +118,8 @@ class FirestormRules(Flow["FirestormState"]):
         raise NotImplementedError
 
 
+# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
+@mypyc_attr(native_class=False)
 class FirestormState(FlowRecording):
     """A Firestorm campaign position. Drive it only through the state API verbs."""
 

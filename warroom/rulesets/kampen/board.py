@@ -19,10 +19,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import warroom
 from warroom.core.errors import ScenarioError, UnknownNameError
 from warroom.core.schema import Reader
 
-BUNDLED_BOARD = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "kampen" / "board.toml"
+DATA = Path(warroom.__file__).resolve().parent / "scenarios" / "data" / "kampen"
+"""The bundled data: found from the `warroom` package, not from this module's file, which is in the overlay when
+the engine runs compiled (`warroom/compiled.py`)."""
+BUNDLED_BOARD = DATA / "board.toml"
 LAND_AREAS = 44  # digest 2.3
 SEA_IDS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")  # digest 2.3: numbered I-VIII
 POINT_CITIES = 6  # digest 2.3

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.errors import ScenarioError
-from warroom.rulesets.kampen.board import Board, load_board, slug
+from warroom.rulesets.kampen.board import DATA, Board, load_board, slug
 from warroom.rulesets.kampen.cards import CardSet, load_cards, ship_cards
 
-FOLDER = Path(__file__).parents[2] / "scenarios" / "data" / "kampen"
+FOLDER = DATA
 NAMES = {"germany": "Germany", "norway": "Norway", "allies": "The Allies"}
 
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from warroom.core.dice import Dice, MixedDice, Roll
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
@@ -127,6 +129,8 @@ def held(value: T | None) -> T:
     return value
 
 
+# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
+@mypyc_attr(native_class=False)
 @dataclass
 class Flags:
     """What the flow remembers between steps, besides the position proper: each a typed field with its default.
@@ -234,6 +238,8 @@ class KampenRules(Flow["KampenState"]):
         raise NotImplementedError
 
 
+# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
+@mypyc_attr(native_class=False)
 class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
