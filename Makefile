@@ -1,43 +1,56 @@
 # warroom: `make run` sets up and serves; `make test` sets up and runs the whole suite.
-# `make run` installs only what serving needs; the test tools (Playwright, Hypothesis, ...) come with `make test`.
+# `make run` installs only what serving needs, and mypy for its compiler mypyc (the engine's hot modules are compiled
+# after installing; without a C compiler it runs as pure Python); the test tools (Playwright, ...) come with `make test`.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
+COMPILE_STAMP := $(VENV)/.compiled
+ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') scripts/compile.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck unit bench fuzz clean
+.PHONY: run play test lint typecheck unit bench fuzz compile clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[compile]'
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP)
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(DEV_STAMP)
 
-run: $(RUN_STAMP)
+# The compiled engine (scripts/compile.py, into $(VENV)/warroom-compiled), rebuilt when an engine source changes. It
+# is used only while it matches the sources, so a failed or skipped build just leaves the engine pure Python.
+$(COMPILE_STAMP): $(RUN_STAMP) $(ENGINE_SOURCES)
+	@$(BIN)/python scripts/compile.py || true
+	@touch $(COMPILE_STAMP)
+
+compile: $(RUN_STAMP)
+	$(BIN)/python scripts/compile.py --force
+	@touch $(COMPILE_STAMP)
+
+run: $(COMPILE_STAMP)
 	$(BIN)/warroom serve --host $(HOST) --port $(PORT)
 
-play: $(RUN_STAMP)
+play: $(COMPILE_STAMP)
 	$(BIN)/warroom play $(or $(SCENARIO),caen) --allies human --axis bot
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check warroom tests bench scripts
+	$(BIN)/ruff check warroom tests bench scripts conftest.py
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 
-unit: $(DEV_STAMP)
+unit: $(DEV_STAMP) $(COMPILE_STAMP)
 	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" $(BIN)/pytest
 
 test: lint typecheck unit
 
-bench: $(DEV_STAMP)
+bench: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/campaigns.py
 	$(BIN)/python bench/strategic.py
 	$(BIN)/python bench/kampen.py
@@ -46,7 +59,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/server_load.py --think 0 --runs 1 --alone 0
 
 GAMES ?= 1000
-fuzz: $(DEV_STAMP)
+fuzz: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python scripts/fuzz.py --games $(GAMES)
 
 clean:
