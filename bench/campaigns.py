@@ -1,6 +1,7 @@
 """Benchmark: full bot-against-bot campaigns per second, per scenario and bot type, on one core.
 
-Reports the median of several runs and the peak memory (max RSS) of this process.
+Reports the median of several runs and the peak memory (max RSS) of this process. The first line says which
+engine ran (compiled by mypyc, or pure Python and why; `WARROOM_PURE=1` forces pure Python).
 Usage: python bench/campaigns.py [--games N] [--runs R] [--scenario caen] [--bot random]
 """
 
@@ -12,6 +13,7 @@ import resource
 import statistics
 import time
 
+from warroom import compiled
 from warroom.ai import make_bot
 from warroom.core.game import play
 from warroom.rulesets.firestorm import new_game
@@ -39,6 +41,7 @@ def main() -> None:
     args = parser.parse_args()
     scenarios = args.scenario or bundled_ids(system="firestorm")
     bots = args.bot or ["random", "heuristic"]
+    print(compiled.status().describe())
     print(f"{'scenario':<10} {'bot':<10} {'campaigns/s (median of ' + str(args.runs) + ')':>30} {'min':>8} {'max':>8}")
     for scenario in scenarios:
         for bot in bots:

@@ -11,6 +11,9 @@ changes them less than wall time would:
   horizon. Horizon and evaluation are printed with the figure.
 - **memory**: the peak memory (tracemalloc) of a search tree of 10,000 nodes on Caen.
 
+The first line says which engine ran: compiled by mypyc, or pure Python and why (`WARROOM_PURE=1` forces it);
+compare the two by running this twice, alternating.
+
 Usage: python bench/search.py [--runs R] [--games N] [--part ratio|search|memory]
 """
 
@@ -23,7 +26,7 @@ import time
 import tracemalloc
 from typing import Any
 
-from warroom import rulesets
+from warroom import compiled, rulesets
 from warroom.ai import make_bot
 from warroom.ai.mcts import Budget, MCTSBot, search_for
 from warroom.core.game import play
@@ -123,6 +126,7 @@ def main() -> None:
     parser.add_argument("--part", action="append", choices=("ratio", "search", "memory"))
     args = parser.parse_args()
     parts = args.part or ["ratio", "search", "memory"]
+    print(compiled.status().describe())
     if "ratio" in parts:
         print(f"{'scenario':<18} {'engine/dice':>12} {'games/CPU s':>12} {'dice/game':>10} {'clone µs':>9}")
         for scenario, params in SCENARIOS:

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from warroom import rulesets
+from warroom import __version__, compiled, rulesets
 from warroom.ai.bots import bot_problem
 from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
 from warroom.core.dice import Roll
@@ -91,6 +91,22 @@ def terminal_or_exit(sc: Any) -> None:
                    "'warroom validate' checks its files")
 
 
+def show_version(value: bool) -> None:
+    """`--version`: the version, and which engine runs (compiled by mypyc, or pure Python and why)."""
+    if value:
+        out.print(f"warroom {__version__}; {compiled.status().describe()}", markup=False, soft_wrap=True)
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[bool, typer.Option("--version", callback=show_version, is_eager=True,
+                                          help="Show the version and whether the engine runs compiled, and exit.")]
+    = False,
+) -> None:
+    pass
+
+
 @app.command()
 def scenarios() -> None:
     """List the bundled campaigns with their turns and sides."""
@@ -112,6 +128,8 @@ def scenarios() -> None:
     drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
     if drafts:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
+    engine = compiled.status().describe()
+    out.print(engine[0].upper() + engine[1:], markup=False, soft_wrap=True)
 
 
 def fresh_seed() -> int:
