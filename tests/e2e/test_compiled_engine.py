@@ -1,0 +1,111 @@
+"""The compiled engine (mypyc, `scripts/compile.py`), in subprocesses: it is loaded when its build is fresh, an
+edited source falls back to pure Python, `WARROOM_PURE=1` forces pure Python, and seeded games are the same
+action for action in both.
+
+The suite itself runs pure Python (the root conftest sets `WARROOM_PURE=1`); the tests that need a build skip,
+saying why, when there is none or it is stale (`make compile` builds it; `make test` does so first).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from warroom import compiled
+
+HERE = Path(__file__).parent
+BUILD = compiled.check(compiled.overlay_dir())
+needs_build = pytest.mark.skipif(not BUILD.compiled, reason=f"no fresh compiled build ({BUILD.reason}): "
+                                 "`make compile` or `python scripts/compile.py` builds one")
+PROBE = ("import warroom.compiled as c, warroom.core.dice as d, warroom.rulesets.firestorm.moves as m, "
+         "warroom.rulesets.kampen.state as k, warroom.core.flow as f\n"
+         "print(c.status().describe()); print(d.__file__); print(m.__file__); print(k.__file__); print(f.__file__); "
+         "print(getattr(m, 'EDITED', False))")
+
+
+def run(args: list[str], *, pure: bool, root: Path = compiled.SOURCE_ROOT) -> str:
+    """The output of `python ARGS...` run on the sources under `root`, pure or with the compiled engine if fresh."""
+    env = {**os.environ, "PYTHONPATH": str(root), compiled.DIR_ENV: str(compiled.overlay_dir())}
+    env.pop(compiled.PURE_ENV, None)
+    if pure:
+        env[compiled.PURE_ENV] = "1"
+    done = subprocess.run([sys.executable, *args], env=env, cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@needs_build
+def test_a_fresh_build_is_loaded() -> None:
+    engine, dice, moves, state, flow, _ = run(["-c", PROBE], pure=False).splitlines()
+    assert engine.startswith("engine: compiled (mypyc ")
+    for path in (dice, moves, state):
+        assert path.startswith(str(compiled.overlay_dir())) and path.endswith(compiled.extension_suffix()), path
+    assert flow == str(compiled.SOURCE_ROOT / "warroom" / "core" / "flow.py")  # not compiled: always the source
+
+
+def test_warroom_pure_forces_pure_python() -> None:
+    engine, dice, moves, state, _, _ = run(["-c", PROBE], pure=True).splitlines()
+    assert engine == "engine: pure Python (WARROOM_PURE=1)"
+    assert [dice, moves, state] == [str(compiled.SOURCE_ROOT / "warroom" / name) for name in
+                                    ("core/dice.py", "rulesets/firestorm/moves.py", "rulesets/kampen/state.py")]
+
+
+@needs_build
+def test_an_edited_source_takes_effect_at_once(tmp_path: Path) -> None:
+    """A copy of the sources with one module edited after the build: the whole engine runs pure Python, edit
+    included (never the stale compiled module)."""
+    shutil.copytree(compiled.SOURCE_ROOT / "warroom", tmp_path / "warroom",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    unchanged = run(["-c", PROBE], pure=False, root=tmp_path).splitlines()
+    assert unchanged[0].startswith("engine: compiled"), "a faithful copy of the sources uses the build"
+    moves = tmp_path / "warroom" / "rulesets" / "firestorm" / "moves.py"
+    moves.write_text(moves.read_text(encoding="utf-8") + "\nEDITED = True\n", encoding="utf-8")
+    engine, dice, moves_file, _, _, edited = run(["-c", PROBE], pure=False, root=tmp_path).splitlines()
+    assert engine == ("engine: pure Python (the compiled build is stale: warroom/rulesets/firestorm/moves.py "
+                      "changed since (make compiles it again))")
+    assert (dice, moves_file, edited) == (str(tmp_path / "warroom/core/dice.py"), str(moves), "True")
+
+
+PLAYS = [("caen", 100, "random"), ("lorraine", 100, "random"), ("norway", 30, "random"), ("kampen", 40, "random"),
+         ("kampen advanced", 20, "random"), ("caen", 10, "heuristic"), ("lorraine", 10, "heuristic"),
+         ("norway", 4, "heuristic"), ("kampen", 4, "heuristic"), ("kampen advanced", 4, "heuristic")]
+"""(scenario, games, bot) compared game by game: a few seconds each (random games take milliseconds)."""
+
+
+def same_output(args: list[str]) -> list[str]:
+    """Run `compiled_games.py ARGS` pure and compiled; assert the output is the same line for line; return it."""
+    pure, fast = (run([str(HERE / "compiled_games.py"), *args], pure=p).splitlines() for p in (True, False))
+    assert (pure[0], fast[0].split(" (")[0]) == ("engine: pure Python (WARROOM_PURE=1)", "engine: compiled")
+    assert len(pure) == len(fast), f"{len(pure)} lines pure, {len(fast)} compiled"
+    for n, (a, b) in enumerate(zip(pure[1:], fast[1:], strict=True)):
+        assert a == b, f"line {n + 2} differs"
+    return pure
+
+
+@needs_build
+@pytest.mark.parametrize(("scenario", "games", "bot"), PLAYS, ids=[f"{s}-{g}-{b}" for s, g, b in PLAYS])
+def test_the_compiled_engine_plays_the_same_games(scenario: str, games: int, bot: str) -> None:
+    """Seeded games, every action, note and final view, and a search's first decision: identical."""
+    name, *advanced = scenario.split()
+    out = same_output(["play", name, str(games), bot, *advanced])
+    assert sum(line.startswith("game ") for line in out) == games and "replay DIFFERS" not in out
+
+
+@needs_build
+def test_the_compiled_engine_keeps_every_promise_of_the_state_api() -> None:
+    """The conformance harness (every system, scenario and variant: tabletop reports, battles in parallel, clone
+    independence, twins) finds nothing, and plays the same games, on the compiled engine."""
+    out = same_output(["conformance", "2"])
+    assert len(out) > 10 and not [line for line in out if line.startswith("problem")]
+
+
+def test_warroom_version_says_which_engine_runs() -> None:
+    version = ["-c", "from warroom.cli.main import main; main()", "--version"]
+    assert run(version, pure=True) == "warroom 0.1.0; engine: pure Python (WARROOM_PURE=1)\n"
+    if BUILD.compiled:
+        assert run(version, pure=False).startswith("warroom 0.1.0; engine: compiled (mypyc ")
