@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -89,6 +90,16 @@ def build(tmp: Path, sources: list[str], jobs: int) -> None:
                        "--parallel", str(jobs)])
 
 
+def failure(log: Path) -> str:
+    """What went wrong, in a few words, from the build's log: its last error line, shortened."""
+    lines = [line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()] or lines or ["no output"]
+    last = errors[-1]
+    if "Command '[" in last:  # setuptools quotes the whole compiler command line
+        return "the C compiler failed"
+    return last if len(last) <= 100 else last[:99] + "…"
+
+
 def module_files(lib: Path) -> dict[str, str]:
     """The extension modules built in `lib`, by module name: file path relative to `lib`."""
     suffix = compiled.extension_suffix()
@@ -139,6 +150,10 @@ def main() -> int:
     if not args.force and is_fresh(out):
         print(f"warroom: the compiled engine in {out} is up to date")
         return 0
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        print(f"warroom: not compiled: no C compiler ({compiler} is not found); {PURE}", file=sys.stderr)
+        return 1
     if importlib.util.find_spec("mypyc") is None:
         print(f"warroom: not compiled: mypyc is missing (it comes with mypy: pip install -e '.[compile]'); {PURE}",
               file=sys.stderr)
@@ -155,8 +170,7 @@ def main() -> int:
             child = subprocess.run([sys.executable, __file__, "--child", str(tmp), "--jobs", str(args.jobs)],
                                    stdout=None if args.verbose else sink, stderr=subprocess.STDOUT, check=False)
         if child.returncode != 0:
-            last = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
-            print(f"warroom: not compiled ({last[-1] if last else 'no output'}; log: {log}); {PURE}", file=sys.stderr)
+            print(f"warroom: not compiled ({failure(log)}; log: {log}); {PURE}", file=sys.stderr)
             return 1
         lib = tmp / "lib"
         manifest = {
