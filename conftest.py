@@ -4,7 +4,7 @@ A module of an optional extra that is not installed is left out of the doctest r
 
 The suite runs the pure-Python engine: `WARROOM_PURE=1` is set unless the environment sets WARROOM_PURE already.
 Doctests must import the sources themselves (pytest refuses a module whose file is a compiled one, and doctest
-finds no examples in compiled functions), and the tests patch rule classes and read rule functions' docstrings.
+finds no examples in compiled functions), and some tests patch rule classes.
 `tests/e2e/test_compiled_engine.py` checks the compiled engine against the pure one in subprocesses.
 """
 
