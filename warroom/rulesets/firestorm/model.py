@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
 from warroom.core.state import NOT_SIDES
@@ -187,6 +189,8 @@ class Rules:
         return self.values.get(name, VALUE_DEFAULTS[name])
 
 
+# a plug-in may subclass it (rulesets.of finds the nearest ancestor's system), compiled too (scripts/compile.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class FirestormScenario:
     id: str

@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from warroom.core.errors import ScenarioError
 from warroom.rulesets.kampen.board import DATA, Board, load_board, slug
 from warroom.rulesets.kampen.cards import CardSet, load_cards, ship_cards
@@ -16,6 +18,8 @@ FOLDER = DATA
 NAMES = {"germany": "Germany", "norway": "Norway", "allies": "The Allies"}
 
 
+# a plug-in may subclass it (rulesets.of finds the nearest ancestor's system), compiled too (scripts/compile.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class KampenScenario:
     id: str
