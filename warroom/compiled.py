@@ -17,6 +17,8 @@ hashes about 0.7 MB of sources (2-3 ms). `WARROOM_PURE=1` forces pure Python (`0
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -119,19 +121,65 @@ def decide(where: Path | None = None, root: Path = SOURCE_ROOT) -> Status:
     return check(overlay_dir() if where is None else where, root)
 
 
+def rebuild(cls: Any, state: dict[str, Any]) -> Any:
+    """An instance of `cls` with these attributes, set past a frozen dataclass's `__setattr__` (what unpickling
+    and `copy` call for the classes `register_frozen` registers)."""
+    obj = cls.__new__(cls)
+    for name, value in state.items():
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+def reduce_frozen(obj: Any) -> tuple[Any, tuple[type, dict[str, Any]]]:
+    """How pickle and `copy` take apart a compiled frozen dataclass: its class and its fields."""
+    return rebuild, (type(obj), {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)})
+
+
+def register_frozen(module: ModuleType) -> None:
+    """Register the frozen dataclasses of a compiled module with `copyreg`, so that they pickle, copy and deep-copy
+    as the pure ones do (mypyc's own `__setstate__` assigns each field through the frozen `__setattr__`, which
+    refuses with `FrozenInstanceError`)."""
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and value.__module__ == module.__name__ and dataclasses.is_dataclass(value) \
+                and value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            copyreg.pickle(value, reduce_frozen)
+
+
+class CompiledLoader(importlib.machinery.ExtensionFileLoader):
+    """Loads a compiled module; then every compiled module loaded by then and not yet seen goes through
+    `register_frozen` (mypyc initialises a module that another of the group imports itself, without asking the
+    import system: this catches those too)."""
+
+    def __init__(self, fullname: str, path: str, finder: OverlayFinder) -> None:
+        super().__init__(fullname, path)
+        self.finder = finder
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        finder = self.finder
+        for name in finder.modules.keys() - finder.seen:
+            loaded = sys.modules.get(name)
+            if loaded is not None:
+                finder.seen.add(name)
+                register_frozen(loaded)
+
+
 class OverlayFinder:
     """A meta-path finder serving the compiled modules (and mypyc's shared library) from the overlay's files; any
     other name goes on to the ordinary finders."""
 
     def __init__(self, modules: dict[str, Path]) -> None:
         self.modules = modules
+        self.seen: set[str] = set()
+        """The compiled modules whose frozen dataclasses are registered."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
         file = self.modules.get(fullname)
         if file is None:
             return None
-        return importlib.util.spec_from_file_location(fullname, file)
+        return importlib.util.spec_from_file_location(fullname, file,
+                                                      loader=CompiledLoader(fullname, str(file), self))
 
     def invalidate_caches(self) -> None:
         """Nothing cached (part of the finder protocol)."""
