@@ -8,17 +8,22 @@ Usage:
 The first line names the engine in use. `play`: per game (BOT, random or heuristic, on every side, seeded; the
 checked path, with notes) every log entry, every note, the returns and each side's view at the end, and whether
 the record replays to the same log; last, the searching bot's first decision (a few rollouts: clones and, where
-the system has secrets, determinised twins) with its visit counts. `conformance`: the conformance harness
+the system has secrets, determinised twins) with its visit counts; whether the scenario deep-copies and pickles
+to an equal one, and can be subclassed as a plug-in does. `conformance`: the conformance harness
 (`warroom.sim.conformance`: every system, scenario and variant, with tabletop reports, clone and twin checks) for
 GAMES seeds each, its actions and any broken promise.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import itertools
 import json
+import pickle
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from warroom import compiled, rulesets
@@ -51,6 +56,23 @@ def game_lines(scenario: str, params: dict[str, Any], bot: str, seed: int) -> It
     yield f"replay {'same' if again.log == st.log else 'DIFFERS'}"
 
 
+def copy_lines(scenario: str) -> Iterator[str]:
+    """Whether the scenario and the first legal actions deep-copy and pickle to equal ones, and a subclass of the
+    scenario's type (as a plug-in declares) can be made."""
+    sc = load_game(scenario)
+    actions = next(decisions(new_game(scenario, {}), 1)).legal_actions()
+    copies: dict[str, Callable[[Any], Any]] = {"deepcopy": copy.deepcopy,
+                                               "pickle": lambda x: pickle.loads(pickle.dumps(x))}
+    for (how, twin), (what, thing) in itertools.product(copies.items(), (("scenario", sc), ("actions", actions))):
+        try:
+            yield f"{how} {what}: {'same' if twin(thing) == thing else 'DIFFERS'}"
+        except Exception as exc:  # the same failure, if any, in both engines
+            yield f"{how} {what}: {type(exc).__name__}: {exc}"
+    variant = type("Variant", (type(sc),), {"__slots__": ()} if hasattr(type(sc), "__slots__") else {})
+    fields = {f.name: getattr(sc, f.name) for f in dataclasses.fields(sc)}
+    yield f"subclass: {type(variant(**fields)).__name__}"
+
+
 def search_lines(scenario: str, params: dict[str, Any]) -> Iterator[str]:
     """The searching bot's first decision from the opening, with the visits of each choice."""
     st = next(decisions(new_game(scenario, params), 1))
@@ -76,12 +98,10 @@ def main() -> None:
     else:
         scenario, games, bot = sys.argv[2], int(sys.argv[3]), sys.argv[4]
         params = {"advanced": True} if sys.argv[5:] == ["advanced"] else {}
-        lines = (line for seed in range(games) for line in game_lines(scenario, params, bot, seed))
+        lines = itertools.chain((line for seed in range(games) for line in game_lines(scenario, params, bot, seed)),
+                                search_lines(scenario, params), copy_lines(scenario))
     for line in lines:
         print(line)
-    if sys.argv[1] == "play":
-        for line in search_lines(scenario, params):
-            print(line)
 
 
 if __name__ == "__main__":
