@@ -20,7 +20,8 @@ One search serves every registered system, through the state API and the system'
 - **Budget.** A number of iterations (rollouts), which makes the bot's choice a function of the position and its
   seed alone; or seconds of CPU time, which does not (the count reached depends on the machine).
 
-The rollout policy is uniform random play through the trusted path (`apply_unchecked`), as `core.game.play`.
+The rollout policy is uniform random play (or, with `/g`, the system's heuristic for every side) through the trusted
+path (`apply_unchecked`), as `core.game.play`, on copies that keep no log.
 """
 
 from __future__ import annotations
@@ -165,7 +166,8 @@ class Search:
             self.iterate()
 
     def iterate(self) -> None:
-        """Select down the tree, grow it by one node, play the rest at random, back the values up."""
+        """Select down the tree, grow it by one node, play the rest out (at random, or by the heuristic with
+        `Budget.guided`), back the values up."""
         rng = self.rng
         world = self.world()
         apply = getattr(world, "apply_unchecked", None) or world.apply_action
