@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from warroom.ai import norway_heuristic
+from warroom.ai.keep import Latest, PerObject
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,
@@ -81,18 +82,8 @@ class Control:
         return got
 
 
-_CONTROL: list[Control] = []
-"""The `Control` answers of the last position asked about (at most one)."""
-
-
-def control_of(st: FirestormState) -> Control:
-    """The `Control` answers for `st`: the last ones kept if its control is still the same, else new ones."""
-    kept = _CONTROL[0] if _CONTROL else None
-    if kept is not None and kept.current(st):
-        return kept
-    made = Control(st)
-    _CONTROL[:] = [made]
-    return made
+control_of = Latest(Control)
+"""The `Control` answers for a position: the last ones kept while its control is still the same."""
 
 
 class Fixed:
@@ -138,20 +129,8 @@ class Fixed:
 ARROWS_KEPT = 100_000
 """Arrow scores kept per scenario at most (past that the table starts again)."""
 
-KEPT_SCENARIOS = 16
-"""At most this many scenarios' tables are kept."""
-
-_FIXED: dict[int, Fixed] = {}
-
-
-def fixed(sc: FirestormScenario) -> Fixed:
-    """The `Fixed` answers of a scenario (kept per scenario object)."""
-    got = _FIXED.get(id(sc))
-    if got is None or got.sc is not sc:
-        if len(_FIXED) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
-            _FIXED.clear()
-        got = _FIXED[id(sc)] = Fixed(sc)
-    return got
+fixed = PerObject(Fixed)
+"""The `Fixed` answers of a scenario (kept per scenario object)."""
 
 
 def fixed_bonus(st: FirestormState, side: str, item: str, terrain: str) -> float:
@@ -210,18 +189,8 @@ class Stacks:
         return got
 
 
-_STACKS: list[Stacks] = []
-"""The `Stacks` of the last position asked about (at most one)."""
-
-
-def stacks_of(st: FirestormState) -> Stacks:
-    """The `Stacks` for `st`: the last ones kept if every troop is still where it was, else new ones."""
-    kept = _STACKS[0] if _STACKS else None
-    if kept is not None and kept.current(st):
-        return kept
-    made = Stacks(st)
-    _STACKS[:] = [made]
-    return made
+stacks_of = Latest(Stacks)
+"""The `Stacks` for a position: the last ones kept while every troop is still where it was."""
 
 
 class Decision:

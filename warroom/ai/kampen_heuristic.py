@@ -21,6 +21,7 @@ from typing import Any
 
 from warroom.ai import kampen_plan as plan
 from warroom.ai.kampen_naval import ADVANCED_ACTIONS, Naval
+from warroom.ai.keep import PerObject
 from warroom.core.state import Action
 from warroom.rulesets.kampen import combat
 from warroom.rulesets.kampen.actions import (
@@ -60,23 +61,19 @@ def hand_bonus(st: KampenState, hand: list[str]) -> int:
     return sum(sorted(best.values(), reverse=True)[:2])
 
 
-_DICE: dict[int, tuple[CardSet, dict[str, tuple[tuple[str, int], ...]]]] = {}
+_DICE: PerObject[CardSet, dict[str, tuple[tuple[str, int], ...]]] = PerObject(lambda cards: {})
+"""Each scenario's cards' extra battle dice, by card (kept per card set)."""
 
 
 def battle_dice(st: KampenState, key: str) -> tuple[tuple[str, int], ...]:
     """A card's basic-game extra dice in battle, as (card type, dice) per use that adds them: the scenario's data,
     kept per scenario's cards."""
-    cards = st.sc.cards
-    kept = _DICE.get(id(cards))
-    if kept is None or kept[0] is not cards:
-        if len(_DICE) >= plan.KEPT_SCENARIOS:
-            _DICE.clear()
-        kept = _DICE[id(cards)] = (cards, {})
-    got = kept[1].get(key)
+    kept = _DICE(st.sc.cards)
+    got = kept.get(key)
     if got is None:
         card = card_of(st, key)
-        got = kept[1][key] = tuple((card.type, use.count("dice")) for use in card.uses
-                                   if use.effect == "extra_dice" and not use.advanced)
+        got = kept[key] = tuple((card.type, use.count("dice")) for use in card.uses
+                                if use.effect == "extra_dice" and not use.advanced)
     return got
 
 

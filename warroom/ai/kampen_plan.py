@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from warroom.ai.keep import PerObject
 from warroom.rulesets.kampen import combat
 from warroom.rulesets.kampen.board import Board
 from warroom.rulesets.kampen.state import DEFENDERS, GERMANY, NORWAY, KampenState
@@ -91,20 +92,8 @@ class Tables:
         return got
 
 
-KEPT_SCENARIOS = 16
-"""At most this many scenarios' tables are kept."""
-
-_TABLES: dict[int, Tables] = {}
-
-
-def tables(board: Board) -> Tables:
-    """The `Tables` of a board (kept per board object)."""
-    got = _TABLES.get(id(board))
-    if got is None or got.board is not board:
-        if len(_TABLES) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
-            _TABLES.clear()
-        got = _TABLES[id(board)] = Tables(board)
-    return got
+tables = PerObject(Tables)
+"""The `Tables` of a board (kept per board object)."""
 
 
 def distances(board: Board) -> dict[str, dict[str, int]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warroom.ai.keep import PerObject
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import Move, Order, Pass
 from warroom.rulesets.firestorm.fleet import is_surface
@@ -61,20 +62,8 @@ class Lanes:
         return got
 
 
-KEPT_SCENARIOS = 16
-"""At most this many scenarios' tables are kept."""
-
-_LANES: dict[int, Lanes] = {}
-
-
-def lanes_of(sc: FirestormScenario) -> Lanes:
-    """The `Lanes` of a scenario (kept per scenario object)."""
-    got = _LANES.get(id(sc))
-    if got is None or got.sc is not sc:
-        if len(_LANES) >= KEPT_SCENARIOS:  # scenarios loaded from files anew each time: keep a few
-            _LANES.clear()
-        got = _LANES[id(sc)] = Lanes(sc)
-    return got
+lanes_of = PerObject(Lanes)
+"""The `Lanes` of a scenario (kept per scenario object)."""
 
 
 def lanes(st: FirestormState) -> tuple[frozenset[str], dict[str, int]]:
