@@ -187,6 +187,15 @@ def test_a_serialised_state_replays_its_record_and_a_twin_is_not_serialised() ->
         pyspiel.serialize_game_and_state(game, twin)
 
 
+def bot_steps(bot: Any, state: Any, rng: random.Random, n: int) -> None:
+    """`n` decisions by an OpenSpiel bot, each checked legal, with the dice before each rolled from `rng`."""
+    for _ in range(n):
+        walk(state, rng, 0)
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
 def test_openspiels_mcts_plays_caen() -> None:
     game = pyspiel.load_game(GAMES["caen"])
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
@@ -194,11 +203,7 @@ def test_openspiels_mcts_plays_caen() -> None:
                        random_state=np.random.RandomState(1))
     state = game.new_initial_state()
     rng = random.Random(0)
-    for _ in range(3):
-        walk(state, rng, 0)
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
+    bot_steps(bot, state, rng, 3)
     # OpenSpiel's C++ MCTS searches a Python game too, through `mcts_search`; its `step` releases the GIL and
     # crashes on any Python game's clone (open_spiel 2.0.2), so the adapter's users call `mcts_search`.
     search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2 * game.max_utility(), 4, 1000, False, 0,
@@ -213,11 +218,7 @@ def test_openspiels_python_ismcts_plays_kampen_and_its_cpp_one_cannot_resample_a
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6, random_state=np.random.RandomState(1))
     state = game.new_initial_state()
     rng = random.Random(4)
-    for _ in range(2):
-        walk(state, rng, 0)
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
+    bot_steps(bot, state, rng, 2)
     while len(walk(state, rng, 0).legal_actions()) < 2:
         walk(state, rng, 1)
     cpp = pyspiel.ISMCTSBot(seed=0, evaluator=pyspiel.RandomRolloutEvaluator(1, 0), uct_c=2.0, max_simulations=2)
