@@ -61,6 +61,7 @@ bench: $(DEV_STAMP) $(COMPILE_STAMP)
 GAMES ?= 1000
 fuzz: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python scripts/fuzz.py --games $(GAMES)
+	$(BIN)/python scripts/kernel_diff.py --games $(GAMES)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

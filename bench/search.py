@@ -6,6 +6,8 @@ changes them less than wall time would:
 - **engine/dice ratio** per scenario: the CPU time of random-bot games (the trusted path, no event notes) over
   the CPU time of a bare loop making as many `randint(1, 6)` calls as those games rolled dice. Taken in one
   process, it compares across machines and loads; lower is better, 1 would be the dice alone. Also `clone()`.
+  Where the rule system has a simulation kernel for the scenario (Caen, Lorraine), the same in the kernel, which
+  is what `warroom simulate` with random bots and the searching bot's random rollouts play.
 - **search**: iterations per second of `ai.mcts` from each system's opening (the first decision of a side), with
   rollouts to the end of the game, and the time of 1,000 rollouts from Caen's opening with the evaluation at a
   horizon. Horizon and evaluation are printed with the figure.
@@ -81,6 +83,33 @@ def engine_ratio(scenario: str, params: dict[str, Any], games: int, seed: int) -
     return spent / loop, games / spent, dice / games
 
 
+def kernel_ratio(scenario: str, games: int, seed: int) -> tuple[float, float] | None:
+    """(engine/dice CPU ratio, games per CPU second) of random-bot games played in the simulation kernel
+    (`RuleSystem.random_game`'s engine), or None where the system has no kernel for the scenario."""
+    sc = load_game(scenario)
+    system = rulesets.of(sc)
+    if system.kernel is None or system.kernel(new_game(scenario, {})) is None:
+        return None
+    from warroom.rulesets.firestorm.kernel import new_kernel
+
+    dice = 0
+    spent = 0.0
+    for i in range(games):
+        rng = CountingRandom(seed * 1_000_003 + i)
+        rngs = (random.Random(seed * 7919 + 2 * i), random.Random(seed * 7919 + 2 * i + 1))
+        start = time.process_time()
+        new_kernel(sc, dict(system.sim_params)).play_out(rngs, rng)
+        spent += time.process_time() - start
+        dice += rng.draws
+    bare = random.Random(seed)
+    randint = bare.randint
+    start = time.process_time()
+    for _ in range(dice):
+        randint(1, 6)
+    loop = time.process_time() - start
+    return spent / loop, games / spent
+
+
 def clone_us(scenario: str, params: dict[str, Any], n: int = 2000) -> float:
     """Microseconds per `clone()` of a position a few turns in."""
     st = new_game(scenario, params)
@@ -135,6 +164,12 @@ def main() -> None:
             rate = statistics.median(g for _, g, _ in runs)
             clone = statistics.median(clone_us(scenario, params) for _ in range(args.runs))
             print(f"{label(scenario, params):<18} {ratio:>12.1f} {rate:>12.1f} {runs[0][2]:>10.0f} {clone:>9.1f}")
+            fast = [kernel_ratio(scenario, args.games * 4, seed) for seed in range(args.runs)]
+            if params or any(f is None for f in fast):
+                continue
+            ratio = statistics.median(f[0] for f in fast if f is not None)
+            rate = statistics.median(f[1] for f in fast if f is not None)
+            print(f"{'  in the kernel':<18} {ratio:>12.1f} {rate:>12.1f}")
     if "search" in parts:
         print(f"{'scenario':<18} {'MCTS iterations/CPU s, rollouts to the end':>44}")
         for scenario, params in SCENARIOS:

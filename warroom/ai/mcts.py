@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.state import CHANCE, REPORT, Action
-from warroom.core.system import Heuristic
+from warroom.core.system import FastPosition, Heuristic
 from warroom.rulesets import heuristic, of
 
 CHANCE_WIDTH = 36
@@ -132,9 +132,12 @@ class Search:
     """One search from one position, for the side to act there."""
 
     def __init__(self, root: Any, rng: random.Random, budget: Budget, value: Value | None,
-                 determinise: Deal | None, heuristic: Heuristic | None = None) -> None:
-        """`value`, `determinise` and `heuristic` are the rule system's (`RuleSystem.value`,
-        `RuleSystem.determinise`, `rulesets.heuristic`)."""
+                 determinise: Deal | None, heuristic: Heuristic | None = None,
+                 kernel: Callable[[Any], FastPosition | None] | None = None) -> None:
+        """`value`, `determinise`, `heuristic` and `kernel` are the rule system's (`RuleSystem.value`,
+        `RuleSystem.determinise`, `rulesets.heuristic`, `RuleSystem.kernel`). Random rollouts are played in the
+        kernel where it takes the position: the same rollouts (the same choices in the same order, from the
+        same stream), faster."""
         self.root_state = root
         self.me: str = root.current_player()
         self.rng = rng
@@ -145,6 +148,7 @@ class Search:
         self.hint_rng = random.Random(rng.getrandbits(64))
         self.root = Node(self.me)
         self.iterations = 0
+        self.kernel = kernel
 
     def world(self) -> Any:
         """The position one iteration searches: dealt again where the side cannot see, else a copy."""
@@ -194,6 +198,12 @@ class Search:
             if who == REPORT:
                 raise ValueError("a search cannot play a battle at the table: search games use the General's "
                                  "Wargame")
+            if grown and guide is None and self.kernel is not None:
+                fast = self.kernel(world)
+                if fast is not None:
+                    fast.play_out((rng, rng), rng, -1 if horizon is None else horizon - depth + 1)
+                    self.backup(path, fast.value())
+                    return
             legal = world.legal_actions()
             if grown:
                 if guide is not None and len(legal) > 1:
@@ -204,8 +214,11 @@ class Search:
                 action, node, grown = self.select(node, legal, who, world)
                 path.append(node)
             apply(action, who)
+        self.backup(path, self.value(world))
+
+    def backup(self, path: list[Node], values: dict[str, float]) -> None:
+        """Count the iteration, and add each side's value to the edges it chose on the way down."""
         self.iterations += 1
-        values = self.value(world)
         for n in path:
             n.visits += 1
             n.total += values.get(n.side, 0.5)
@@ -306,7 +319,7 @@ def search_for(state: Any, rng: random.Random, budget: Budget) -> Search:
         def deal(st: Any, _side: str, rng: random.Random) -> Any:
             return seat_deal(st, seat, rng)
 
-    return Search(state, rng, budget, system.value, deal, heuristic(system))
+    return Search(state, rng, budget, system.value, deal, heuristic(system), system.kernel)
 
 
 class MCTSBot:

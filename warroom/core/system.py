@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from warroom.core.log import LogEntry
 from warroom.core.state import Action
@@ -31,6 +31,21 @@ class Capability(StrEnum):
     """Sides hold secrets (hands, deck order, face-down pieces): views differ per side beyond the public map."""
     CLUB = "club"
     """The club server hosts its campaigns."""
+
+
+class FastPosition(Protocol):
+    """A position in a rule system's simulation kernel (`RuleSystem.kernel`): random play to a horizon, and the
+    system's `value` of where it stops."""
+
+    def play_out(self, rngs: tuple[random.Random, random.Random], dice_rng: random.Random,
+                 horizon: int = -1) -> int:
+        """Play on with uniform random choices as `core.game.play` does with random bots (`rngs[i]` choosing for
+        the i-th side, `dice_rng` rolling), to the end or for `horizon` actions (-1: no limit)."""
+        ...
+
+    def value(self) -> dict[str, float]:
+        """`RuleSystem.value` of the position."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +214,13 @@ class RuleSystem:
     dealt again, keeping what any of its sides may see. None: each seat is one side, and this is `determinise`."""
     encoding: Callable[[Any, Mapping[str, Any]], Encoding] | None = None
     """(scenario, the parameters of a bot game) -> the game in numbers (`Encoding`); None: not declared."""
+    kernel: Callable[[Any], FastPosition | None] | None = None
+    """A position -> the same position in the system's simulation kernel, which plays random rollouts fast
+    (`FastPosition`), or None where the kernel does not play it. None: the system has no kernel."""
+    random_game: Callable[[Any, Mapping[str, Any], int], GameSummary | None] | None = None
+    """(scenario, parameters, seed) -> the summary of the game `sim.runner.play_one` plays with random bots for
+    every side and that seed, played in the simulation kernel (the same game, faster), or None where the kernel
+    does not play it. None: the system has no kernel."""
 
     def can(self, capability: Capability) -> bool:
         return capability in self.capabilities

@@ -118,6 +118,26 @@ class FirestormRules(Flow["FirestormState"]):
         raise NotImplementedError
 
 
+def outcome_of(sc: FirestormScenario, diff: int) -> tuple[str, str, int]:
+    """(winning side or '', level, margin) of a campaign ending with the first side `diff` VP ahead (core 8)."""
+    a, b = sc.sides
+    winner = a if diff > 0 else b if diff < 0 else ""
+    margin = abs(diff)
+    for minimum, level in sc.rules.thresholds:
+        if margin >= minimum and winner:
+            return winner, level, margin
+    return "", "Draw", margin
+
+
+def outcome_label_of(sc: FirestormScenario, diff: int) -> str:
+    """The outcome level with its winner, e.g. 'Allied Operational Victory', or 'Draw' (`outcome_of`)."""
+    winner, level, _ = outcome_of(sc, diff)
+    if not winner:
+        return "Draw"
+    adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, sc.side_names[winner])
+    return f"{adjective} {level}"
+
+
 # not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
 @mypyc_attr(native_class=False)
 class FirestormState(FlowRecording):
@@ -407,21 +427,11 @@ class FirestormState(FlowRecording):
     def outcome(self) -> tuple[str, str, int]:
         """(winning side or '', level, margin) from the final VP (core 8)."""
         a, b = self.sc.sides
-        diff = self.total_vp(a) - self.total_vp(b)
-        winner = a if diff > 0 else b if diff < 0 else ""
-        margin = abs(diff)
-        for minimum, level in self.sc.rules.thresholds:
-            if margin >= minimum and winner:
-                return winner, level, margin
-        return "", "Draw", margin
+        return outcome_of(self.sc, self.total_vp(a) - self.total_vp(b))
 
     def outcome_label(self) -> str:
         """The outcome level with its winner, e.g. 'Allied Operational Victory', or 'Draw'."""
-        winner, level, _ = self.outcome()
-        if not winner:
-            return "Draw"
-        adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, self.sc.side_names[winner])
-        return f"{adjective} {level}"
+        return outcome_label_of(self.sc, self.total_vp(self.sc.sides[0]) - self.total_vp(self.sc.sides[1]))
 
     def outcome_text(self) -> str:
         """E.g. 'Allied Operational Victory by 112 VP' (core 8)."""
