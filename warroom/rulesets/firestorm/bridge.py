@@ -42,7 +42,8 @@ def to_kernel(st: FirestormState, m: KMap) -> Kernel:
     k.placing = [tix[u] for u in st.placing]
     k.arrived = {tix[u]: tuple(aix[a] for a in areas) for u, areas in st.arrived.items()}
     k.returned = {tix[u] for u in st.returned}
-    k.moved = {tix[u] for u in st.moved}
+    k.moved = [u in st.moved for u in m.troops]
+    k.n_moved = len(st.moved)
     f = st.flags
     k.dice = f.dice
     k.committed = f.committed

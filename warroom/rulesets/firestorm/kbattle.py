@@ -6,24 +6,34 @@ the same name and offers the same actions in the same order."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from warroom.rulesets.firestorm.kmap import K_PASS
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.kernel import KBattle, Kernel
 
-NO_REQ = -1
+NO_REQ: Final = -1
 """A battle's required troop: none."""
-PANZER_REQ = -2
+PANZER_REQ: Final = -2
 """A battle's required troop: a Panzer Unit must lead (Lorraine 4.1)."""
-NOBODY, ATT_WINS, DEF_WINS, DRAWN = range(4)
+NOBODY: Final = 0
+ATT_WINS: Final = 1
+DEF_WINS: Final = 2
+DRAWN: Final = 3
 WINNER_NAMES = ("", "attacker", "defender", "draw")
+NORMAL: Final = 0
+EXPLOIT_KIND: Final = 1
+PZ21_KIND: Final = 2
+CAUMONT_KIND: Final = 3
+KIND_NAMES = ("normal", "exploit", "pz21", "caumont")
+"""A battle's kind (`Battle.kind`): one of the turn's count, a D-Day follow-up attack, 21. Panzerdivision's
+counter-attack, the Caumont Gap."""
 
 
 def commit_options(k: Kernel, attacking: bool) -> list[int]:
     m = k.m
-    b = k._b()
+    b = k.fought()
     side = b.attacker if attacking else b.defender
     area = b.frm if attacking else b.to
     nt = m.nt
@@ -91,7 +101,7 @@ def group_problem(k: Kernel, units: tuple[int, ...], area: int, present: int, re
 
 def apply_commit(k: Kernel, code: int, attacking: bool) -> None:
     m = k.m
-    b = k._b()
+    b = k.fought()
     items = m.commits[code - m.COMMIT]
     side = b.attacker if attacking else b.defender
     area = b.frm if attacking else b.to
@@ -107,13 +117,13 @@ def apply_commit(k: Kernel, code: int, attacking: bool) -> None:
         b.att = items
     else:
         b.dfn = items
-        b.att_supplied = b.frm in k.supplied(b.attacker)
-        b.def_supplied = b.to in k.supplied(b.defender)
+        b.att_supplied = k.supplied(b.attacker)[b.frm]
+        b.def_supplied = k.supplied(b.defender)[b.to]
 
 
 def gw_dice(k: Kernel) -> int:
     m = k.m
-    b = k._b()
+    b = k.fought()
     nt = m.nt
     variable = []
     for side, units in ((b.attacker, b.att), (b.defender, b.dfn)):
@@ -156,7 +166,7 @@ def defence_bonus(k: Kernel, b: KBattle) -> int:
 
 def resolve_gw(k: Kernel, values: tuple[int, ...]) -> None:
     m = k.m
-    b = k._b()
+    b = k.fought()
     faces = {key: values[2 + i] for i, key in enumerate(b.variable)}
     att = values[0] + sum(item_bonus(k, b.attacker, u, b.to, faces.get((b.attacker, u), 0)) for u in b.att)
     dfn = values[1] + sum(item_bonus(k, b.defender, u, b.to, faces.get((b.defender, u), 0)) for u in b.dfn)
@@ -171,7 +181,7 @@ def resolve_gw(k: Kernel, values: tuple[int, ...]) -> None:
 
 def destroy_dice(k: Kernel) -> int:
     m = k.m
-    b = k._b()
+    b = k.fought()
     diff = abs(b.att_total - b.def_total)
     vs_loser = vs_winner = 0
     for min_diff, loser, winner in m.gw_destroy:
@@ -190,7 +200,7 @@ def destroy_dice(k: Kernel) -> int:
 
 
 def resolve_destroy(k: Kernel, values: tuple[int, ...]) -> None:
-    b = k._b()
+    b = k.fought()
     for (unit, _owner, need), face in zip(b.targets, values, strict=True):
         if face >= need:
             b.destroyed.append(unit)
@@ -238,7 +248,7 @@ def prune_retreat(k: Kernel, b: KBattle) -> None:
 
 def advance_options(k: Kernel) -> list[int]:
     m = k.m
-    b = k._b()
+    b = k.fought()
     if b.advanced >= m.advance_cap or not k.has_room(b.to):
         return []
     base = m.ADVANCE
@@ -263,7 +273,7 @@ def nothing_to_advance(k: Kernel) -> bool:
 
 
 def begin_advance(k: Kernel) -> None:
-    b = k._b()
+    b = k.fought()
     k.advance_done = b.winner != ATT_WINS
     if b.winner != ATT_WINS:
         return
@@ -274,7 +284,7 @@ def begin_advance(k: Kernel) -> None:
 
 
 def apply_advance(k: Kernel, code: int) -> None:
-    b = k._b()
+    b = k.fought()
     if code == K_PASS:
         k.advance_done = True
         return

@@ -8,38 +8,67 @@ rolls the same dice in the same order as the reference engine, so a game played 
 same game: the differential tests (tests/property/test_kernel.py) play thousands of seeded games in both and
 compare every decision's legal list, and `make fuzz` plays 10,000 per scenario.
 
-The flow follows `steps.py` row by row; each function below names the reference function it mirrors. A position
-is made from a reference position at any decision (`Kernel.of`), so a search may hand any of its positions to the
-kernel; `KMap.action` turns a kernel code back into the reference action.
+The flow follows `steps.py` row by row, here; the rules it calls are in `kplace.py` (placements), `kbattle.py`
+(commitment, the General's Wargame, the after-action), `kmoves.py` (strategic moves) and `kcaen.py` (D-Day and the
+Caumont Gap), each function mirroring the reference function of its name. A position is made from a reference
+position at any decision (`bridge.kernel_of`), so a search may hand any of its positions to the kernel;
+`KMap.action` turns a kernel code back into the reference action.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 import warroom.rulesets.firestorm.kbattle as kbattle
+import warroom.rulesets.firestorm.kcaen as kcaen
 import warroom.rulesets.firestorm.kmoves as kmoves
+import warroom.rulesets.firestorm.kplace as kplace
 from warroom.core.dice import Dice, Roll, d3
 from warroom.core.state import CHANCE, TERMINAL
-from warroom.rulesets.firestorm.kbattle import NO_REQ, NOBODY, PANZER_REQ
+from warroom.rulesets.firestorm.kbattle import EXPLOIT_KIND, NO_REQ, NOBODY, NORMAL, PANZER_REQ, PZ21_KIND
 from warroom.rulesets.firestorm.kmap import K_PASS, KMap, kmap
 from warroom.rulesets.firestorm.kmoves import KBook
 
 # steps (the rows of steps.build_flow and dday.dday_steps that the kernel plays)
-TURN_START, PLAN_PLACE, BATTLES, INITIATIVE, NO_BATTLE, ARROW_STEP, ATT_COMMIT, DEF_COMMIT, SUPPLY, MODE, GW, \
-    DESTROY, RETREAT_STEP, ADVANCE_STEP, BATTLE_END, CAUMONT, STRAT_START, REINFORCE, MOVES, TURN_END, TONGA, \
-    NEPTUNE, EXPLOIT, PZ21 = range(24)
+# (Final: the compiled kernel reads them as constants, not as module attributes)
+TURN_START: Final = 0
+PLAN_PLACE: Final = 1
+BATTLES: Final = 2
+INITIATIVE: Final = 3
+NO_BATTLE: Final = 4
+ARROW_STEP: Final = 5
+ATT_COMMIT: Final = 6
+DEF_COMMIT: Final = 7
+SUPPLY: Final = 8
+MODE: Final = 9
+GW: Final = 10
+DESTROY: Final = 11
+RETREAT_STEP: Final = 12
+ADVANCE_STEP: Final = 13
+BATTLE_END: Final = 14
+CAUMONT: Final = 15
+STRAT_START: Final = 16
+REINFORCE: Final = 17
+MOVES: Final = 18
+TURN_END: Final = 19
+TONGA: Final = 20
+NEPTUNE: Final = 21
+EXPLOIT: Final = 22
+PZ21: Final = 23
 STEP_NAMES = ("turn_start", "plan_place", "battles", "initiative", "no_battle", "arrow", "attack_commit",
               "defend_commit", "supply_roll", "mode_choice", "gw_roll", "destroy_roll", "retreat", "advance",
               "battle_end", "caumont", "strategic_start", "reinforce", "moves", "turn_end", "dday_tonga",
               "dday_neptune", "dday_exploit", "dday_pz21")
 STEP_OF = {name: i for i, name in enumerate(STEP_NAMES)}
 CHANCE_STEPS = frozenset((BATTLES, INITIATIVE, SUPPLY, GW, DESTROY, TONGA, NEPTUNE))
+MAX_ACTIONS: Final = 1_000_000
+"""No game lasts this long: `play_out` without a horizon stops there with an error rather than run on."""
+CHANCE_MASK: Final = (1 << BATTLES) | (1 << INITIATIVE) | (1 << SUPPLY) | (1 << GW) | (1 << DESTROY) | (1 << TONGA) | \
+    (1 << NEPTUNE)
+"""The chance steps, a bit each."""
 
 # battle kinds, winners, and a required troop that is the Panzer rule rather than a troop
-NORMAL, EXPLOIT_KIND, PZ21_KIND, CAUMONT_KIND = range(4)
-KIND_NAMES = ("normal", "exploit", "pz21", "caumont")
 
 _DICE: dict[int, Dice] = {}
 
@@ -97,9 +126,19 @@ class KBattle:
 class Kernel:
     """A campaign position in the kernel, with the state API of the reference engine over int action codes."""
 
-    def __init__(self, m: KMap, params: dict[str, Any]) -> None:
+    # what is worked out from control alone, made again when it changes (`forget_control`)
+    supply_cache: list[list[bool] | None]
+    reach_cache: dict[int, list[int]]
+    pool_cache: list[list[int] | None]
+
+    def __init__(self, m: KMap, params: dict[str, Any], copy_of: Kernel | None = None) -> None:
+        """A position before the campaign's first step (`new_kernel` enters it), or a copy of `copy_of` that shares
+        nothing play changes (`clone`)."""
         self.m = m
         self.params = params
+        if copy_of is not None:
+            self.copy(copy_of)
+            return
         self.through_full = m.revision_ok(params)
         self.step = TURN_START
         self.turn = 1
@@ -122,7 +161,8 @@ class Kernel:
         self.placing: list[int] = []
         self.arrived: dict[int, tuple[int, ...]] = {}
         self.returned: set[int] = set()
-        self.moved: set[int] = set()
+        self.moved = [False] * m.nt  # made its strategic move this phase, per troop
+        self.n_moved = 0
         self.dice = 0
         self.committed = False
         self.may_pass = False
@@ -136,7 +176,7 @@ class Kernel:
         self.caumont_done = False
         self.book: KBook | None = None
         self.over = -1  # the area over the stacking limit during the strategic moves (Caen 4.1), or -1
-        self.derived: dict[int, Any] = {}  # facts of control alone, keyed by `supplied`, `reach`, `pool_spots`
+        self.forget_control()
         self.played = 0
 
     # ----- the state API ----------------------------------------------------------------------------------
@@ -149,16 +189,16 @@ class Kernel:
     def actor(self) -> int:
         """The side to act (0 or 1), or -1 for a roll."""
         step = self.step
-        if step in CHANCE_STEPS:
+        if (CHANCE_MASK >> step) & 1:
             return -1
         if step in (PLAN_PLACE, REINFORCE):
             return self.m.side_of[self.placing[0]]
         if step == ARROW_STEP:
             return self.attacker
         if step in (ATT_COMMIT, ADVANCE_STEP):
-            return self._b().attacker
+            return self.fought().attacker
         if step in (DEF_COMMIT, RETREAT_STEP):
-            return self._b().defender
+            return self.fought().defender
         if step == MOVES:
             return self.m.move_order[self.idx]
         if step == EXPLOIT:
@@ -177,10 +217,10 @@ class Kernel:
         if self.terminal:
             return []
         step = self.step
-        if step in CHANCE_STEPS:
+        if (CHANCE_MASK >> step) & 1:
             return []
         if step in (PLAN_PLACE, REINFORCE):
-            return self.legal_place()
+            return kplace.legal_place(self)
         if step == ARROW_STEP:
             out = self.arrow_options(self.attacker, None)
             if self.may_pass:
@@ -191,7 +231,7 @@ class Kernel:
         if step == DEF_COMMIT:
             return kbattle.commit_options(self, False)
         if step == RETREAT_STEP:
-            b = self._b()
+            b = self.fought()
             targets = kbattle.retreat_targets(self, b)
             m = self.m
             base = m.RETREAT
@@ -207,7 +247,7 @@ class Kernel:
         if step == EXPLOIT:
             return [*self.arrow_options(0, (self.exploits[0][0],)), K_PASS]
         if step == PZ21:
-            return self.pz21_legal()
+            return kcaen.pz21_legal(self)
         raise RuntimeError(f"no decision in kernel step {STEP_NAMES[step]}")
 
     def apply_action(self, action: Any, side: str | None = None) -> None:
@@ -230,47 +270,50 @@ class Kernel:
         return {a: float(diff), b: float(-diff)}
 
     def clone(self) -> Kernel:
-        new = Kernel.__new__(Kernel)
-        new.m = self.m
-        new.params = self.params
-        new.through_full = self.through_full
-        new.step = self.step
-        new.turn = self.turn
-        new.terminal = self.terminal
-        new.control = list(self.control)
-        new.loc = list(self.loc)
-        new.counts = list(self.counts)
-        new.sided = list(self.sided)
-        new.unit_vp = list(self.unit_vp)
-        new.bonus_vp = list(self.bonus_vp)
-        new.battles_left = self.battles_left
-        new.battles_total = self.battles_total
-        new.battle_no = self.battle_no
-        new.air_left = list(self.air_left)
-        new.carpet_left = self.carpet_left
-        new.battle = self.battle.clone() if self.battle is not None else None
-        new.attacker = self.attacker
-        new.idx = self.idx
-        new.placing = list(self.placing)
-        new.arrived = dict(self.arrived)
-        new.returned = set(self.returned)
-        new.moved = set(self.moved)
-        new.dice = self.dice
-        new.committed = self.committed
-        new.may_pass = self.may_pass
-        new.advance_done = self.advance_done
-        new.last_kind = self.last_kind
-        new.dday_done = self.dday_done
-        new.beach_idx = self.beach_idx
-        new.exploits = list(self.exploits)
-        new.no_attack_from = dict(self.no_attack_from)
-        new.pz21_done = self.pz21_done
-        new.caumont_done = self.caumont_done
-        new.book = self.book.copy() if self.book is not None else None
-        new.over = self.over
-        new.derived = dict(self.derived)
-        new.played = self.played
-        return new
+        return Kernel(self.m, self.params, self)
+
+    def copy(self, old: Kernel) -> None:
+        """Take every field of `old`, with copies of its containers."""
+        self.through_full = old.through_full
+        self.step = old.step
+        self.turn = old.turn
+        self.terminal = old.terminal
+        self.control = list(old.control)
+        self.loc = list(old.loc)
+        self.counts = list(old.counts)
+        self.sided = list(old.sided)
+        self.unit_vp = list(old.unit_vp)
+        self.bonus_vp = list(old.bonus_vp)
+        self.battles_left = old.battles_left
+        self.battles_total = old.battles_total
+        self.battle_no = old.battle_no
+        self.air_left = list(old.air_left)
+        self.carpet_left = old.carpet_left
+        self.battle = old.battle.clone() if old.battle is not None else None
+        self.attacker = old.attacker
+        self.idx = old.idx
+        self.placing = list(old.placing)
+        self.arrived = dict(old.arrived)
+        self.returned = set(old.returned)
+        self.moved = list(old.moved)
+        self.n_moved = old.n_moved
+        self.dice = old.dice
+        self.committed = old.committed
+        self.may_pass = old.may_pass
+        self.advance_done = old.advance_done
+        self.last_kind = old.last_kind
+        self.dday_done = old.dday_done
+        self.beach_idx = old.beach_idx
+        self.exploits = list(old.exploits)
+        self.no_attack_from = dict(old.no_attack_from)
+        self.pz21_done = old.pz21_done
+        self.caumont_done = old.caumont_done
+        self.book = old.book.copy() if old.book is not None else None
+        self.over = old.over
+        self.supply_cache = list(old.supply_cache)
+        self.reach_cache = dict(old.reach_cache)
+        self.pool_cache = list(old.pool_cache)
+        self.played = old.played
 
     # ----- scores -----------------------------------------------------------------------------------------
     def total_vp(self, side: int) -> int:
@@ -290,7 +333,8 @@ class Kernel:
         return {a: ahead, b: 1.0 - ahead}
 
     # ----- the position's helpers (state.py) --------------------------------------------------------------
-    def _b(self) -> KBattle:
+    def fought(self) -> KBattle:
+        """The open battle."""
         b = self.battle
         assert b is not None, "no open battle"
         return b
@@ -324,61 +368,71 @@ class Kernel:
     def set_control(self, area: int, side: int) -> None:
         if self.control[area] != side:
             self.control[area] = side
-            self.derived = {}
+            self.forget_control()
 
-    def supplied(self, side: int) -> frozenset[int]:
-        """`FirestormState.supplied_areas`."""
-        key = -1 - side
-        got = self.derived.get(key)
+    def forget_control(self) -> None:
+        """Drop what was worked out from control alone: supply, strategic reach, pool areas."""
+        self.supply_cache = [None, None]
+        self.reach_cache = {}
+        self.pool_cache = [None, None]
+
+    def supplied(self, side: int) -> list[bool]:
+        """`FirestormState.supplied_areas`, as a flag per area, made once per control."""
+        got = self.supply_cache[side]
         if got is not None:
-            return got  # type: ignore[no-any-return]
+            return got
         control = self.control
         adj = self.m.adj
-        start = [a for a in range(self.m.na) if self.m.supply_of[a] == side and control[a] == side]
-        seen = set(start)
-        queue = list(start)
+        na = self.m.na
+        supply_of = self.m.supply_of
+        seen = [False] * na
+        queue = []
+        for a in range(na):
+            if supply_of[a] == side and control[a] == side:
+                seen[a] = True
+                queue.append(a)
         while queue:
             cur = queue.pop()
             for n in adj[cur]:
-                if n not in seen and control[n] == side:
-                    seen.add(n)
+                if not seen[n] and control[n] == side:
+                    seen[n] = True
                     queue.append(n)
-        result = frozenset(seen)
-        self.derived[key] = result
-        return result
+        self.supply_cache[side] = seen
+        return seen
 
     def reach(self, side: int, start: int, steps: int) -> list[int]:
-        """`FirestormState.reach`: sorted by area id."""
+        """`FirestormState.reach`: sorted by area id, made once per control."""
         key = ((side * self.m.na + start) << 5) + steps
-        got = self.derived.get(key)
+        got = self.reach_cache.get(key)
         if got is not None:
-            return got  # type: ignore[no-any-return]
+            return got
         control = self.control
         adj = self.m.adj
-        seen = {start}
+        seen = [False] * self.m.na
+        seen[start] = True
         frontier = [start]
         for _ in range(steps):
             nxt = []
             for cur in frontier:
                 for n in adj[cur]:
-                    if n not in seen and control[n] == side:
-                        seen.add(n)
+                    if not seen[n] and control[n] == side:
+                        seen[n] = True
                         nxt.append(n)
             frontier = nxt
-        seen.discard(start)
-        result = sorted(seen, key=self.m.arank.__getitem__)
-        self.derived[key] = result
+        seen[start] = False
+        result = [a for a in self.m.by_rank if seen[a]]
+        self.reach_cache[key] = result
         return result
 
     def pool_spots(self, side: int) -> list[int]:
-        key = -3 - side
-        got = self.derived.get(key)
+        """`FirestormState.pool_spots`, made once per control."""
+        got = self.pool_cache[side]
         if got is not None:
-            return got  # type: ignore[no-any-return]
+            return got
         ok = self.m.pool_ok[side]
         control = self.control
         result = [a for a in range(self.m.na) if control[a] == side and ok[a]]
-        self.derived[key] = result
+        self.pool_cache[side] = result
         return result
 
     def capture(self, unit: int) -> None:
@@ -404,12 +458,12 @@ class Kernel:
     def act(self, code: int) -> None:
         step = self.step
         if step == PLAN_PLACE:
-            self.apply_place(code)
+            kplace.apply_place(self, code)
         elif step == REINFORCE:
-            self.apply_place(code)
+            kplace.apply_place(self, code)
             if not self.placing:
                 self.idx += 1
-                self.fill_placing()
+                kplace.fill_placing(self)
         elif step == ARROW_STEP:
             if code == K_PASS:
                 self.attacker = -1
@@ -422,7 +476,7 @@ class Kernel:
             kbattle.apply_commit(self, code, False)
             self.committed = True
         elif step == RETREAT_STEP:
-            b = self._b()
+            b = self.fought()
             u, to = divmod(code - self.m.RETREAT, self.m.na)
             b.retreating.remove(u)
             self.move_to(u, to)
@@ -434,7 +488,7 @@ class Kernel:
         elif step == EXPLOIT:
             beach_max = self.exploits.pop(0)
             if code == K_PASS:
-                self.prune_exploits()
+                kcaen.prune_exploits(self)
             else:
                 frm, to = divmod(code - self.m.ARROW, self.m.na)
                 self.open_battle(EXPLOIT_KIND, 0, frm, to, beach_max[1], NO_REQ)
@@ -450,9 +504,9 @@ class Kernel:
     def roll(self, values: tuple[int, ...]) -> None:
         step = self.step
         if step == TONGA:
-            self.apply_tonga(values[0])
+            kcaen.apply_tonga(self, values[0])
         elif step == NEPTUNE:
-            self.apply_neptune(values[0])
+            kcaen.apply_neptune(self, values[0])
         else:
             self.dice = 0
             self.resolve(step, values)
@@ -503,7 +557,7 @@ class Kernel:
     def ended(self) -> bool:
         """The step's `end_if`."""
         step = self.step
-        if step in CHANCE_STEPS:
+        if (CHANCE_MASK >> step) & 1:
             if step in (TONGA, NEPTUNE):
                 return self.dday_done
             return self.dice == 0
@@ -512,11 +566,11 @@ class Kernel:
         if step == ARROW_STEP:
             return self.battle is not None or self.attacker < 0
         if step == ATT_COMMIT:
-            return bool(self._b().att)
+            return bool(self.fought().att)
         if step == DEF_COMMIT:
             return self.committed
         if step == RETREAT_STEP:
-            return not self._b().retreating
+            return not self.fought().retreating
         if step == ADVANCE_STEP:
             return self.advance_done
         if step in (REINFORCE, MOVES):
@@ -587,14 +641,14 @@ class Kernel:
     def enter(self, step: int) -> None:
         """Enter `step` and run its `on_begin`."""
         self.step = step
-        if step in CHANCE_STEPS:
+        if (CHANCE_MASK >> step) & 1:
             if step in (TONGA, NEPTUNE):
                 self.dice = 1
                 self.dday_done = False
             else:
                 self.chance_begin(step)
         elif step == TURN_START:
-            self.begin_turn()
+            kplace.begin_turn(self)
         elif step == NO_BATTLE:
             self.battles_left -= 1
         elif step == DEF_COMMIT:
@@ -602,135 +656,39 @@ class Kernel:
         elif step == ADVANCE_STEP:
             kbattle.begin_advance(self)
         elif step == BATTLE_END:
-            b = self._b()
+            b = self.fought()
             if b.kind == NORMAL:
                 self.battles_left -= 1
             self.last_kind = b.kind
             self.battle = None
         elif step == CAUMONT:
-            self.begin_caumont()
+            kcaen.begin_caumont(self)
         elif step == STRAT_START:
-            self.begin_strategic()
+            kplace.begin_strategic(self)
         elif step == MOVES:
             self.idx = 0
-            self.moved = set()
+            self.moved = [False] * self.m.nt
+            self.n_moved = 0
             self.book = None
             self.over = kmoves.overfull_now(self)
             kmoves.skip_idle_movers(self)
         elif step == TURN_END:
             self.end_turn()
         elif step == EXPLOIT:
-            self.prune_exploits()
+            kcaen.prune_exploits(self)
         elif step == PZ21:
-            self.pz21_done = len(self.pz21_legal()) <= 1
+            self.pz21_done = len(kcaen.pz21_legal(self)) <= 1
         # MODE: a General's Wargame campaign settles the way of resolution at once
 
     # ----- planning (steps.begin_turn, prune_placing, apply_place, placement.py) -------------------------
-    def begin_turn(self) -> None:
-        m = self.m
-        t = self.turn - 1
-        for side in (0, 1):
-            if m.has_air[side]:
-                self.air_left[side] = m.air_sorties[side][t]
-        self.carpet_left = m.turns[t].carpet
-        self.moved = set()
-        self.returned = set()
-        self.arrived = {}
-        self.battle_no = 0
-        self.battles_left = 0
-        self.battles_total = 0
-        for unit, areas, planning in m.t_arrivals[t]:
-            if planning and self.loc[unit] == m.OFFMAP:
-                self.move_to(unit, m.POOL)
-                self.arrived[unit] = areas
-        self.placing = list(self.arrived)
-        self.prune_placing()
 
-    def reserve_room(self, unit: int) -> bool:
-        """`caen.has_room`: the Germans may put `unit` into the Tactical Reserve now."""
-        m = self.m
-        if not m.reserve_rule or m.side_of[unit] != 1 or self.turn >= m.n_turns:
-            return False
-        return self.counts[m.RESERVE] < m.turns[self.turn].reserve_limit
 
-    def candidate_areas(self, side: int, listed: tuple[int, ...]) -> list[int]:
-        control = self.control
-        if not listed:
-            return self.pool_spots(side)
-        spots = [a for a in listed if control[a] == side]
-        if not spots and self.m.fallback_adjacent:
-            adj = self.m.adj
-            spots = sorted({n for a in listed for n in adj[a] if control[n] == side}, key=self.m.arank.__getitem__)
-        return spots
 
-    def placement_spots(self, side: int, listed: tuple[int, ...]) -> list[int]:
-        spots = self.candidate_areas(side, listed)
-        limit = self.m.stacking
-        if limit:
-            counts = self.counts
-            spots = [a for a in spots if counts[a] < limit]
-        return spots
 
-    def placeable(self, units: list[int]) -> list[int]:
-        side_of = self.m.side_of
-        shared: dict[int, bool] = {}
-        out = []
-        for u in units:
-            listed = self.arrived.get(u, ())
-            if listed:
-                ok = bool(self.placement_spots(side_of[u], listed)) or self.reserve_room(u)
-            else:
-                side = side_of[u]
-                if side not in shared:
-                    shared[side] = bool(self.placement_spots(side, ()))
-                ok = shared[side] or self.reserve_room(u)
-            if ok:
-                out.append(u)
-        return out
 
-    def prune_placing(self) -> None:
-        if not self.placing:
-            return
-        ready = set(self.placeable(self.placing))
-        if len(ready) != len(self.placing):
-            self.placing = [u for u in self.placing if u in ready]
 
-    def place_options(self, unit: int, spots: list[int] | None) -> list[int]:
-        m = self.m
-        if spots is None:
-            spots = self.placement_spots(m.side_of[unit], self.arrived.get(unit, ()))
-        base = m.PLACE + unit * (m.na + 1)
-        out = [base + a for a in spots]
-        if self.reserve_room(unit):
-            out.append(base + m.na)
-        return out
 
-    def legal_place(self) -> list[int]:
-        """`placement.legal_place` (with `next_up`)."""
-        m = self.m
-        side_of = m.side_of
-        side = side_of[self.placing[0]]
-        mine = [u for u in self.placing if side_of[u] == side]
-        limit = m.stacking
-        if self.arrived.get(mine[0]) or not limit:
-            return self.place_options(mine[0], None)
-        counts = self.counts
-        spots = self.placement_spots(side, ())
-        if sum(limit - counts[a] for a in spots) >= len(mine):
-            return self.place_options(mine[0], spots)
-        out: list[int] = []
-        for u in mine:
-            out.extend(self.place_options(u, None if self.arrived.get(u, ()) else spots))
-        return out
 
-    def apply_place(self, code: int) -> None:
-        m = self.m
-        unit, area = divmod(code - m.PLACE, m.na + 1)
-        self.move_to(unit, m.RESERVE if area == m.na else area)
-        self.placing.remove(unit)
-        if unit not in self.arrived:
-            self.returned.add(unit)
-        self.prune_placing()
 
     # ----- initiative and arrows (steps.resolve_initiative, arrows.py) ------------------------------------
     def after_normal_battle(self) -> int:
@@ -837,34 +795,7 @@ class Kernel:
 
 
     # ----- the strategic phase (steps.begin_strategic, fill_placing, moves.py) -----------------------------
-    def begin_strategic(self) -> None:
-        m = self.m
-        t = self.turn - 1
-        for u in m.t_withdraw[t]:
-            if self.loc[u] != m.CAPTURED:
-                self.move_to(u, m.WITHDRAWN)
-        self.arrived = {}
-        for unit, areas, planning in m.t_arrivals[t]:
-            if not planning and self.loc[unit] == m.OFFMAP:
-                self.move_to(unit, m.POOL)
-                self.arrived[unit] = areas
-        self.idx = 0
-        self.fill_placing()
 
-    def fill_placing(self) -> None:
-        m = self.m
-        order = m.reinforce_order
-        side_of = m.side_of
-        pool = m.POOL
-        while self.idx < len(order):
-            side = order[self.idx]
-            fresh = [u for u in self.arrived if side_of[u] == side and self.loc[u] == pool]
-            rest = [u for u, w in enumerate(self.loc) if w == pool and side_of[u] == side and u not in self.arrived]
-            self.placing = fresh + rest
-            self.prune_placing()
-            if self.placing:
-                return
-            self.idx += 1
 
 
 
@@ -885,80 +816,11 @@ class Kernel:
             self.turn += 1
 
     # ----- Caen's D-Day and Caumont Gap (dday.py) ----------------------------------------------------------
-    def fare(self, unit: int, area: int, fate: str) -> None:
-        if fate == "lands":
-            self.move_to(unit, area)
-        elif fate == "pool":
-            self.move_to(unit, self.m.POOL)
-        else:
-            self.capture(unit)
 
-    def apply_tonga(self, row: int) -> None:
-        unit, area, rows = self.m.tonga
-        fate, taken = rows[row - 1]
-        self.dice = 0
-        self.dday_done = True
-        if taken:
-            self.set_control(area, 0)
-        self.fare(unit, area, fate)
 
-    def apply_neptune(self, row: int) -> None:
-        m = self.m
-        i = self.beach_idx
-        beach, division, brigade = m.beaches[i]
-        fate, attack_ft, until = m.neptune[row - 1]
-        self.set_control(beach, 0)
-        self.move_to(division, beach)
-        self.fare(brigade, beach, fate)
-        if attack_ft:
-            self.exploits.append((beach, attack_ft))
-        self.no_attack_from = {**self.no_attack_from, beach: until}
-        self.beach_idx = i + 1
-        if i + 1 >= len(m.beaches):
-            self.dice = 0
-            self.dday_done = True
 
-    def prune_exploits(self) -> None:
-        exploits = self.exploits
-        while exploits and not self.arrows(0, (exploits[0][0],), True):
-            exploits.pop(0)
 
-    def pz21_legal(self) -> list[int]:
-        where = self.loc[self.m.pz21]
-        if where >= self.m.na:
-            return []
-        return [*self.arrow_options(1, (where,)), K_PASS]
 
-    def begin_caumont(self) -> None:
-        m = self.m
-        c = m.caumont
-        assert c is not None
-        _turn, _trigger, gap, target, att, dfn = c
-        self.caumont_done = True
-        control = self.control
-        if control[gap] != 0:
-            german = [n for n in m.adj[gap] if control[n] == 1]
-            for u in self.units_at(gap, 1):
-                spots = [n for n in german if self.has_room(n)]
-                if spots:
-                    self.move_to(u, spots[0])
-                elif german:
-                    self.destroy(u)
-                else:
-                    self.capture(u)
-            self.set_control(gap, 0)
-        room_dfn = self.loc[dfn] == target or self.has_room(target)
-        room_att = self.loc[att] == gap or self.has_room(gap)
-        if self.loc[att] >= m.na or control[target] != 1 or self.loc[dfn] in (m.CAPTURED, m.WITHDRAWN) \
-                or not room_dfn or not room_att:
-            return
-        self.move_to(att, gap)
-        self.move_to(dfn, target)
-        self.open_battle(CAUMONT_KIND, 0, gap, target, 1, NO_REQ)
-        b = self._b()
-        b.att, b.dfn = (att,), (dfn,)
-        b.att_supplied = gap in self.supplied(0)
-        b.def_supplied = target in self.supplied(1)
 
     # ----- playing whole games ------------------------------------------------------------------------------
     def play_out(self, rngs: tuple[Any, Any], dice_rng: Any, horizon: int = -1,
@@ -967,7 +829,8 @@ class Kernel:
         `core.game.play` does with `RandomBot`s; stop at the end or after `horizon` actions (-1: none). Returns
         the actions played. `trace`, when given, gets each action as the reference log writes it (side, text)."""
         played = 0
-        while not self.terminal and played != horizon:
+        most = horizon if horizon >= 0 else MAX_ACTIONS
+        while not self.terminal and played != most:
             who = self.actor()
             if who < 0:
                 rnd = dice_rng.random
@@ -976,13 +839,20 @@ class Kernel:
                     trace.append((CHANCE, Roll(values).to_str()))
                 self.roll(values)
             else:
-                legal = self.legal_actions()
-                code = legal[int(rngs[who].random() * len(legal))]
+                if self.step == MOVES:  # `legal_actions` without copying the book's list: its moves, then pass
+                    moves = kmoves.listing(self, who)
+                    i = int(rngs[who].random() * (len(moves) + (self.over < 0)))
+                    code = moves[i] if i < len(moves) else K_PASS
+                else:
+                    legal = self.legal_actions()
+                    code = legal[int(rngs[who].random() * len(legal))]
                 if trace is not None:
                     trace.append((self.m.sides[who], self.m.action(code).to_str()))
                 self.act(code)
             played += 1
         self.played += played
+        if played == MAX_ACTIONS and not self.terminal:
+            raise RuntimeError(f"a kernel game did not end within {MAX_ACTIONS} actions (step {STEP_NAMES[self.step]})")
         return played
 
 

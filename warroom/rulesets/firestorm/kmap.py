@@ -14,7 +14,7 @@ Areas are numbered in the scenario's order, troops likewise; the off-board place
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
@@ -44,7 +44,7 @@ HOOKS = frozenset(("dday", "german_defence", "tactical_reserve", "beach_defence"
 """The campaign rules the kernel plays: Caen's and Lorraine's (Norway's Strategic Game and its land rules are the
 reference engine's alone)."""
 
-K_PASS = 0
+K_PASS: Final = 0
 """The kernel's code for `pass`."""
 
 

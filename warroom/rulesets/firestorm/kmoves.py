@@ -14,25 +14,20 @@ if TYPE_CHECKING:
 
 
 class KBook:
-    """The strategic moves of one side in one Strategic Phase (`movebook.MoveBook`): every move ignoring stacking
-    (`menu`, each with its troop and destination; a troop's moves come together, `spans` in menu order), with the
-    indices of the moves into each area, and the last listing. Which moves are open is read from the position
-    when the moves are listed, once per move made (`seen`)."""
+    """The strategic moves of one side in one Strategic Phase (`movebook.MoveBook`): every move ignoring stacking,
+    as each troop's moves in menu order (`spans`: the troop, the codes of its moves and their destinations, by
+    area id), and the last listing of the open moves, made once per move made (`seen`)."""
 
-    __slots__ = ("dest", "into", "menu", "seen", "side", "spans", "turn")
+    __slots__ = ("seen", "side", "spans", "turn")
 
-    def __init__(self, side: int, turn: int, menu: list[int], dest: list[int], spans: list[tuple[int, int, int]],
-                 into: dict[int, list[int]]) -> None:
+    def __init__(self, side: int, turn: int, spans: list[tuple[int, list[int], list[int]]]) -> None:
         self.side = side
         self.turn = turn
-        self.menu = menu  # move codes
-        self.dest = dest  # the destination of each move
-        self.spans = spans  # (troop, first move, last move + 1), in menu order
-        self.into = into
+        self.spans = spans
         self.seen: tuple[int, list[int]] | None = None
 
     def copy(self) -> KBook:
-        new = KBook(self.side, self.turn, self.menu, self.dest, self.spans, self.into)
+        new = KBook(self.side, self.turn, self.spans)
         new.seen = self.seen
         return new
 
@@ -64,98 +59,86 @@ def move_book(k: Kernel, side: int) -> KBook:
     m = k.m
     control = k.control
     na = m.na
-    menu: list[int] = []
-    dest: list[int] = []
-    spans: list[tuple[int, int, int]] = []
-    by_area: dict[int, list[int]] = {}
+    spans: list[tuple[int, list[int], list[int]]] = []
+    side_of = m.side_of
+    returned = k.returned
+    redeploy = m.redeploy_returned
     for u, w in enumerate(k.loc):
-        if w >= na or m.side_of[u] != side:
+        if w >= na or side_of[u] != side:
             continue
-        if u in k.returned and m.redeploy_returned:
+        if redeploy and u in returned:
             supplied = k.supplied(side)
-            dests = sorted((a for a in range(na) if a != w and control[a] == side and a in supplied),
-                           key=m.arank.__getitem__)
+            dests = [a for a in m.by_rank if a != w and control[a] == side and supplied[a]]
         else:
-            got = by_area.get(w)
-            if got is None:
-                got = by_area[w] = k.reach(side, w, m.move_range)
-            dests = got
-        if not dests:
-            continue
-        start = len(menu)
-        base = m.MOVE + u * na
-        for a in dests:
-            menu.append(base + a)
-            dest.append(a)
-        spans.append((u, start, len(menu)))
-    into: dict[int, list[int]] = {}
-    if m.stacking:
-        for i, a in enumerate(dest):
-            into.setdefault(a, []).append(i)
-    book = KBook(side, k.turn, menu, dest, spans, into)
+            dests = k.reach(side, w, m.move_range)
+        if dests:
+            base = m.MOVE + u * na
+            spans.append((u, [base + a for a in dests], dests))
+    book = KBook(side, k.turn, spans)
     k.book = book
     return book
 
 
 def move_options(k: Kernel, side: int) -> list[int]:
-    """`moves.move_options`: listed once per move made."""
+    """`moves.move_options`: a new list of the open moves."""
+    return list(listing(k, side))
+
+
+def listing(k: Kernel, side: int) -> list[int]:
+    """The open moves of `side`, listed once per move made: the book's list (do not change it)."""
     book = move_book(k, side)
-    version = len(k.moved)
+    version = k.n_moved
     seen = book.seen
     if seen is None or seen[0] != version:
         seen = book.seen = (version, _options(k, book))
-    return list(seen[1])
+    return seen[1]
 
 
 def _options(k: Kernel, book: KBook) -> list[int]:
-    """`moves._options` with `_open_into_full`, in one pass over the unmoved troops' moves."""
-    m = k.m
-    menu = book.menu
-    dest = book.dest
-    limit = m.stacking
+    """`moves._options` with `_open_into_full`: the unmoved troops' open moves, in menu order. A move into a full
+    area is open when a troop there could then move out to an area with room (`roomy`), or back to where the mover
+    comes from (`exits`, a bit per area)."""
+    limit = k.m.stacking
     moved = k.moved
     out: list[int] = []
     if not limit:
-        for u, s, e in book.spans:
-            if u not in moved:
-                out.extend(menu[s:e])
+        for u, codes, _dests in book.spans:
+            if not moved[u]:
+                out.extend(codes)
         return out
     counts = k.counts
     loc = k.loc
     over = k.over
     if over >= 0:
-        for u, s, e in book.spans:
-            if u not in moved and loc[u] == over:
-                for i in range(s, e):
-                    if counts[dest[i]] < limit:
-                        out.append(menu[i])
+        for u, codes, dests in book.spans:
+            if not moved[u] and loc[u] == over:
+                out.extend([codes[j] for j, d in enumerate(dests) if counts[d] < limit])
         return out
-    opened: dict[int, frozenset[int] | None] = {}
+    na = k.m.na
+    roomy = [False] * na
+    exits = [0] * na
     if k.through_full:
-        full = {a for a in book.into if counts[a] >= limit}
-        if full:
-            here: dict[int, list[tuple[int, int]]] = {}
-            for u, s, e in book.spans:
-                if u not in moved and loc[u] in full:
-                    here.setdefault(loc[u], []).append((s, e))
-            for area, ranges in here.items():
-                tos = [dest[i] for s, e in ranges for i in range(s, e)]
-                if any(counts[t] < limit for t in tos):
-                    opened[area] = None  # a troop there can make room: every move in is open
-                else:
-                    opened[area] = frozenset(tos)  # only from an area a troop there could then move into
-    for u, s, e in book.spans:
-        if u in moved:
+        for u, _codes, dests in book.spans:
+            if moved[u]:
+                continue
+            where = loc[u]
+            if counts[where] < limit or roomy[where]:
+                continue
+            mask = exits[where]
+            for t in dests:
+                if counts[t] < limit:
+                    roomy[where] = True
+                    break
+                mask |= 1 << t
+            exits[where] = mask
+    for u, codes, dests in book.spans:
+        if moved[u]:
             continue
-        where = loc[u]
-        for i in range(s, e):
-            d = dest[i]
-            if counts[d] < limit:
-                out.append(menu[i])
-            elif d in opened:
-                exits = opened[d]
-                if exits is None or where in exits:
-                    out.append(menu[i])
+        bit = 1 << loc[u]
+        for j in range(len(dests)):
+            d = dests[j]
+            if counts[d] < limit or roomy[d] or exits[d] & bit:
+                out.append(codes[j])
     return out
 
 
@@ -163,7 +146,7 @@ def can_move(k: Kernel, side: int) -> bool:
     """`moves.can_move`: an area over the limit must be emptied, or a move is open."""
     if k.over >= 0:
         return True
-    return bool(move_options(k, side))
+    return bool(listing(k, side))
 
 
 def apply_move(k: Kernel, code: int) -> None:
@@ -174,7 +157,8 @@ def apply_move(k: Kernel, code: int) -> None:
         u, to = divmod(code - m.MOVE, m.na)
         frm = k.loc[u]
         k.move_to(u, to)
-        k.moved.add(u)
+        k.moved[u] = True
+        k.n_moved += 1
         if k.through_full:
             limit = m.stacking
             if k.counts[to] > limit:
