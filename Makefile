@@ -7,7 +7,8 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILE_STAMP := $(VENV)/.compiled
-ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') scripts/compile.py
+ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') warroom/ai/firestorm_kernel_bot.py \
+	scripts/compile.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 

@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))  # run as a script: the warroom of this checkout, 
 
 from warroom import compiled  # noqa: E402
 
-COMPILED = ("warroom/core/dice.py", "warroom/rulesets/firestorm/*.py", "warroom/rulesets/kampen/*.py")
+COMPILED = ("warroom/core/dice.py", "warroom/rulesets/firestorm/*.py", "warroom/rulesets/kampen/*.py",
+            "warroom/ai/firestorm_kernel_bot.py")
 """The modules mypyc compiles: the rules, where the engine spends its time, and the dice."""
 KEPT_PURE = {
     "warroom/rulesets/firestorm/__init__.py": "a package's __init__: tiny, runs once",
@@ -39,9 +40,9 @@ KEPT_PURE = {
 """Files matched by `COMPILED` that stay pure Python, and why. (`core/flow.py` is not compiled either: mypyc
 cannot build its frozen generic dataclass. The state classes whose `clone()` copies the instance dictionary are
 compiled as non-native classes: `@mypyc_attr(native_class=False)`.)"""
-INPUTS = ("warroom/core", "warroom/rulesets")
-"""Every source under these folders is hashed into the manifest: the compiled modules and the pure modules whose
-types they were compiled against (a changed signature in a pure module makes the build stale too)."""
+INPUTS = ("warroom/core", "warroom/rulesets", "warroom/ai/firestorm_kernel_bot.py")
+"""Every source under these folders (and these files) is hashed into the manifest: the compiled modules and the pure
+modules whose types they were compiled against (a changed signature in a pure module makes the build stale too)."""
 PURE = "the engine runs as pure Python (`make compile` tries again)"
 GROUP = "warroom_engine"
 """mypyc's group: its shared library is the module `warroom_engine__mypyc` (served from the overlay by
@@ -63,7 +64,8 @@ def compiled_sources(root: Path = ROOT) -> list[str]:
 def input_hashes(root: Path = ROOT) -> dict[str, str]:
     """The SHA-256 of every source the build reads, by path relative to `root`."""
     return {path.relative_to(root).as_posix(): compiled.digest(path)
-            for folder in INPUTS for path in sorted((root / folder).rglob("*.py"))}
+            for folder in INPUTS
+            for path in ([root / folder] if folder.endswith(".py") else sorted((root / folder).rglob("*.py")))}
 
 
 def is_fresh(out: Path, root: Path = ROOT) -> bool:

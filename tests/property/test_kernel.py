@@ -5,14 +5,17 @@ games per scenario (`scripts/kernel_diff.py`); here a few hundred."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from warroom import rulesets
-from warroom.ai.mcts import Budget, search_for
+from warroom.ai.mcts import Budget, Search, search_for
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm.bridge import kernel_of
 from warroom.rulesets.firestorm.kernel import Kernel, new_kernel
+from warroom.rulesets.firestorm.kmap import kmap
 from warroom.scenarios import load_game
 from warroom.sim.kernel_check import KERNEL_SCENARIOS, differences, lockstep, same_game
 from warroom.sim.runner import play_one, play_summary, summarise
@@ -35,10 +38,43 @@ def test_a_seeded_random_game_is_the_same_game(scenario: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", KERNEL_SCENARIOS)
-def test_simulation_summaries_are_those_of_the_reference_engine(scenario: str) -> None:
-    """`simulate` plays random bots in the kernel; each game's summary is the reference engine's."""
-    for seed in range(20):
-        assert play_summary(scenario, seed, {}) == summarise(play_one(scenario, seed, {}))
+@pytest.mark.parametrize("bots", [("random", "random"), ("heuristic", "heuristic"), ("random", "heuristic"),
+                                  ("heuristic", "random")])
+def test_simulation_summaries_are_those_of_the_reference_engine(scenario: str, bots: tuple[str, str]) -> None:
+    """`simulate` plays random and heuristic bots in the kernel; each game's summary is the reference engine's."""
+    sides = load_game(scenario).sides
+    for seed in range(12 if "heuristic" in bots else 20):
+        kinds = dict(zip(sides, bots, strict=True))
+        assert play_summary(scenario, seed, kinds) == summarise(play_one(scenario, seed, kinds))
+
+
+@pytest.mark.parametrize("scenario", KERNEL_SCENARIOS)
+def test_the_kernel_heuristic_makes_the_reference_heuristic_s_choices(scenario: str) -> None:
+    """At every decision of heuristic games, the kernel heuristic picks the reference heuristic's action with the
+    same random stream, and the games stay the same to the end."""
+    sc = load_game(scenario)
+    system = rulesets.of(sc)
+    reference = rulesets.heuristic(system)
+    kernel_choice = rulesets.kernel_heuristic(system)
+    assert reference is not None and kernel_choice is not None
+    for seed in range(6):
+        st = system.new_game(sc, {"mode": "gw"})
+        st.record_events = False
+        k = new_kernel(sc, st.params)
+        dice, mine, theirs = random.Random(seed), random.Random(seed + 100), random.Random(seed + 100)
+        while not st.is_terminal():
+            if st.current_player() == CHANCE:
+                roll = st.chance_dice().sample(dice)
+                st.apply_action(roll)
+                k.apply_action(roll)
+                continue
+            legal = st.legal_actions()
+            action = reference(st, legal, theirs)
+            code = kernel_choice(k, k.legal_actions(), mine)
+            assert k.m.action(code) == action, f"seed {seed}, step {st.step}, turn {st.turn}"
+            st.apply_action(action)
+            k.apply_action(code)
+        assert differences(st, k) == ""
 
 
 def test_a_lockstep_check_names_a_difference() -> None:
@@ -99,7 +135,9 @@ def test_the_kernel_takes_only_what_it_plays() -> None:
     system = rulesets.of(norway)
     st = system.new_game(norway, {"mode": "gw"})
     assert kernel_of(st) is None
-    assert system.random_game is not None and system.random_game(norway, {"mode": "gw"}, 1) is None
+    fast = rulesets.fast_game(system)
+    assert fast is not None and fast(norway, {"mode": "gw"}, 1, {}) is None
+    assert fast(load_game("caen"), {"mode": "gw"}, 1, {"allies": "mcts"}) is None  # nor bots it has not
     caen = load_game("caen")
     for params in ({"mode": "tabletop"}, {"mode": "mixed"}, {"mode": "gw", "parallel": True}):
         assert kernel_of(system.new_game(caen, params)) is None
@@ -124,31 +162,51 @@ def test_codes_and_actions_translate_both_ways() -> None:
     assert m.commit_code((3, nt)) == m.commit_code((nt, 3))  # a commitment is the same in any order
 
 
-def _tree(st: object, seed: int, budget: Budget, use_kernel: bool) -> tuple[list[tuple[str, int, float]], int]:
-    """The root's statistics after a search, and how many rollouts the kernel played."""
-    search = search_for(st, random.Random(seed), budget)
-    handed = [0]
-    kernel = search.kernel
-    assert kernel is not None
-
-    def counting(world: object) -> object:
-        handed[0] += 1
-        return kernel(world)
-
-    search.kernel = counting if use_kernel else None  # type: ignore[assignment]
-    search.run()
-    return sorted((str(key), child.visits, round(child.total, 9))
-                  for key, child in search.root.children.items()), handed[0]
+def _stats(search: Search, decode: Callable[[Any], Any] | None = None) -> list[tuple[str, str, int, float]]:
+    """The root's children: who chose what (the reference action), visits and total value."""
+    return sorted((side, (decode(action) if decode else action).to_str(), child.visits, round(child.total, 9))
+                  for (side, action), child in search.root.children.items())
 
 
 @pytest.mark.parametrize("scenario", KERNEL_SCENARIOS)
-@pytest.mark.parametrize("horizon", [None, 5, 30])
-def test_a_search_with_the_kernel_is_the_same_search(scenario: str, horizon: int | None) -> None:
-    """The search plays its random rollouts in the kernel: the same rollouts, so the same tree and choice."""
+@pytest.mark.parametrize("budget", [Budget(rollouts=40), Budget(rollouts=40, horizon=5),
+                                    Budget(rollouts=30, horizon=30), Budget(rollouts=25, guided=True),
+                                    Budget(rollouts=25, horizon=20, guided=True)])
+def test_a_search_in_the_kernel_is_the_search_on_the_reference_engine(scenario: str, budget: Budget) -> None:
+    """Where the kernel takes the position, the search runs in it (tree, hints, rollouts): the same search, so the
+    same statistics and the same choice, as on the reference engine."""
     sc = load_game(scenario)
-    st = next(decisions(rulesets.of(sc).new_game(sc, {"mode": "gw"}), 1))
-    budget = Budget(rollouts=40, horizon=horizon)
-    fast, handed = _tree(st, 9, budget, True)
-    slow, none = _tree(st, 9, budget, False)
-    assert fast == slow
-    assert handed > 20 and none == 0
+    system = rulesets.of(sc)
+    st = next(decisions(system.new_game(sc, {"mode": "gw"}), 1))
+    fast = search_for(st, random.Random(9), budget)
+    assert fast.encode is not None  # it runs in the kernel
+    fast.run()
+    slow = Search(st, random.Random(9), budget, system.value, system.determinise, rulesets.heuristic(system))
+    slow.run()
+    m = kmap(sc)
+    assert _stats(fast, m.action) == _stats(slow)
+    legal = st.legal_actions()
+    assert fast.best(legal) == slow.best(legal)
+
+
+def test_rollouts_from_the_reference_tree_are_played_in_the_kernel() -> None:
+    """Where the search's tree is on the reference engine, random rollouts still go to the kernel, unchanged."""
+    sc = load_game("caen")
+    system = rulesets.of(sc)
+    st = next(decisions(system.new_game(sc, {"mode": "gw"}), 1))
+    handed = [0]
+    kernel = system.kernel
+    assert kernel is not None
+
+    def counting(world: Any) -> Any:
+        handed[0] += 1
+        return kernel(world)
+
+    budget = Budget(rollouts=40, horizon=25)
+    with_kernel = Search(st, random.Random(3), budget, system.value, system.determinise,
+                         rulesets.heuristic(system), counting)
+    with_kernel.run()
+    without = Search(st, random.Random(3), budget, system.value, system.determinise, rulesets.heuristic(system))
+    without.run()
+    assert _stats(with_kernel) == _stats(without)
+    assert handed[0] > 20

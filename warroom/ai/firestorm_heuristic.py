@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from warroom.ai import norway_heuristic
-from warroom.ai.keep import Latest, PerObject
+from warroom.core.keep import Latest, PerObject
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import (
     AIR,

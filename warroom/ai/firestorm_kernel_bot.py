@@ -8,12 +8,29 @@ Each score below names the reference score it mirrors; `Scores` keeps, for one d
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from warroom.ai.keep import PerObject
-from warroom.rulesets.firestorm.kernel import ADVANCE_STEP, ARROW_STEP, ATT_COMMIT, DEF_COMMIT, EXPLOIT, MOVES, \
-    PLAN_PLACE, PZ21, REINFORCE, RETREAT_STEP, Kernel
+from warroom.core.keep import PerObject
+from warroom.core.system import GameSummary
+from warroom.rulesets.firestorm.bridge import kernel_game
+from warroom.rulesets.firestorm.kernel import (
+    ADVANCE_STEP,
+    ARROW_STEP,
+    ATT_COMMIT,
+    DEF_COMMIT,
+    EXPLOIT,
+    MOVES,
+    PLAN_PLACE,
+    PZ21,
+    REINFORCE,
+    RETREAT_STEP,
+    Kernel,
+)
 from warroom.rulesets.firestorm.kmap import K_PASS, KMap
+from warroom.rulesets.firestorm.model import FirestormScenario
+from warroom.rulesets.firestorm.state import outcome_label_of, outcome_of
+from warroom.rulesets.firestorm.system import bot_seeds
 
 
 class Numbers:
@@ -65,8 +82,21 @@ def _area_value(m: KMap, area: int, side: int) -> float:
     return value
 
 
-numbers = PerObject(Numbers)
-"""The `Numbers` of a scenario's kernel tables (kept per tables object)."""
+_numbers = PerObject(Numbers)
+_last: list[tuple[KMap, Numbers]] = []
+
+
+def numbers(m: KMap) -> Numbers:
+    """The `Numbers` of a scenario's kernel tables (kept per tables object; the last asked for at hand)."""
+    if _last and _last[0][0] is m:
+        return _last[0][1]
+    got = _numbers(m)
+    _last[:] = [(m, got)]
+    return got
+
+
+UNKNOWN = -1e300
+"""A front score not yet worked out."""
 
 
 class Scores:
@@ -76,8 +106,10 @@ class Scores:
         self.k = k
         self.side = side
         self.n = numbers(k.m)
-        self.fronts: dict[int, float] = {}
+        self.fronts = [UNKNOWN] * k.m.na
         self.supplied = k.supplied(side)
+        self.leaving: dict[int, tuple[float, bool]] = {}  # troop -> the front score it leaves, and if alone there
+        self.stacks: dict[int, list[int]] | None = None  # side * width + place -> its troops, once asked for
 
     def enemies(self, area: int) -> int:
         control = self.k.control
@@ -91,8 +123,8 @@ class Scores:
 
     def front(self, area: int) -> float:
         """`front_score`: how useful a troop is here: near valuable enemy areas, in supply, not surrounded."""
-        got = self.fronts.get(area)
-        if got is not None:
+        got = self.fronts[area]
+        if got != UNKNOWN:
             return got
         k = self.k
         side = self.side
@@ -106,13 +138,30 @@ class Scores:
             value -= 4
         if k.m.supply_of[area] == side and enemies:
             value += 3
-        got = self.fronts[area] = value + value_of[area] / 2
+        got = value + value_of[area] / 2
+        self.fronts[area] = got
         return got
+
+    def units_at(self, area: int, side: int) -> list[int]:
+        """`Kernel.units_at`, from one pass over the troops per decision."""
+        stacks = self.stacks
+        width = self.k.m.na + 6
+        if stacks is None:
+            stacks = self.stacks = {}
+            side_of = self.k.m.side_of
+            for u, where in enumerate(self.k.loc):
+                key = side_of[u] * width + where
+                got = stacks.get(key)
+                if got is None:
+                    stacks[key] = [u]
+                else:
+                    got.append(u)
+        return stacks.get(side * width + area, [])
 
     def best_two(self, side: int, area: int, to: int) -> float:
         """`best_strength`: the sum of the best two bonuses of `side`'s troops in `area`, fighting for `to`."""
         troop = self.n.troop
-        values = sorted([troop[u][to] for u in self.k.units_at(area, side)], reverse=True)
+        values = sorted([troop[u][to] for u in self.units_at(area, side)], reverse=True)
         return sum(values[:2])
 
     def arrow(self, frm: int, to: int) -> float:
@@ -129,14 +178,18 @@ class Scores:
     def move(self, unit: int, to: int) -> float:
         """`Decision.move_score` (with `leaving`)."""
         k = self.k
-        frm = k.loc[unit]
-        alone = False
-        if self.enemies(frm):
-            if k.counts[frm] == 1:
-                alone = k.m.side_of[unit] == self.side
-            else:
-                alone = k.sided[self.side * (k.m.na + 6) + frm] == 1
-        gain = self.front(to) - self.front(frm)
+        got = self.leaving.get(unit)
+        if got is None:
+            frm = k.loc[unit]
+            alone = False
+            if self.enemies(frm):
+                if k.counts[frm] == 1:
+                    alone = k.m.side_of[unit] == self.side
+                else:
+                    alone = k.sided[self.side * (k.m.na + 6) + frm] == 1
+            got = self.leaving[unit] = (self.front(frm), alone)
+        here, alone = got
+        gain = self.front(to) - here
         if alone:
             gain -= 4  # do not strip the only troop from a front-line area
         return gain - 0.4 * k.counts[to] - 0.5
@@ -159,16 +212,14 @@ class Scores:
         if code == K_PASS:
             return 0.0
         if step == MOVES:
-            u, to = divmod(code - m.MOVE, m.na)
-            return self.move(u, to)
+            return self.move((code - m.MOVE) // m.na, (code - m.MOVE) % m.na)
         if step in (PLAN_PLACE, REINFORCE):
-            u, area = divmod(code - m.PLACE, m.na + 1)
+            area = (code - m.PLACE) % (m.na + 1)
             if area == m.na:
                 return 2.5
             return self.front(area) - 0.3 * k.counts[area]
         if step in (ARROW_STEP, EXPLOIT, PZ21):
-            frm, to = divmod(code - m.ARROW, m.na)
-            return self.arrow(frm, to)
+            return self.arrow((code - m.ARROW) // m.na, (code - m.ARROW) % m.na)
         if step in (ATT_COMMIT, DEF_COMMIT):
             return self.commit(m.commits[code - m.COMMIT])
         if step == RETREAT_STEP:
@@ -191,13 +242,52 @@ def choose(k: Kernel, legal: list[int], rng: random.Random) -> int:
     scores = Scores(k, k.actor())
     best: list[int] = []
     best_score = float("-inf")
+    moves = k.step == MOVES
+    m = k.m
+    na = m.na
+    base = m.MOVE
+    counts = k.counts
     for code in legal:
-        s = scores.score(code)
+        if moves and code != K_PASS:  # `Scores.move`, written out: the bulk of the work
+            unit = (code - base) // na
+            to = (code - base) % na
+            got = scores.leaving.get(unit)
+            if got is None:
+                scores.move(unit, to)
+                got = scores.leaving[unit]
+            here, alone = got
+            gain = scores.front(to) - here
+            if alone:
+                gain -= 4
+            s = gain - 0.4 * counts[to] - 0.5
+        else:
+            s = scores.score(code)
         if s > best_score + 1e-9:
             best, best_score = [code], s
         elif abs(s - best_score) <= 1e-9:
             best.append(code)
     return best[int(rng.random() * len(best))]
+
+
+BOTS = ("random", "heuristic")
+"""The bots a kernel game plays."""
+
+
+def game(sc: FirestormScenario, params: Mapping[str, Any], seed: int, bots: Mapping[str, str]) -> GameSummary | None:
+    """`RuleSystem.fast_game`: the game `sim.runner.play_one` plays with `bots` (random or heuristic, by side) and
+    `seed`, played in the kernel, or None where the kernel does not play it."""
+    kinds = (bots.get(sc.sides[0], "random"), bots.get(sc.sides[1], "random"))
+    if kinds[0] not in BOTS or kinds[1] not in BOTS:
+        return None
+    k = kernel_game(sc, params)
+    if k is None:
+        return None
+    seeds = bot_seeds(seed, tuple(sc.sides))
+    play(k, kinds, (random.Random(seeds[sc.sides[0]]), random.Random(seeds[sc.sides[1]])), random.Random(seed))
+    diff = k.vp_diff()
+    winner, _level, _margin = outcome_of(sc, diff)
+    return GameSummary(outcome_label_of(sc, diff), winner, diff,
+                       {a: sc.sides[s] for a, s in zip(k.m.areas, k.control, strict=True)})
 
 
 def play(k: Kernel, bots: tuple[str, str], rngs: tuple[Any, Any], dice_rng: Any) -> None:

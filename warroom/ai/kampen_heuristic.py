@@ -21,7 +21,7 @@ from typing import Any
 
 from warroom.ai import kampen_plan as plan
 from warroom.ai.kampen_naval import ADVANCED_ACTIONS, Naval
-from warroom.ai.keep import PerObject
+from warroom.core.keep import PerObject
 from warroom.core.state import Action
 from warroom.rulesets.kampen import combat
 from warroom.rulesets.kampen.actions import (

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from warroom.ai.keep import PerObject
+from warroom.core.keep import PerObject
 from warroom.rulesets.kampen import combat
 from warroom.rulesets.kampen.board import Board
 from warroom.rulesets.kampen.state import DEFENDERS, GERMANY, NORWAY, KampenState

@@ -36,7 +36,7 @@ from typing import Any
 
 from warroom.core.state import CHANCE, REPORT, Action
 from warroom.core.system import FastPosition, Heuristic
-from warroom.rulesets import heuristic, of
+from warroom.rulesets import heuristic, kernel_heuristic, of
 
 CHANCE_WIDTH = 36
 """The most outcomes a roll may have to get one tree branch per outcome (two d6); larger rolls pass through."""
@@ -149,13 +149,17 @@ class Search:
         self.root = Node(self.me)
         self.iterations = 0
         self.kernel = kernel
+        self.encode: Callable[[Action], Any] | None = None
+        """How the tree keys an action of the position asked about: set when the search runs on a kernel position
+        (`kernel_search`), whose actions are codes."""
 
     def world(self) -> Any:
         """The position one iteration searches: dealt again where the side cannot see, else a copy."""
         det = self.determinise
         world = det(self.root_state, self.me, self.rng) if det is not None else self.root_state.clone()
-        world.record_events = False
-        world.record_log = False  # the trusted path: a search's copy is never saved, replayed or shown
+        if self.encode is None:  # a kernel position keeps neither
+            world.record_events = False
+            world.record_log = False  # the trusted path: a search's copy is never saved, replayed or shown
         return world
 
     def run(self) -> None:
@@ -276,8 +280,9 @@ class Search:
         children = self.root.children
         best = legal[0]
         key = (-1, -1.0)
+        encode = self.encode
         for a in legal:
-            child = children.get((self.me, a))
+            child = children.get((self.me, a if encode is None else encode(a)))
             if child is None or not child.visits:
                 continue
             mine = (child.visits, child.total / child.visits)
@@ -319,7 +324,30 @@ def search_for(state: Any, rng: random.Random, budget: Budget) -> Search:
         def deal(st: Any, _side: str, rng: random.Random) -> Any:
             return seat_deal(st, seat, rng)
 
+    fast = system.kernel(state) if system.kernel is not None else None
+    if fast is not None:
+        return kernel_search(state, fast, rng, budget)
     return Search(state, rng, budget, system.value, deal, heuristic(system), system.kernel)
+
+
+def kernel_search(state: Any, fast: FastPosition, rng: random.Random, budget: Budget) -> Search:
+    """The search from `state` run wholly in its system's simulation kernel (`fast`, the same position there): the
+    tree, the hints and the rollouts, with the kernel's heuristic (`RuleSystem.kernel_heuristic`). It is the same
+    search as on the reference engine, the same statistics from the same seed, faster (tests/property/
+    test_kernel.py); a kernel position holds no secret, so every iteration searches a copy."""
+    system = of(state)
+    search = Search(fast, rng, budget, _kernel_value, None, kernel_heuristic(system), _itself)
+    search.encode = fast.code
+    return search
+
+
+def _kernel_value(fast: Any) -> dict[str, float]:
+    values: dict[str, float] = fast.value()
+    return values
+
+
+def _itself(fast: Any) -> Any:
+    return fast
 
 
 class MCTSBot:

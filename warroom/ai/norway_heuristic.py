@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from warroom.ai.keep import PerObject
+from warroom.core.keep import PerObject
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import Move, Order, Pass
 from warroom.rulesets.firestorm.fleet import is_surface

@@ -47,6 +47,15 @@ class FastPosition(Protocol):
         """`RuleSystem.value` of the position."""
         ...
 
+    def code(self, action: Action) -> Any:
+        """The kernel's code of a reference action of this position (what `legal_actions` offers for it)."""
+        ...
+
+
+FastGame = Callable[[Any, Mapping[str, Any], int, Mapping[str, str]], "GameSummary | None"]
+"""(scenario, parameters, seed, each side's bot kind) -> the summary of the game `sim.runner.play_one` plays with
+those bots and that seed, or None where the kernel does not play it (a scenario, a parameter or a bot it lacks)."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
@@ -217,10 +226,12 @@ class RuleSystem:
     kernel: Callable[[Any], FastPosition | None] | None = None
     """A position -> the same position in the system's simulation kernel, which plays random rollouts fast
     (`FastPosition`), or None where the kernel does not play it. None: the system has no kernel."""
-    random_game: Callable[[Any, Mapping[str, Any], int], GameSummary | None] | None = None
-    """(scenario, parameters, seed) -> the summary of the game `sim.runner.play_one` plays with random bots for
-    every side and that seed, played in the simulation kernel (the same game, faster), or None where the kernel
-    does not play it. None: the system has no kernel."""
+    fast_game: str | None = None
+    """The system's simulation kernel playing a whole bot game, as an entry point 'module:function' with the
+    `FastGame` signature: the same game `sim.runner.play_one` plays, faster. None: the system has no kernel."""
+    kernel_heuristic: str | None = None
+    """The system's heuristic on its kernel's positions, as an entry point 'module:function' with the `Heuristic`
+    signature over kernel positions and codes: the same choices as `heuristic`. None: not declared."""
 
     def can(self, capability: Capability) -> bool:
         return capability in self.capabilities

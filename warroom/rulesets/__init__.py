@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from warroom.core.errors import UnknownNameError
-from warroom.core.system import Heuristic, RuleSystem
+from warroom.core.system import FastGame, Heuristic, RuleSystem
 
 REGISTERED = {
     "firestorm": "warroom.rulesets.firestorm.system:SYSTEM",
@@ -122,12 +122,22 @@ def new_game(scenario: Any, params: dict[str, Any] | None = None) -> Any:
 
 def heuristic(system: RuleSystem) -> Heuristic | None:
     """The system's heuristic bot's choice function, or None (it plays at random)."""
-    return _heuristic(system.heuristic) if system.heuristic else None
+    return _function(system.heuristic) if system.heuristic else None
+
+
+def kernel_heuristic(system: RuleSystem) -> Heuristic | None:
+    """The system's heuristic on its simulation kernel's positions, or None."""
+    return _function(system.kernel_heuristic) if system.kernel_heuristic else None
+
+
+def fast_game(system: RuleSystem) -> FastGame | None:
+    """The system's simulation kernel playing whole bot games, or None."""
+    return _function(system.fast_game) if system.fast_game else None
 
 
 @cache
-def _heuristic(spec: str) -> Heuristic:
+def _function(spec: str) -> Any:
     fn = resolve(spec)
     if not callable(fn):
         raise TypeError(f"{spec} is not a function")
-    return fn  # type: ignore[no-any-return]
+    return fn

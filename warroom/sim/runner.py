@@ -108,16 +108,17 @@ class Summary:
 
 
 def play_summary(scenario: str, seed: int, bots: Mapping[str, str],
-                 params: dict[str, Any] | None = None) -> GameSummary:
-    """The summary of the game `play_one` plays. Random bots on every side are played in the rule system's
-    simulation kernel where it has one that plays the game (`RuleSystem.random_game`): the same game, faster."""
-    sc = load_game(scenario)
+                 params: dict[str, Any] | None = None, sc: Any = None) -> GameSummary:
+    """The summary of the game `play_one` plays, played in the rule system's simulation kernel where it has one
+    that plays it (`RuleSystem.fast_game`): the same game, faster. `sc`: the scenario, when already loaded."""
+    if sc is None:
+        sc = load_game(scenario)
     system = rulesets.of(sc)
-    fast = system.random_game
-    if fast is not None and all(bots.get(side, "random") == "random" for side in sc.sides):
+    fast = rulesets.fast_game(system)
+    if fast is not None:
         game_params = dict(system.sim_params) if params is None else params
         if not system.bot_game_problem(game_params):
-            got = fast(sc, game_params, seed)
+            got = fast(sc, game_params, seed, bots)
             if got is not None:
                 return got
     return summarise(play_one(scenario, seed, bots, params))
@@ -127,8 +128,9 @@ def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, s
               params: dict[str, Any] | None = None) -> Summary:
     """Games `start` to `stop` of a run; every game is made with the same `params` (None: the default)."""
     out = Summary()
+    sc = load_game(scenario)
     for i in range(start, stop):
-        out.add(play_summary(scenario, game_seed(seed, i), bots, dict(params) if params is not None else None))
+        out.add(play_summary(scenario, game_seed(seed, i), bots, dict(params) if params is not None else None, sc))
     return out
 
 

@@ -315,6 +315,10 @@ class Kernel:
         self.pool_cache = list(old.pool_cache)
         self.played = old.played
 
+    def code(self, action: Any) -> int:
+        """The code of a reference action (`KMap.code`)."""
+        return self.m.code(action)
+
     # ----- scores -----------------------------------------------------------------------------------------
     def total_vp(self, side: int) -> int:
         vp = self.m.area_vp

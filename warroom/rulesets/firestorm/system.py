@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
 from warroom.rulesets.firestorm import check_params, load, new_game
-from warroom.rulesets.firestorm.bridge import kernel_game, kernel_of
+from warroom.rulesets.firestorm.bridge import kernel_of
 from warroom.rulesets.firestorm.describe import describe
 from warroom.rulesets.firestorm.determinise import determinise
 from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.secrets import log_for
-from warroom.rulesets.firestorm.state import FirestormState, outcome_label_of, outcome_of
+from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.firestorm.tabletop import TABLETOP
 
 PARAMS = {
@@ -53,20 +52,6 @@ def summarise(st: FirestormState) -> GameSummary:
     winner, _level, _margin = st.outcome()
     a, b = st.sc.sides
     return GameSummary(st.outcome_label(), winner, st.total_vp(a) - st.total_vp(b), dict(st.control))
-
-
-def random_game(sc: FirestormScenario, params: Mapping[str, Any], seed: int) -> GameSummary | None:
-    """The random-bot game `sim.runner.play_one` plays with `seed`, played in the simulation kernel (the same
-    dice, the same choices: `sim.kernel_check`), or None where the kernel does not play it."""
-    k = kernel_game(sc, params)
-    if k is None:
-        return None
-    seeds = bot_seeds(seed, tuple(sc.sides))
-    k.play_out((random.Random(seeds[sc.sides[0]]), random.Random(seeds[sc.sides[1]])), random.Random(seed))
-    diff = k.vp_diff()
-    winner, _level, _margin = outcome_of(sc, diff)
-    return GameSummary(outcome_label_of(sc, diff), winner, diff,
-                       {a: sc.sides[s] for a, s in zip(k.m.areas, k.control, strict=True)})
 
 
 def value(st: FirestormState) -> dict[str, float]:
@@ -120,5 +105,6 @@ SYSTEM = RuleSystem(
     value=value,
     encoding=encoding,
     kernel=kernel_of,
-    random_game=random_game,
+    fast_game="warroom.ai.firestorm_kernel_bot:game",
+    kernel_heuristic="warroom.ai.firestorm_kernel_bot:choose",
 )
