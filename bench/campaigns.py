@@ -1,5 +1,8 @@
 """Benchmark: full bot-against-bot campaigns per second, per scenario and bot type, on one core.
 
+Two engines: the reference engine driven by `core.game.play` (wall time), and what `warroom simulate` plays
+(`sim.runner.play_summary`, CPU time): the same games in the rule system's simulation kernel where it has one
+that takes them (Caen and Lorraine, random and heuristic bots), else the reference engine.
 Reports the median of several runs and the peak memory (max RSS) of this process. The first line says which
 engine ran (compiled by mypyc, or pure Python and why; `WARROOM_PURE=1` forces pure Python).
 Usage: python bench/campaigns.py [--games N] [--runs R] [--scenario caen] [--bot random]
@@ -17,7 +20,8 @@ from warroom import compiled
 from warroom.ai import make_bot
 from warroom.core.game import play
 from warroom.rulesets.firestorm import new_game
-from warroom.scenarios import bundled_ids, load_scenario
+from warroom.scenarios import bundled_ids, load_game, load_scenario
+from warroom.sim.runner import play_summary
 
 
 def run(scenario: str, bot: str, games: int, seed: int) -> float:
@@ -32,6 +36,16 @@ def run(scenario: str, bot: str, games: int, seed: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def run_simulated(scenario: str, bot: str, games: int, seed: int) -> float:
+    """Campaigns per CPU second as `warroom simulate` plays them."""
+    sc = load_game(scenario)
+    bots = dict.fromkeys(sc.sides, bot)
+    start = time.process_time()
+    for i in range(games):
+        play_summary(scenario, seed * 1_000_003 + i, bots, None, sc)
+    return games / (time.process_time() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
@@ -42,11 +56,14 @@ def main() -> None:
     scenarios = args.scenario or bundled_ids(system="firestorm")
     bots = args.bot or ["random", "heuristic"]
     print(compiled.status().describe())
-    print(f"{'scenario':<10} {'bot':<10} {'campaigns/s (median of ' + str(args.runs) + ')':>30} {'min':>8} {'max':>8}")
+    print(f"{'scenario':<10} {'bot':<10} {'engine':<10} {'campaigns/s (median of ' + str(args.runs) + ')':>30} "
+          f"{'min':>8} {'max':>8}")
     for scenario in scenarios:
         for bot in bots:
-            rates = [run(scenario, bot, args.games, seed) for seed in range(args.runs)]
-            print(f"{scenario:<10} {bot:<10} {statistics.median(rates):>30.1f} {min(rates):>8.1f} {max(rates):>8.1f}")
+            for engine, how in (("reference", run), ("simulate", run_simulated)):
+                rates = [how(scenario, bot, args.games, seed) for seed in range(args.runs)]
+                print(f"{scenario:<10} {bot:<10} {engine:<10} {statistics.median(rates):>30.1f} {min(rates):>8.1f} "
+                      f"{max(rates):>8.1f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:.1f} MiB")
 
