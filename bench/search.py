@@ -61,6 +61,15 @@ def new_game(scenario: str, params: dict[str, Any]) -> Any:
     return st
 
 
+def dice_loop(dice: int, seed: int) -> float:
+    """CPU seconds of a bare loop making `dice` calls of `randint(1, 6)`: the ratios' denominator."""
+    randint = random.Random(seed).randint
+    start = time.process_time()
+    for _ in range(dice):
+        randint(1, 6)
+    return time.process_time() - start
+
+
 def engine_ratio(scenario: str, params: dict[str, Any], games: int, seed: int) -> tuple[float, float, float]:
     """(engine/dice CPU ratio, games per CPU second, dice per game) of random-bot games."""
     dice = 0
@@ -74,13 +83,7 @@ def engine_ratio(scenario: str, params: dict[str, Any], games: int, seed: int) -
         play(st, bots, rng, trusted=True)
         spent += time.process_time() - start
         dice += rng.draws
-    bare = random.Random(seed)
-    randint = bare.randint
-    start = time.process_time()
-    for _ in range(dice):
-        randint(1, 6)
-    loop = time.process_time() - start
-    return spent / loop, games / spent, dice / games
+    return spent / dice_loop(dice, seed), games / spent, dice / games
 
 
 def kernel_ratio(scenario: str, games: int, seed: int) -> tuple[float, float] | None:
@@ -101,13 +104,7 @@ def kernel_ratio(scenario: str, games: int, seed: int) -> tuple[float, float] | 
         new_kernel(sc, dict(system.sim_params)).play_out(rngs, rng)
         spent += time.process_time() - start
         dice += rng.draws
-    bare = random.Random(seed)
-    randint = bare.randint
-    start = time.process_time()
-    for _ in range(dice):
-        randint(1, 6)
-    loop = time.process_time() - start
-    return spent / loop, games / spent
+    return spent / dice_loop(dice, seed), games / spent
 
 
 def clone_us(scenario: str, params: dict[str, Any], n: int = 2000) -> float:

@@ -14,7 +14,9 @@ from typing import Any
 from warroom.core.keep import PerObject
 from warroom.core.system import GameSummary
 from warroom.rulesets.firestorm.bridge import kernel_game
-from warroom.rulesets.firestorm.kernel import (
+from warroom.rulesets.firestorm.kernel import Kernel
+from warroom.rulesets.firestorm.kmap import K_PASS, KMap
+from warroom.rulesets.firestorm.kstate import (
     ADVANCE_STEP,
     ARROW_STEP,
     ATT_COMMIT,
@@ -25,9 +27,7 @@ from warroom.rulesets.firestorm.kernel import (
     PZ21,
     REINFORCE,
     RETREAT_STEP,
-    Kernel,
 )
-from warroom.rulesets.firestorm.kmap import K_PASS, KMap
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import outcome_label_of, outcome_of
 from warroom.rulesets.firestorm.system import bot_seeds

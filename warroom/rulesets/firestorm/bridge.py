@@ -10,9 +10,9 @@ from typing import Any
 
 import warroom.rulesets.firestorm.kmoves as kmoves
 from warroom.rulesets.firestorm.battle import Battle
-from warroom.rulesets.firestorm.kbattle import NO_REQ, PANZER_REQ, WINNER_NAMES
-from warroom.rulesets.firestorm.kernel import STEP_OF, KBattle, Kernel, new_kernel
+from warroom.rulesets.firestorm.kernel import Kernel, new_kernel
 from warroom.rulesets.firestorm.kmap import KMap, kernel_problem, kmap
+from warroom.rulesets.firestorm.kstate import NO_REQ, PANZER_REQ, STEP_OF, WINNER_NAMES, KBattle
 from warroom.rulesets.firestorm.lorraine import PANZER
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import FirestormState

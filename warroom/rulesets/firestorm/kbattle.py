@@ -6,32 +6,12 @@ the same name and offers the same actions in the same order."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
 
 from warroom.rulesets.firestorm.kmap import K_PASS
-
-if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.kernel import KBattle, Kernel
-
-NO_REQ: Final = -1
-"""A battle's required troop: none."""
-PANZER_REQ: Final = -2
-"""A battle's required troop: a Panzer Unit must lead (Lorraine 4.1)."""
-NOBODY: Final = 0
-ATT_WINS: Final = 1
-DEF_WINS: Final = 2
-DRAWN: Final = 3
-WINNER_NAMES = ("", "attacker", "defender", "draw")
-NORMAL: Final = 0
-EXPLOIT_KIND: Final = 1
-PZ21_KIND: Final = 2
-CAUMONT_KIND: Final = 3
-KIND_NAMES = ("normal", "exploit", "pz21", "caumont")
-"""A battle's kind (`Battle.kind`): one of the turn's count, a D-Day follow-up attack, 21. Panzerdivision's
-counter-attack, the Caumont Gap."""
+from warroom.rulesets.firestorm.kstate import ATT_WINS, DEF_WINS, DRAWN, NO_REQ, PANZER_REQ, KBattle, KPosition
 
 
-def commit_options(k: Kernel, attacking: bool) -> list[int]:
+def commit_options(k: KPosition, attacking: bool) -> list[int]:
     m = k.m
     b = k.fought()
     side = b.attacker if attacking else b.defender
@@ -80,7 +60,7 @@ def commit_options(k: Kernel, attacking: bool) -> list[int]:
     return out
 
 
-def group_problem(k: Kernel, units: tuple[int, ...], area: int, present: int, reserve: set[int], required: int,
+def group_problem(k: KPosition, units: tuple[int, ...], area: int, present: int, reserve: set[int], required: int,
                   must_lead: bool, panzers: bool) -> bool:
     """`commitment.group_problem`, as a yes or no."""
     m = k.m
@@ -99,7 +79,7 @@ def group_problem(k: Kernel, units: tuple[int, ...], area: int, present: int, re
     return (nt + 2) in units and present + joining >= m.defence_max
 
 
-def apply_commit(k: Kernel, code: int, attacking: bool) -> None:
+def apply_commit(k: KPosition, code: int, attacking: bool) -> None:
     m = k.m
     b = k.fought()
     items = m.commits[code - m.COMMIT]
@@ -121,7 +101,7 @@ def apply_commit(k: Kernel, code: int, attacking: bool) -> None:
         b.def_supplied = k.supplied(b.defender)[b.to]
 
 
-def gw_dice(k: Kernel) -> int:
+def gw_dice(k: KPosition) -> int:
     m = k.m
     b = k.fought()
     nt = m.nt
@@ -137,7 +117,7 @@ def gw_dice(k: Kernel) -> int:
     return 2 + len(variable)
 
 
-def item_bonus(k: Kernel, side: int, item: int, area: int, face: int) -> int:
+def item_bonus(k: KPosition, side: int, item: int, area: int, face: int) -> int:
     m = k.m
     nt = m.nt
     if item == nt:
@@ -151,7 +131,7 @@ def item_bonus(k: Kernel, side: int, item: int, area: int, face: int) -> int:
     return m.bonus_table[item][face - 1] if m.variable[item] else m.bonus[item][area]
 
 
-def defence_bonus(k: Kernel, b: KBattle) -> int:
+def defence_bonus(k: KPosition, b: KBattle) -> int:
     m = k.m
     to = b.to
     out = m.terrain_def[to]
@@ -164,7 +144,7 @@ def defence_bonus(k: Kernel, b: KBattle) -> int:
     return out
 
 
-def resolve_gw(k: Kernel, values: tuple[int, ...]) -> None:
+def resolve_gw(k: KPosition, values: tuple[int, ...]) -> None:
     m = k.m
     b = k.fought()
     faces = {key: values[2 + i] for i, key in enumerate(b.variable)}
@@ -179,7 +159,7 @@ def resolve_gw(k: Kernel, values: tuple[int, ...]) -> None:
     b.winner = ATT_WINS if att > dfn else DEF_WINS if dfn > att else DRAWN
 
 
-def destroy_dice(k: Kernel) -> int:
+def destroy_dice(k: KPosition) -> int:
     m = k.m
     b = k.fought()
     diff = abs(b.att_total - b.def_total)
@@ -199,7 +179,7 @@ def destroy_dice(k: Kernel) -> int:
     return len(targets)
 
 
-def resolve_destroy(k: Kernel, values: tuple[int, ...]) -> None:
+def resolve_destroy(k: KPosition, values: tuple[int, ...]) -> None:
     b = k.fought()
     for (unit, _owner, need), face in zip(b.targets, values, strict=True):
         if face >= need:
@@ -207,7 +187,7 @@ def resolve_destroy(k: Kernel, values: tuple[int, ...]) -> None:
     setup_retreat(k, b)
 
 
-def setup_retreat(k: Kernel, b: KBattle) -> None:
+def setup_retreat(k: KPosition, b: KBattle) -> None:
     m = k.m
     side_of = m.side_of
     for u in b.destroyed:
@@ -232,21 +212,21 @@ def setup_retreat(k: Kernel, b: KBattle) -> None:
     prune_retreat(k, b)
 
 
-def retreat_targets(k: Kernel, b: KBattle) -> list[int]:
+def retreat_targets(k: KPosition, b: KBattle) -> list[int]:
     control = k.control
     limit = k.m.stacking
     counts = k.counts
     return [n for n in k.m.adj[b.to] if control[n] == b.defender and (not limit or counts[n] < limit)]
 
 
-def prune_retreat(k: Kernel, b: KBattle) -> None:
+def prune_retreat(k: KPosition, b: KBattle) -> None:
     if b.retreating and not retreat_targets(k, b):
         for u in b.retreating:
             k.destroy(u)
         b.retreating = []
 
 
-def advance_options(k: Kernel) -> list[int]:
+def advance_options(k: KPosition) -> list[int]:
     m = k.m
     b = k.fought()
     if b.advanced >= m.advance_cap or not k.has_room(b.to):
@@ -267,12 +247,12 @@ def advance_options(k: Kernel) -> list[int]:
     return out
 
 
-def nothing_to_advance(k: Kernel) -> bool:
+def nothing_to_advance(k: KPosition) -> bool:
     options = advance_options(k)
     return not options or options == [K_PASS]
 
 
-def begin_advance(k: Kernel) -> None:
+def begin_advance(k: KPosition) -> None:
     b = k.fought()
     k.advance_done = b.winner != ATT_WINS
     if b.winner != ATT_WINS:
@@ -283,7 +263,7 @@ def begin_advance(k: Kernel) -> None:
     k.advance_done = nothing_to_advance(k)
 
 
-def apply_advance(k: Kernel, code: int) -> None:
+def apply_advance(k: KPosition, code: int) -> None:
     b = k.fought()
     if code == K_PASS:
         k.advance_done = True

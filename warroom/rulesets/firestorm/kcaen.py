@@ -4,16 +4,11 @@ function mirrors the reference function of the same name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from warroom.rulesets.firestorm.kbattle import CAUMONT_KIND, NO_REQ
 from warroom.rulesets.firestorm.kmap import K_PASS
-
-if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.kernel import Kernel
+from warroom.rulesets.firestorm.kstate import CAUMONT_KIND, NO_REQ, KPosition
 
 
-def fare(k: Kernel, unit: int, area: int, fate: str) -> None:
+def fare(k: KPosition, unit: int, area: int, fate: str) -> None:
     if fate == "lands":
         k.move_to(unit, area)
     elif fate == "pool":
@@ -22,7 +17,7 @@ def fare(k: Kernel, unit: int, area: int, fate: str) -> None:
         k.capture(unit)
 
 
-def apply_tonga(k: Kernel, row: int) -> None:
+def apply_tonga(k: KPosition, row: int) -> None:
     unit, area, rows = k.m.tonga
     fate, taken = rows[row - 1]
     k.dice = 0
@@ -32,7 +27,7 @@ def apply_tonga(k: Kernel, row: int) -> None:
     fare(k, unit, area, fate)
 
 
-def apply_neptune(k: Kernel, row: int) -> None:
+def apply_neptune(k: KPosition, row: int) -> None:
     m = k.m
     i = k.beach_idx
     beach, division, brigade = m.beaches[i]
@@ -49,20 +44,20 @@ def apply_neptune(k: Kernel, row: int) -> None:
         k.dday_done = True
 
 
-def prune_exploits(k: Kernel) -> None:
+def prune_exploits(k: KPosition) -> None:
     exploits = k.exploits
     while exploits and not k.arrows(0, (exploits[0][0],), True):
         exploits.pop(0)
 
 
-def pz21_legal(k: Kernel) -> list[int]:
+def pz21_legal(k: KPosition) -> list[int]:
     where = k.loc[k.m.pz21]
     if where >= k.m.na:
         return []
     return [*k.arrow_options(1, (where,)), K_PASS]
 
 
-def begin_caumont(k: Kernel) -> None:
+def begin_caumont(k: KPosition) -> None:
     m = k.m
     c = m.caumont
     assert c is not None

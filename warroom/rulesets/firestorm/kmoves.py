@@ -5,40 +5,17 @@ order."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from warroom.rulesets.firestorm.kmap import K_PASS
-
-if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.kernel import Kernel
+from warroom.rulesets.firestorm.kstate import KBook, KPosition
 
 
-class KBook:
-    """The strategic moves of one side in one Strategic Phase (`movebook.MoveBook`): every move ignoring stacking,
-    as each troop's moves in menu order (`spans`: the troop, the codes of its moves and their destinations, by
-    area id), and the last listing of the open moves, made once per move made (`seen`)."""
-
-    __slots__ = ("seen", "side", "spans", "turn")
-
-    def __init__(self, side: int, turn: int, spans: list[tuple[int, list[int], list[int]]]) -> None:
-        self.side = side
-        self.turn = turn
-        self.spans = spans
-        self.seen: tuple[int, list[int]] | None = None
-
-    def copy(self) -> KBook:
-        new = KBook(self.side, self.turn, self.spans)
-        new.seen = self.seen
-        return new
-
-
-def skip_idle_movers(k: Kernel) -> None:
+def skip_idle_movers(k: KPosition) -> None:
     order = k.m.move_order
     while k.idx < len(order) and not can_move(k, order[k.idx]):
         k.idx += 1
 
 
-def overfull_now(k: Kernel) -> int:
+def overfull_now(k: KPosition) -> int:
     """The area over the stacking limit, or -1, read from the position (`moves._overfull`); `Kernel.over` keeps
     it during the strategic moves."""
     if not k.through_full:
@@ -51,7 +28,7 @@ def overfull_now(k: Kernel) -> int:
     return -1
 
 
-def move_book(k: Kernel, side: int) -> KBook:
+def move_book(k: KPosition, side: int) -> KBook:
     """`moves.move_book`."""
     book = k.book
     if book is not None and book.side == side and book.turn == k.turn:
@@ -59,7 +36,7 @@ def move_book(k: Kernel, side: int) -> KBook:
     m = k.m
     control = k.control
     na = m.na
-    spans: list[tuple[int, list[int], list[int]]] = []
+    spans: list[tuple[int, list[int], list[int], int]] = []
     side_of = m.side_of
     returned = k.returned
     redeploy = m.redeploy_returned
@@ -73,18 +50,18 @@ def move_book(k: Kernel, side: int) -> KBook:
             dests = k.reach(side, w, m.move_range)
         if dests:
             base = m.MOVE + u * na
-            spans.append((u, [base + a for a in dests], dests))
+            spans.append((u, [base + a for a in dests], dests, 1 << w))
     book = KBook(side, k.turn, spans)
     k.book = book
     return book
 
 
-def move_options(k: Kernel, side: int) -> list[int]:
+def move_options(k: KPosition, side: int) -> list[int]:
     """`moves.move_options`: a new list of the open moves."""
     return list(listing(k, side))
 
 
-def listing(k: Kernel, side: int) -> list[int]:
+def listing(k: KPosition, side: int) -> list[int]:
     """The open moves of `side`, listed once per move made: the book's list (do not change it)."""
     book = move_book(k, side)
     version = k.n_moved
@@ -94,15 +71,17 @@ def listing(k: Kernel, side: int) -> list[int]:
     return seen[1]
 
 
-def _options(k: Kernel, book: KBook) -> list[int]:
-    """`moves._options` with `_open_into_full`: the unmoved troops' open moves, in menu order. A move into a full
-    area is open when a troop there could then move out to an area with room (`roomy`), or back to where the mover
-    comes from (`exits`, a bit per area)."""
+def _options(k: KPosition, book: KBook) -> list[int]:
+    """`moves._options` with `_open_into_full`: the unmoved troops' open moves, in menu order.
+
+    Each area gets a gate: all bits set (-1) where any troop may enter (it has room, or a troop there could then
+    move out to an area with room), the bits of the areas a troop may come from (a troop there could move to where
+    the mover comes from), or 0. A troop's move enters where the gate has its area's bit (`spans`)."""
     limit = k.m.stacking
     moved = k.moved
     out: list[int] = []
     if not limit:
-        for u, codes, _dests in book.spans:
+        for u, codes, _dests, _bit in book.spans:
             if not moved[u]:
                 out.extend(codes)
         return out
@@ -110,46 +89,43 @@ def _options(k: Kernel, book: KBook) -> list[int]:
     loc = k.loc
     over = k.over
     if over >= 0:
-        for u, codes, dests in book.spans:
+        for u, codes, dests, _bit in book.spans:
             if not moved[u] and loc[u] == over:
                 out.extend([codes[j] for j, d in enumerate(dests) if counts[d] < limit])
         return out
     na = k.m.na
-    roomy = [False] * na
-    exits = [0] * na
+    gate = [-1 if counts[a] < limit else 0 for a in range(na)]
     if k.through_full:
-        for u, _codes, dests in book.spans:
+        for u, _codes, dests, _bit in book.spans:
             if moved[u]:
                 continue
             where = loc[u]
-            if counts[where] < limit or roomy[where]:
-                continue
-            mask = exits[where]
+            mask = gate[where]
+            if mask == -1:
+                continue  # room there, or already open to all
             for t in dests:
                 if counts[t] < limit:
-                    roomy[where] = True
+                    mask = -1
                     break
                 mask |= 1 << t
-            exits[where] = mask
-    for u, codes, dests in book.spans:
+            gate[where] = mask
+    for u, codes, dests, bit in book.spans:
         if moved[u]:
             continue
-        bit = 1 << loc[u]
         for j in range(len(dests)):
-            d = dests[j]
-            if counts[d] < limit or roomy[d] or exits[d] & bit:
+            if gate[dests[j]] & bit:
                 out.append(codes[j])
     return out
 
 
-def can_move(k: Kernel, side: int) -> bool:
+def can_move(k: KPosition, side: int) -> bool:
     """`moves.can_move`: an area over the limit must be emptied, or a move is open."""
     if k.over >= 0:
         return True
     return bool(listing(k, side))
 
 
-def apply_move(k: Kernel, code: int) -> None:
+def apply_move(k: KPosition, code: int) -> None:
     if code == K_PASS:
         k.idx += 1
     else:

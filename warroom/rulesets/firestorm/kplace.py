@@ -5,13 +5,10 @@ the same placements in the same order."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from warroom.rulesets.firestorm.kernel import Kernel
+from warroom.rulesets.firestorm.kstate import KPosition
 
 
-def begin_turn(k: Kernel) -> None:
+def begin_turn(k: KPosition) -> None:
     m = k.m
     t = k.turn - 1
     for side in (0, 1):
@@ -33,7 +30,7 @@ def begin_turn(k: Kernel) -> None:
     prune_placing(k)
 
 
-def reserve_room(k: Kernel, unit: int) -> bool:
+def reserve_room(k: KPosition, unit: int) -> bool:
     """`caen.has_room`: the Germans may put `unit` into the Tactical Reserve now."""
     m = k.m
     if not m.reserve_rule or m.side_of[unit] != 1 or k.turn >= m.n_turns:
@@ -41,7 +38,7 @@ def reserve_room(k: Kernel, unit: int) -> bool:
     return k.counts[m.RESERVE] < m.turns[k.turn].reserve_limit
 
 
-def candidate_areas(k: Kernel, side: int, listed: tuple[int, ...]) -> list[int]:
+def candidate_areas(k: KPosition, side: int, listed: tuple[int, ...]) -> list[int]:
     control = k.control
     if not listed:
         return k.pool_spots(side)
@@ -52,7 +49,7 @@ def candidate_areas(k: Kernel, side: int, listed: tuple[int, ...]) -> list[int]:
     return spots
 
 
-def placement_spots(k: Kernel, side: int, listed: tuple[int, ...]) -> list[int]:
+def placement_spots(k: KPosition, side: int, listed: tuple[int, ...]) -> list[int]:
     spots = candidate_areas(k, side, listed)
     limit = k.m.stacking
     if limit:
@@ -61,7 +58,7 @@ def placement_spots(k: Kernel, side: int, listed: tuple[int, ...]) -> list[int]:
     return spots
 
 
-def has_spot(k: Kernel, side: int, listed: tuple[int, ...]) -> bool:
+def has_spot(k: KPosition, side: int, listed: tuple[int, ...]) -> bool:
     """Whether `placement_spots(side, listed)` has any area."""
     limit = k.m.stacking
     counts = k.counts
@@ -75,7 +72,7 @@ def has_spot(k: Kernel, side: int, listed: tuple[int, ...]) -> bool:
     return any(counts[a] < limit for a in k.pool_spots(side))
 
 
-def prune_placing(k: Kernel) -> None:
+def prune_placing(k: KPosition) -> None:
     """`steps.prune_placing`: troops with nowhere to go wait in the pool (`placement.placeable`)."""
     placing = k.placing
     if not placing:
@@ -102,7 +99,7 @@ def prune_placing(k: Kernel) -> None:
         k.placing = keep
 
 
-def place_options(k: Kernel, unit: int, spots: list[int] | None) -> list[int]:
+def place_options(k: KPosition, unit: int, spots: list[int] | None) -> list[int]:
     m = k.m
     if spots is None:
         spots = placement_spots(k, m.side_of[unit], k.arrived.get(unit, ()))
@@ -113,7 +110,7 @@ def place_options(k: Kernel, unit: int, spots: list[int] | None) -> list[int]:
     return out
 
 
-def legal_place(k: Kernel) -> list[int]:
+def legal_place(k: KPosition) -> list[int]:
     """`placement.legal_place` (with `next_up`)."""
     m = k.m
     side_of = m.side_of
@@ -132,7 +129,7 @@ def legal_place(k: Kernel) -> list[int]:
     return out
 
 
-def apply_place(k: Kernel, code: int) -> None:
+def apply_place(k: KPosition, code: int) -> None:
     m = k.m
     unit, area = divmod(code - m.PLACE, m.na + 1)
     where = m.RESERVE if area == m.na else area
@@ -144,7 +141,7 @@ def apply_place(k: Kernel, code: int) -> None:
         prune_placing(k)  # only a place now full can leave a troop nowhere to go
 
 
-def begin_strategic(k: Kernel) -> None:
+def begin_strategic(k: KPosition) -> None:
     m = k.m
     t = k.turn - 1
     for u in m.t_withdraw[t]:
@@ -159,7 +156,7 @@ def begin_strategic(k: Kernel) -> None:
     fill_placing(k)
 
 
-def fill_placing(k: Kernel) -> None:
+def fill_placing(k: KPosition) -> None:
     m = k.m
     order = m.reinforce_order
     side_of = m.side_of
