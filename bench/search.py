@@ -88,7 +88,7 @@ def engine_ratio(scenario: str, params: dict[str, Any], games: int, seed: int) -
 
 def kernel_ratio(scenario: str, games: int, seed: int) -> tuple[float, float] | None:
     """(engine/dice CPU ratio, games per CPU second) of random-bot games played in the simulation kernel
-    (`RuleSystem.random_game`'s engine), or None where the system has no kernel for the scenario."""
+    (the engine of `RuleSystem.fast_game`), or None where the system has no kernel for the scenario."""
     sc = load_game(scenario)
     system = rulesets.of(sc)
     if system.kernel is None or system.kernel(new_game(scenario, {})) is None:

@@ -1,11 +1,13 @@
 """The simulation kernel plays the reference engine's games: every decision offers the same actions in the same order,
-and a seeded random game is the same game, log and end, in both (`sim.kernel_check`). `make fuzz` plays 10,000
-games per scenario (`scripts/kernel_diff.py`); here a few hundred."""
+and a seeded random game is the same game, log and end, in both (`sim.kernel_check`). `make fuzz GAMES=10000`
+plays 10,000 games per scenario (`scripts/kernel_diff.py`); here a few hundred."""
 
 from __future__ import annotations
 
 import random
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +17,9 @@ from warroom.ai.mcts import Budget, Search, search_for
 from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm.bridge import kernel_of
 from warroom.rulesets.firestorm.kernel import Kernel, new_kernel
-from warroom.rulesets.firestorm.kmap import kmap
+from warroom.rulesets.firestorm.kmap import kernel_problem, kmap
 from warroom.scenarios import load_game
+from warroom.scenarios.loader import DATA
 from warroom.sim.kernel_check import KERNEL_SCENARIOS, differences, lockstep, same_game
 from warroom.sim.runner import play_one, play_summary, summarise
 from warroom.sim.walk import decisions
@@ -142,6 +145,34 @@ def test_the_kernel_takes_only_what_it_plays() -> None:
     for params in ({"mode": "tabletop"}, {"mode": "mixed"}, {"mode": "gw", "parallel": True}):
         assert kernel_of(system.new_game(caen, params)) is None
     assert play_summary("norway", 3, {}) == summarise(play_one("norway", 3, {}))
+
+
+def test_a_scenario_with_an_air_drop_stays_with_the_reference_engine(tmp_path: Path) -> None:
+    """An arrival that seizes its area (an air drop, a scenario field any campaign may use) is a rule the kernel does
+    not play: it refuses the scenario, and the simulator plays it on the reference engine."""
+    folder = tmp_path / "caen_drop"
+    shutil.copytree(DATA / "caen", folder)
+    text = (folder / "scenario.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "caen"', 'id = "caen_drop"', 1).replace(
+        '[[turn.arrival]]\nunit = "arm_11"\n', '[[turn.arrival]]\nunit = "arm_11"\nareas = ["D3"]\nseize = true\n', 1)
+    (folder / "scenario.toml").write_text(text, encoding="utf-8")
+    sc = load_game(str(folder))
+    assert "air drops" in kernel_problem(sc, {"mode": "gw"})
+    st = rulesets.of(sc).new_game(sc, {"mode": "gw"})
+    assert kernel_of(st) is None
+    for seed in range(3):
+        assert play_summary(str(folder), seed, {}) == summarise(play_one(str(folder), seed, {}))
+
+
+@pytest.mark.parametrize("params", [{"mode": "gw", "revision": 3}, {"mode": "gw", "revision": "2"},
+                                    {"mode": "gw", "allotment": 2}])
+def test_the_simulator_refuses_bad_parameters_before_the_kernel_plays(params: dict[str, Any]) -> None:
+    """Parameters the reference engine refuses are refused on the fast path too, with the same message."""
+    with pytest.raises(ValueError) as reference:
+        play_one("caen", 3, {}, dict(params))
+    with pytest.raises(ValueError) as fast:
+        play_summary("caen", 3, {}, dict(params))
+    assert str(fast.value) == str(reference.value)
 
 
 def test_codes_and_actions_translate_both_ways() -> None:

@@ -117,6 +117,7 @@ def play_summary(scenario: str, seed: int, bots: Mapping[str, str],
     fast = rulesets.fast_game(system)
     if fast is not None:
         game_params = dict(system.sim_params) if params is None else params
+        system.check_params(game_params)  # refused as `play_one` would refuse them, before the kernel sees them
         if not system.bot_game_problem(game_params):
             got = fast(sc, game_params, seed, bots)
             if got is not None:

@@ -12,12 +12,12 @@ import warroom.rulesets.firestorm.kmoves as kmoves
 from warroom.rulesets.firestorm.battle import Battle
 from warroom.rulesets.firestorm.kernel import Kernel, new_kernel
 from warroom.rulesets.firestorm.kmap import KMap, kernel_problem, kmap
-from warroom.rulesets.firestorm.kstate import NO_REQ, PANZER_REQ, STEP_OF, WINNER_NAMES, KBattle
+from warroom.rulesets.firestorm.kstate import KIND_NAMES, NO_REQ, PANZER_REQ, STEP_OF, WINNER_NAMES, KBattle
 from warroom.rulesets.firestorm.lorraine import PANZER
 from warroom.rulesets.firestorm.model import FirestormScenario
 from warroom.rulesets.firestorm.state import FirestormState
 
-KINDS = {"normal": 0, "exploit": 1, "pz21": 2, "caumont": 3}
+KINDS = {name: i for i, name in enumerate(KIND_NAMES)}
 
 
 def to_kernel(st: FirestormState, m: KMap) -> Kernel:

@@ -6,7 +6,7 @@ fast, for simulation and search: a position of lists of ints (`kmap.py` numbers 
 actions as int codes, no log, no events, no per-step objects. It offers the same decisions in the same order and
 rolls the same dice in the same order as the reference engine, so a game played here with the same seeds is the
 same game: the differential tests (tests/property/test_kernel.py) play thousands of seeded games in both and
-compare every decision's legal list, and `make fuzz` plays 10,000 per scenario.
+compare every decision's legal list, and `make fuzz GAMES=10000` plays 10,000 per scenario.
 
 The position and the helpers every rule shares are in `kstate.py`. The flow follows `steps.py` row by row, here;
 the rules it calls are in `kplace.py` (placements), `kbattle.py`
@@ -61,14 +61,11 @@ from warroom.rulesets.firestorm.kstate import (
     KPosition,
 )
 
-# steps (the rows of steps.build_flow and dday.dday_steps that the kernel plays)
 MAX_ACTIONS: Final = 1_000_000
 """No game lasts this long: `play_out` without a horizon stops there with an error rather than run on."""
 CHANCE_MASK: Final = (1 << BATTLES) | (1 << INITIATIVE) | (1 << SUPPLY) | (1 << GW) | (1 << DESTROY) | (1 << TONGA) | \
     (1 << NEPTUNE)
 """The chance steps, a bit each."""
-
-# battle kinds, winners, and a required troop that is the Panzer rule rather than a troop
 
 _DICE: dict[int, Dice] = {}
 
@@ -83,7 +80,6 @@ def dice_of(n: int) -> Dice:
 class Kernel(KPosition):
     """A campaign position in the kernel, with the state API of the reference engine over int action codes: the
     position (`kstate.KPosition`) and the flow that moves it."""
-
 
     # ----- the state API ----------------------------------------------------------------------------------
     def current_player(self) -> str:
@@ -178,13 +174,11 @@ class Kernel(KPosition):
     def clone(self) -> Kernel:
         return Kernel(self.m, self.params, self)
 
-
     def code(self, action: Any) -> int:
         """The code of a reference action (`KMap.code`)."""
         return self.m.code(action)
 
     # ----- scores -----------------------------------------------------------------------------------------
-
     def vp_diff(self) -> int:
         """The first side's VP less the second's."""
         return self.total_vp(0) - self.total_vp(1)
@@ -195,19 +189,6 @@ class Kernel(KPosition):
         margin = max(1, min((t for t, _level in self.m.margin_levels), default=1))
         ahead = 0.5 + 0.5 * math.tanh(self.vp_diff() / margin)
         return {a: ahead, b: 1.0 - ahead}
-
-    # ----- the position's helpers (state.py) --------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
 
     # ----- the flow (core/flow.py's loop over steps.py's table) -------------------------------------------
     def act(self, code: int) -> None:
@@ -435,17 +416,7 @@ class Kernel(KPosition):
             self.pz21_done = len(kcaen.pz21_legal(self)) <= 1
         # MODE: a General's Wargame campaign settles the way of resolution at once
 
-    # ----- planning (steps.begin_turn, prune_placing, apply_place, placement.py) -------------------------
-
-
-
-
-
-
-
-
-
-    # ----- initiative and arrows (steps.resolve_initiative, arrows.py) ------------------------------------
+    # ----- the next battle and its initiative (steps.next_battle, resolve_initiative) ---------------------
     def after_normal_battle(self) -> int:
         c = self.m.caumont
         if c is not None and not self.caumont_done and self.turn == c[0] and self.control[c[1]] == 0:
@@ -471,42 +442,7 @@ class Kernel(KPosition):
                 winner = -1
         self.attacker = winner
 
-
-
-
-
-
-
-    # ----- commitment (commitment.py) --------------------------------------------------------------------
-
-
-
-    # ----- the General's Wargame (steps.gw_dice, resolve_gw; campaign.defence_modifiers) ------------------
-
-
-
-
-    # ----- after action (steps.destroy_dice, resolve_destroy, setup_retreat; after_action.py) -------------
-
-
-
-
-
-
-
-
-
-    # ----- the strategic phase (steps.begin_strategic, fill_placing, moves.py) -----------------------------
-
-
-
-
-
-
-
-
-
-
+    # ----- the end of a turn (steps.end_turn, lorraine.final_bonuses) ---------------------------------------
     def end_turn(self) -> None:
         m = self.m
         last = self.turn == m.n_turns
@@ -516,13 +452,6 @@ class Kernel(KPosition):
             self.terminal = True
         else:
             self.turn += 1
-
-    # ----- Caen's D-Day and Caumont Gap (dday.py) ----------------------------------------------------------
-
-
-
-
-
 
     # ----- playing whole games ------------------------------------------------------------------------------
     def play_out(self, rngs: tuple[Any, Any], dice_rng: Any, horizon: int = -1,

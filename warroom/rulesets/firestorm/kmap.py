@@ -56,6 +56,9 @@ def kernel_problem(sc: FirestormScenario, params: dict[str, Any]) -> str:
         return f"the simulation kernel does not play the campaign rules {', '.join(extra)}"
     if sc.no_stop or sc.strat_areas:
         return "the simulation kernel plays land campaigns without pass-through areas"
+    dropped = [a.unit for t in sc.turns for a in t.arrivals if a.seize or a.landing]
+    if dropped:
+        return f"the simulation kernel does not play air drops or landings by sea ({', '.join(dropped)})"
     if params.get("mode", "gw") != "gw" or params.get("parallel"):
         return "the simulation kernel plays General's Wargame battles, one at a time"
     if sc.rules.destroyed_to not in ("pool", "gone"):
@@ -201,7 +204,10 @@ class KMap:
         return (1, item - nt) if item >= nt else (0, self.trank[item])
 
     def commit_code(self, items: tuple[int, ...]) -> int:
-        """The code of a commitment of `items` (in any order)."""
+        """The code of a commitment of `items` (in any order).
+
+        The table only grows, and searches run in one thread each; were two threads to number the same new
+        commitment at once, it would get two codes, each of which decodes to it."""
         k = self.commit_ix.get(items)
         if k is None:
             key = tuple(sorted(items, key=self.item_key))

@@ -39,7 +39,6 @@ STEP_NAMES = ("turn_start", "plan_place", "battles", "initiative", "no_battle", 
               "battle_end", "caumont", "strategic_start", "reinforce", "moves", "turn_end", "dday_tonga",
               "dday_neptune", "dday_exploit", "dday_pz21")
 STEP_OF = {name: i for i, name in enumerate(STEP_NAMES)}
-CHANCE_STEPS = frozenset((BATTLES, INITIATIVE, SUPPLY, GW, DESTROY, TONGA, NEPTUNE))
 NO_REQ: Final = -1
 """A battle's required troop: none."""
 PANZER_REQ: Final = -2
