@@ -118,6 +118,17 @@ class MixedDice:
             raise IllegalActionError(f"this chance node rolls dice of {list(self.sides)} faces, got {roll.to_str()!r}")
 
 
+_D6S: dict[int, Dice] = {}
+
+
+def d6s(count: int) -> Dice:
+    """`Dice(count)`, one value per count (dice are immutable): what chance nodes that roll some d6 hand out."""
+    got = _D6S.get(count)
+    if got is None:
+        got = _D6S[count] = Dice(count)
+    return got
+
+
 def shuffled(items: list[T], roll: Roll) -> list[T]:
     """`items` in the order a `MixedDice.shuffle(len(items))` roll gives: each die picks, from the cards not
     yet placed, the one that goes next on top."""

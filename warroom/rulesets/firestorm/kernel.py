@@ -25,7 +25,7 @@ import warroom.rulesets.firestorm.kbattle as kbattle
 import warroom.rulesets.firestorm.kcaen as kcaen
 import warroom.rulesets.firestorm.kmoves as kmoves
 import warroom.rulesets.firestorm.kplace as kplace
-from warroom.core.dice import Dice, Roll, d3
+from warroom.core.dice import Dice, Roll, d3, d6s
 from warroom.core.state import CHANCE, TERMINAL
 from warroom.rulesets.firestorm.kmap import K_PASS, kmap
 from warroom.rulesets.firestorm.kstate import (
@@ -67,16 +67,6 @@ CHANCE_MASK: Final = (1 << BATTLES) | (1 << INITIATIVE) | (1 << SUPPLY) | (1 << 
     (1 << NEPTUNE)
 """The chance steps, a bit each."""
 
-_DICE: dict[int, Dice] = {}
-
-
-def dice_of(n: int) -> Dice:
-    got = _DICE.get(n)
-    if got is None:
-        got = _DICE[n] = Dice(n)
-    return got
-
-
 class Kernel(KPosition):
     """A campaign position in the kernel, with the state API of the reference engine over int action codes: the
     position (`kstate.KPosition`) and the flow that moves it."""
@@ -113,7 +103,7 @@ class Kernel(KPosition):
         return self.terminal
 
     def chance_dice(self) -> Dice:
-        return dice_of(self.dice)
+        return d6s(self.dice)
 
     def legal_actions(self) -> list[int]:
         if self.terminal:

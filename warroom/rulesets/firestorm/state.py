@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from warroom.core.dice import Dice, Roll
+from warroom.core.dice import Dice, Roll, d6s
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
 from warroom.core.flow import Flow
@@ -35,8 +35,6 @@ from warroom.rulesets.firestorm.places import Locations as Locations
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.fleet import NavalState
 
-_DICE: dict[int, Dice] = {}
-"""One `Dice` value per number of dice (they are immutable)."""
 
 
 # not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
@@ -204,11 +202,7 @@ class FirestormState(FlowRecording):
     def chance_dice(self) -> Dice:
         if self.current_player() != CHANCE:
             raise IllegalActionError(f"step {self.step!r} is not a chance node")
-        n = self.dice_needed()
-        dice = _DICE.get(n)
-        if dice is None:
-            dice = _DICE[n] = Dice(n)
-        return dice
+        return d6s(self.dice_needed())
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         return self.chance_dice().outcomes()
