@@ -241,3 +241,24 @@ def test_rollouts_from_the_reference_tree_are_played_in_the_kernel() -> None:
     without.run()
     assert _stats(with_kernel) == _stats(without)
     assert handed[0] > 20
+
+
+def test_without_a_kernel_heuristic_the_tree_stays_on_the_reference_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system with a kernel but no kernel heuristic keeps its tree on the reference engine, where the hints are
+    its heuristic's: a search in the kernel would lose them and search differently."""
+    import dataclasses
+
+    import warroom.ai.mcts as mcts
+
+    sc = load_game("lorraine")
+    system = rulesets.of(sc)
+    st = next(decisions(system.new_game(sc, {"mode": "gw"}), 1))
+    bare = dataclasses.replace(system, kernel_heuristic=None)
+    monkeypatch.setattr(mcts, "of", lambda _state: bare)
+    search = mcts.search_for(st, random.Random(1), Budget(rollouts=20))
+    assert search.encode is None and search.kernel is not None  # the reference tree, rollouts in the kernel
+    search.run()
+    reference = Search(st, random.Random(1), Budget(rollouts=20), system.value, system.determinise,
+                       rulesets.heuristic(system))
+    reference.run()
+    assert _stats(search) == _stats(reference)

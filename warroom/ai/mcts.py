@@ -324,7 +324,9 @@ def search_for(state: Any, rng: random.Random, budget: Budget) -> Search:
         def deal(st: Any, _side: str, rng: random.Random) -> Any:
             return seat_deal(st, seat, rng)
 
-    fast = system.kernel(state) if system.kernel is not None else None
+    # the whole search in the kernel only where its heuristic is there too: the tree's hints must be the same
+    same_hints = system.heuristic is None or system.kernel_heuristic is not None
+    fast = system.kernel(state) if system.kernel is not None and same_hints else None
     if fast is not None:
         return kernel_search(state, fast, rng, budget)
     return Search(state, rng, budget, system.value, deal, heuristic(system), system.kernel)

@@ -9,7 +9,8 @@ from typing import Any, Final
 
 from warroom.rulesets.firestorm.kmap import KMap
 
-# (Final: the compiled kernel reads them as constants, not as module attributes)
+# The steps: the rows of `steps.build_flow` and `dday.dday_steps` the kernel plays. (`Final`: the compiled kernel
+# reads them as constants, not as module attributes.)
 TURN_START: Final = 0
 PLAN_PLACE: Final = 1
 BATTLES: Final = 2
@@ -39,10 +40,12 @@ STEP_NAMES = ("turn_start", "plan_place", "battles", "initiative", "no_battle", 
               "battle_end", "caumont", "strategic_start", "reinforce", "moves", "turn_end", "dday_tonga",
               "dday_neptune", "dday_exploit", "dday_pz21")
 STEP_OF = {name: i for i, name in enumerate(STEP_NAMES)}
+"""The kernel's step for each reference step name it plays."""
 NO_REQ: Final = -1
 """A battle's required troop: none."""
 PANZER_REQ: Final = -2
 """A battle's required troop: a Panzer Unit must lead (Lorraine 4.1)."""
+# a battle's winner (`Battle.winner`): not yet known, the attacker, the defender, a draw (the defender holds)
 NOBODY: Final = 0
 ATT_WINS: Final = 1
 DEF_WINS: Final = 2
