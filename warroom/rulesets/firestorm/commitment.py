@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import warroom.rulesets.firestorm.caen as caen
 import warroom.rulesets.firestorm.lorraine as lorraine
@@ -24,6 +24,8 @@ from warroom.rulesets.firestorm.actions import AIR, CARPET, DEFENCE, NAVAL, Comm
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState
+
+T = TypeVar("T")
 
 COUNTED = (AIR, NAVAL, DEFENCE)
 """The extras that count among a side's two Firestorm Troops."""
@@ -171,6 +173,24 @@ def commit_problem(st: FirestormState, bar: CommitBar, units: tuple[str, ...]) -
     return group_problem(st, bar, units)
 
 
+def commit_candidates(units: list[T], extras: list[T], attacking: bool) -> list[tuple[T, ...]]:
+    """The groups a side may name, in the order they are offered, before any rule but their shape: the attacker one
+    or two of `units`, or one with an extra; the defender none, one or two of `units` and `extras`. (The
+    simulation kernel names troops and extras by number, and offers the same groups in the same order.)"""
+    candidates: list[tuple[T, ...]]
+    if attacking:
+        candidates = [(u,) for u in units]
+        candidates.extend(combinations(units, 2))
+        for extra in extras:
+            candidates.extend((u, extra) for u in units)
+    else:
+        items = units + extras
+        candidates = [()]
+        candidates.extend((u,) for u in items)
+        candidates.extend(combinations(items, 2))
+    return candidates
+
+
 def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     """Every legal commitment: the candidates made of troops and extras on offer that break no rule.
 
@@ -179,17 +199,7 @@ def commit_options(st: FirestormState, attacking: bool) -> list[Commit]:
     bar = commit_bar(st, attacking)
     units = bar.present + bar.reserve
     extras = [e for e in ((AIR, NAVAL) if attacking else COUNTED) if not extra_problem(st, bar, e)]
-    candidates: list[tuple[str, ...]]
-    if attacking:
-        candidates = [(u,) for u in units]
-        candidates.extend(combinations(units, 2))
-        for extra in extras:
-            candidates.extend((u, extra) for u in units)
-    else:
-        items = units + tuple(extras)
-        candidates = [()]
-        candidates.extend((u,) for u in items)
-        candidates.extend(combinations(items, 2))
+    candidates = commit_candidates(list(units), extras, attacking)
     # without a Panzer Unit rule, a required troop, a reserve or a Defence troop, `group_problem` finds nothing
     grouped = bar.panzers or bool(bar.required) or bool(bar.reserve) or DEFENCE in extras
     out = [_commit(c) for c in candidates if not shape_problem(bar, c) and not (grouped and group_problem(st, bar, c))]

@@ -5,8 +5,7 @@ the same name and offers the same actions in the same order."""
 
 from __future__ import annotations
 
-from itertools import combinations
-
+from warroom.rulesets.firestorm.commitment import commit_candidates
 from warroom.rulesets.firestorm.kmap import K_PASS
 from warroom.rulesets.firestorm.kstate import ATT_WINS, DEF_WINS, DRAWN, NO_REQ, PANZER_REQ, KBattle, KPosition
 
@@ -33,17 +32,7 @@ def commit_options(k: KPosition, attacking: bool) -> list[int]:
     if not attacking and m.german_defence and side == 1 and k.turn >= m.defence_from \
             and len(present) < m.defence_max:
         extras.append(DEFENCE)
-    candidates: list[tuple[int, ...]]
-    if attacking:
-        candidates = [(u,) for u in units]
-        candidates.extend(combinations(units, 2))
-        for extra in extras:
-            candidates.extend((u, extra) for u in units)
-    else:
-        items = units + extras
-        candidates = [()]
-        candidates.extend((u,) for u in items)
-        candidates.extend(combinations(items, 2))
+    candidates = commit_candidates(units, extras, attacking)
     grouped = panzers or required != NO_REQ or bool(reserve) or DEFENCE in extras
     reserve_set = set(reserve)
     kept: list[tuple[int, ...]] = []

@@ -37,7 +37,7 @@ def apply_neptune(k: KPosition, row: int) -> None:
     fare(k, brigade, beach, fate)
     if attack_ft:
         k.exploits.append((beach, attack_ft))
-    k.no_attack_from = {**k.no_attack_from, beach: until}
+    k.no_attack_from[beach] = until  # a clone has its own copy
     k.beach_idx = i + 1
     if i + 1 >= len(m.beaches):
         k.dice = 0

@@ -18,7 +18,6 @@ position at any decision (`bridge.kernel_of`), so a search may hand any of its p
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 import warroom.rulesets.firestorm.kbattle as kbattle
@@ -60,6 +59,7 @@ from warroom.rulesets.firestorm.kstate import (
     TURN_START,
     KPosition,
 )
+from warroom.rulesets.firestorm.state import standing_of
 
 MAX_ACTIONS: Final = 1_000_000
 """No game lasts this long: `play_out` without a horizon stops there with an error rather than run on."""
@@ -174,11 +174,8 @@ class Kernel(KPosition):
         return self.total_vp(0) - self.total_vp(1)
 
     def value(self) -> dict[str, float]:
-        """`system.value` of the same position: 0.5 + 0.5 tanh(VP difference / the smallest victory margin)."""
-        a, b = self.m.sides
-        margin = max(1, min((t for t, _level in self.m.margin_levels), default=1))
-        ahead = 0.5 + 0.5 * math.tanh(self.vp_diff() / margin)
-        return {a: ahead, b: 1.0 - ahead}
+        """`system.value` of the same position (`state.standing_of`)."""
+        return standing_of(self.m.sc, self.vp_diff())
 
     # ----- the flow (core/flow.py's loop over steps.py's table) -------------------------------------------
     def act(self, code: int) -> None:

@@ -182,7 +182,6 @@ class KMap:
         self.t_init = [(self.side_ix[t.initiative_side], t.initiative_bonus, self.side_ix[t.tie_side])
                        for t in sc.turns]
         self.t_dday = [("dday" in t.special and self.dday) for t in sc.turns]
-        self.margin_levels = rules.thresholds
         # action codes
         self.ARROW = 1
         self.PLACE = self.ARROW + na * na

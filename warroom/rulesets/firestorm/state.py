@@ -6,6 +6,7 @@ Locations of a troop: an area id, or one of `POOL` (Reinforcement Pool), `OFFMAP
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -125,6 +126,15 @@ def outcome_of(sc: FirestormScenario, diff: int) -> tuple[str, str, int]:
         if margin >= minimum and winner:
             return winner, level, margin
     return "", "Draw", margin
+
+
+def standing_of(sc: FirestormScenario, diff: int) -> dict[str, float]:
+    """Each side's standing for a searching bot when the first side is `diff` VP ahead: 0.5 + 0.5 tanh(diff / the
+    smallest victory margin), so a draw is 0.5 and the least victory already 0.88 (core 8)."""
+    a, b = sc.sides
+    margin = max(1, min((m for m, _level in sc.rules.thresholds), default=1))  # a table of no or odd rows: 1 VP
+    ahead = 0.5 + 0.5 * math.tanh(diff / margin)
+    return {a: ahead, b: 1.0 - ahead}
 
 
 def outcome_label_of(sc: FirestormScenario, diff: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,7 +13,7 @@ from warroom.rulesets.firestorm.determinise import determinise
 from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.secrets import log_for
-from warroom.rulesets.firestorm.state import FirestormState
+from warroom.rulesets.firestorm.state import FirestormState, standing_of
 from warroom.rulesets.firestorm.tabletop import TABLETOP
 
 PARAMS = {
@@ -55,13 +54,10 @@ def summarise(st: FirestormState) -> GameSummary:
 
 
 def value(st: FirestormState) -> dict[str, float]:
-    """Each side's standing for a searching bot: 0.5 + 0.5 tanh(VP difference / the smallest victory margin), so
-    a draw is 0.5 and the least victory already 0.88 (core 8). Mid-game it reads the VP as they stand now, which
-    counts the areas held: the search's evaluation at a horizon."""
+    """Each side's standing for a searching bot (`state.standing_of`). Mid-game it reads the VP as they stand now,
+    which counts the areas held: the search's evaluation at a horizon."""
     a, b = st.sc.sides
-    margin = max(1, min((m for m, _level in st.sc.rules.thresholds), default=1))  # a table of no or odd rows: 1 VP
-    ahead = 0.5 + 0.5 * math.tanh((st.total_vp(a) - st.total_vp(b)) / margin)
-    return {a: ahead, b: 1.0 - ahead}
+    return standing_of(st.sc, st.total_vp(a) - st.total_vp(b))
 
 
 def facts(sc: FirestormScenario) -> str:
