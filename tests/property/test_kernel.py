@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shutil
 from collections.abc import Callable
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +192,15 @@ def test_codes_and_actions_translate_both_ways() -> None:
     assert seen > 300
     nt = m.nt
     assert m.commit_code((3, nt)) == m.commit_code((nt, 3))  # a commitment is the same in any order
+    # every group of up to three items, extras among them, has its own code, which gives back its items in order
+    items = range(len(m.item_rank))
+    groups = [(), *((i,) for i in items), *combinations(items, 2), *combinations(items, 3)]
+    codes = {m.commit_code(g[::-1]): g for g in groups}
+    assert len(codes) == len(groups)
+    for code, group in codes.items():
+        back = m.commit_items(code)
+        assert sorted(back) == sorted(group)
+        assert [m.item_rank[i] for i in back] == sorted(m.item_rank[i] for i in group)
 
 
 def _stats(search: Search, decode: Callable[[Any], Any] | None = None) -> list[tuple[str, str, int, float]]:

@@ -221,7 +221,7 @@ class Scores:
         if step in (ARROW_STEP, EXPLOIT, PZ21):
             return self.arrow((code - m.ARROW) // m.na, (code - m.ARROW) % m.na)
         if step in (ATT_COMMIT, DEF_COMMIT):
-            return self.commit(m.commits[code - m.COMMIT])
+            return self.commit(m.commit_items(code))
         if step == RETREAT_STEP:
             to = (code - m.RETREAT) % m.na
             safe = self.friends(to) - 2 * self.enemies(to)

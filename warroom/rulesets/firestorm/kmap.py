@@ -8,8 +8,10 @@ Areas are numbered in the scenario's order, troops likewise; the off-board place
 - an arrow `ARROW + frm * A + to`;
 - a placement `PLACE + unit * (A + 1) + area`, where area A is Caen's Tactical Reserve;
 - a strategic move `MOVE + unit * A + to`, a retreat `RETREAT + unit * A + to`, an advance `ADVANCE + unit`;
-- a commitment `COMMIT + k`, where k numbers a group of items (troops, then the extras after them) the first time
-  it is met: the numbering is the table's own, so codes hold within one process, not across.
+- a commitment `COMMIT + k`: with the group's items (troops, then the extras after them) in `Commit`'s canonical
+  order, ranked r (a troop by its id's place among the ids, the extras after every troop, by their text) and W one
+  more than the count of items, k = sum of (r_i + 1) * W**i; so the empty group is 0, and k decodes without a
+  table.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ reference engine's alone)."""
 
 K_PASS: Final = 0
 """The kernel's code for `pass`."""
+
+CommitKey = tuple[bool, int, int, int, int, bool, bool, bool, int, int, tuple[int, ...]]
+"""What `kbattle.commit_options` reads (`KMap.commit_cache`)."""
 
 
 def kernel_problem(sc: FirestormScenario, params: dict[str, Any]) -> str:
@@ -104,6 +109,7 @@ class KMap:
         # areas
         self.adj = [tuple(aix[n] for n in sc.adjacency[a]) for a in areas]
         self.adj_set = [frozenset(x) for x in self.adj]
+        self.adj_bits = [sum(1 << n for n in set(x)) for x in self.adj]  # the neighbours as bits
         rank = {a: i for i, a in enumerate(sorted(areas))}
         self.arank = [rank[a] for a in areas]
         self.by_rank = sorted(range(na), key=self.arank.__getitem__)
@@ -189,33 +195,45 @@ class KMap:
         self.RETREAT = self.MOVE + nt * na
         self.ADVANCE = self.RETREAT + nt * na
         self.COMMIT = self.ADVANCE + nt
-        self.commits: list[tuple[int, ...]] = []
-        self.commit_ix: dict[tuple[int, ...], int] = {}  # by the items in any order met
+        # an item's rank in `Commit`'s order (troops by id, then the extras by their text), and the item of each rank
+        self.item_rank: list[int] = [*self.trank, *range(nt, nt + len(TOKENS))]
+        self.ranked = [0] * len(self.item_rank)
+        for item, r in enumerate(self.item_rank):
+            self.ranked[r] = item
+        # `kbattle.commit_options` by what it reads: attacking or not, the side, the area, the troop limit, the troop
+        # required, air, defences and carpet bombing on offer, the count in the area where reserves join, and the
+        # troops (how many are present, then the reserves)
+        self.commit_cache: dict[CommitKey, list[int]] = {}
 
     def revision_ok(self, params: dict[str, Any]) -> bool:
         """Whether moves may pass through a full area (`moves.through_full`)."""
         return bool(self.stacking) and int(params.get("revision", REVISION)) >= 2
 
     # ----- commitments ---------------------------------------------------------------------------------
-    def item_key(self, item: int) -> tuple[int, int]:
-        """`Commit`'s canonical order: troops by id, then the extras by their text."""
-        nt = self.nt
-        return (1, item - nt) if item >= nt else (0, self.trank[item])
-
     def commit_code(self, items: tuple[int, ...]) -> int:
-        """The code of a commitment of `items` (in any order).
-
-        The table only grows, and searches run in one thread each; were two threads to number the same new
-        commitment at once, it would get two codes, each of which decodes to it."""
-        k = self.commit_ix.get(items)
-        if k is None:
-            key = tuple(sorted(items, key=self.item_key))
-            k = self.commit_ix.get(key)
-            if k is None:
-                k = self.commit_ix[key] = len(self.commits)
-                self.commits.append(key)
-            self.commit_ix[items] = k
+        """The code of a commitment of `items` (in any order): see the module's notes."""
+        rank = self.item_rank
+        n = len(items)
+        if n == 0:
+            return self.COMMIT
+        if n == 1:
+            return self.COMMIT + rank[items[0]] + 1
+        ranks = sorted([rank[i] for i in items])
+        width = len(rank) + 1
+        k = 0
+        for r in reversed(ranks):
+            k = k * width + r + 1
         return self.COMMIT + k
+
+    def commit_items(self, code: int) -> tuple[int, ...]:
+        """The items of a commitment's code, in `Commit`'s order."""
+        k = code - self.COMMIT
+        width = len(self.item_rank) + 1
+        items: list[int] = []
+        while k:
+            k, r = divmod(k, width)
+            items.append(self.ranked[r - 1])
+        return tuple(items)
 
     # ----- to and from the reference engine's actions ----------------------------------------------------
     def item_name(self, item: int) -> str:
@@ -243,7 +261,7 @@ class KMap:
             return Retreat(self.troops[u], self.areas[a])
         if code < self.COMMIT:
             return Advance(self.troops[code - self.ADVANCE])
-        return Commit(tuple(self.item_name(i) for i in self.commits[code - self.COMMIT]))
+        return Commit(tuple(self.item_name(i) for i in self.commit_items(code)))
 
     def code(self, action: Action) -> int:
         """The kernel code of a reference action of the kinds the kernel plays (`ValueError` for others)."""

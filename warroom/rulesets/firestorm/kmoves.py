@@ -5,6 +5,9 @@ order."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import compress
+
 from warroom.rulesets.firestorm.kmap import K_PASS
 from warroom.rulesets.firestorm.kstate import KBook, KPosition
 
@@ -36,7 +39,7 @@ def move_book(k: KPosition, side: int) -> KBook:
     m = k.m
     control = k.control
     na = m.na
-    spans: list[tuple[int, list[int], list[int], int]] = []
+    spans: list[tuple[int, list[int], list[int], int, int]] = []
     side_of = m.side_of
     returned = k.returned
     redeploy = m.redeploy_returned
@@ -50,7 +53,10 @@ def move_book(k: KPosition, side: int) -> KBook:
             dests = k.reach(side, w, m.move_range)
         if dests:
             base = m.MOVE + u * na
-            spans.append((u, [base + a for a in dests], dests, 1 << w))
+            bits = 0
+            for a in dests:
+                bits |= 1 << a
+            spans.append((u, [base + a for a in dests], dests, 1 << w, bits))
     book = KBook(side, k.turn, spans)
     k.book = book
     return book
@@ -62,26 +68,38 @@ def move_options(k: KPosition, side: int) -> list[int]:
 
 
 def listing(k: KPosition, side: int) -> list[int]:
-    """The open moves of `side`, listed once per move made: the book's list (do not change it)."""
+    """The open moves of `side`, listed once per move made: the book's list (do not change it).
+
+    After a move that left the stacking gates as they were (`apply_move`), the listing is the last one without the
+    mover's moves: one run of codes, since the book lists troop by troop in troop order."""
     book = move_book(k, side)
     version = k.n_moved
     seen = book.seen
     if seen is None or seen[0] != version:
-        seen = book.seen = (version, _options(k, book))
+        if seen is not None and seen[0] == version - 1 and seen[2] >= 0:
+            last = seen[1]
+            lo = k.m.MOVE + seen[2] * k.m.na
+            i = bisect_left(last, lo)
+            j = bisect_left(last, lo + k.m.na, i)
+            seen = book.seen = (version, last[:i] + last[j:] if j > i else last, -1)
+        else:
+            seen = book.seen = (version, _options(k, book), -1)
     return seen[1]
 
 
 def _options(k: KPosition, book: KBook) -> list[int]:
     """`moves._options` with `_open_into_full`: the unmoved troops' open moves, in menu order.
 
-    Each area gets a gate: all bits set (-1) where any troop may enter (it has room, or a troop there could then
-    move out to an area with room), the bits of the areas a troop may come from (a troop there could move to where
-    the mover comes from), or 0. A troop's move enters where the gate has its area's bit (`spans`)."""
-    limit = k.m.stacking
+    A troop may enter an area with room. It may enter a full area only where revision 2's moves through full areas
+    apply and a troop there could then move out: to an area with room (the area is open to all), or else to where
+    the mover comes from. With areas as bits: `full`, `open_` (areas any troop may enter), and for each full area
+    not open, the areas a troop may come from (`inward`)."""
+    m = k.m
+    limit = m.stacking
     moved = k.moved
     out: list[int] = []
     if not limit:
-        for u, codes, _dests, _bit in book.spans:
+        for u, codes, _dests, _bit, _bits in book.spans:
             if not moved[u]:
                 out.extend(codes)
         return out
@@ -89,32 +107,39 @@ def _options(k: KPosition, book: KBook) -> list[int]:
     loc = k.loc
     over = k.over
     if over >= 0:
-        for u, codes, dests, _bit in book.spans:
+        for u, codes, dests, _bit, _bits in book.spans:
             if not moved[u] and loc[u] == over:
                 out.extend([codes[j] for j, d in enumerate(dests) if counts[d] < limit])
         return out
-    na = k.m.na
-    gate = [-1 if counts[a] < limit else 0 for a in range(na)]
+    full = 0
+    for a in range(m.na):
+        if counts[a] >= limit:
+            full |= 1 << a
+    open_ = ~full
+    inward: dict[int, int] = {}
     if k.through_full:
-        for u, _codes, dests, _bit in book.spans:
-            if moved[u]:
+        for u, _codes, _dests, bit, bits in book.spans:
+            if moved[u] or not full & bit or open_ & bit:
                 continue
-            where = loc[u]
-            mask = gate[where]
-            if mask == -1:
-                continue  # room there, or already open to all
-            for t in dests:
-                if counts[t] < limit:
-                    mask = -1
-                    break
-                mask |= 1 << t
-            gate[where] = mask
-    for u, codes, dests, bit in book.spans:
+            if bits & ~full:  # a troop here could move out to an area with room
+                open_ |= bit
+            else:
+                w = loc[u]
+                inward[w] = inward.get(w, 0) | bits
+    for u, codes, dests, bit, bits in book.spans:
         if moved[u]:
             continue
-        for j in range(len(dests)):
-            if gate[dests[j]] & bit:
-                out.append(codes[j])
+        allowed = open_
+        rest = bits & ~open_
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if inward.get(low.bit_length() - 1, 0) & bit:
+                allowed |= low
+        if not bits & ~allowed:
+            out.extend(codes)
+        elif bits & allowed:
+            out.extend(compress(codes, [(allowed >> d) & 1 for d in dests]))  # the codes themselves, not copies
     return out
 
 
@@ -132,13 +157,21 @@ def apply_move(k: KPosition, code: int) -> None:
         m = k.m
         u, to = divmod(code - m.MOVE, m.na)
         frm = k.loc[u]
+        limit = m.stacking
+        counts = k.counts
+        # whether every area's gate in `_options` stays as it was: each end stays below the limit
+        same_gates = k.over < 0 and (not limit or (counts[frm] < limit and counts[to] + 1 < limit))
         k.move_to(u, to)
         k.moved[u] = True
+        book = k.book
+        if book is not None and same_gates:
+            seen = book.seen
+            if seen is not None and seen[0] == k.n_moved:
+                book.seen = (seen[0], seen[1], u)
         k.n_moved += 1
         if k.through_full:
-            limit = m.stacking
-            if k.counts[to] > limit:
+            if counts[to] > limit:
                 k.over = to
-            elif k.over == frm and k.counts[frm] <= limit:
+            elif k.over == frm and counts[frm] <= limit:
                 k.over = -1
     skip_idle_movers(k)

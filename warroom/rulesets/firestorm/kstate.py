@@ -106,18 +106,21 @@ class KBattle:
 class KBook:
     """The strategic moves of one side in one Strategic Phase (`movebook.MoveBook`): every move ignoring stacking,
     as each troop's moves in menu order (`spans`: the troop, the codes of its moves and their destinations, by
-    area id, and the bit of the area it stands in), and the last listing of the open moves, made once per move made
-    (`seen`)."""
+    area id, the bit of the area it stands in and the bits of its destinations), and the last listing of the open
+    moves, made once per move made (`seen`: the count of moves made when it was listed, the listing, and the troop
+    whose moves alone the next move closed, or -1 where that move may have opened or closed others: see
+    `kmoves.listing`)."""
 
     __slots__ = ("seen", "side", "spans", "turn")
 
-    def __init__(self, side: int, turn: int, spans: list[tuple[int, list[int], list[int], int]]) -> None:
+    def __init__(self, side: int, turn: int, spans: list[tuple[int, list[int], list[int], int, int]]) -> None:
         self.side = side
         self.turn = turn
         self.spans = spans
-        self.seen: tuple[int, list[int]] | None = None
+        self.seen: tuple[int, list[int], int] | None = None
 
     def copy(self) -> KBook:
+        """A copy that shares the lists, which are never changed in place."""
         new = KBook(self.side, self.turn, self.spans)
         new.seen = self.seen
         return new
@@ -291,26 +294,32 @@ class KPosition:
         return seen
 
     def reach(self, side: int, start: int, steps: int) -> list[int]:
-        """`FirestormState.reach`: sorted by area id, made once per control."""
+        """`FirestormState.reach`: sorted by area id, made once per control (with areas as bits)."""
         key = ((side * self.m.na + start) << 5) + steps
         got = self.reach_cache.get(key)
         if got is not None:
             return got
+        m = self.m
         control = self.control
-        adj = self.m.adj
-        seen = [False] * self.m.na
-        seen[start] = True
-        frontier = [start]
+        own = 0
+        for a in range(m.na):
+            if control[a] == side:
+                own |= 1 << a
+        adj_bits = m.adj_bits
+        seen = 1 << start
+        frontier = seen
         for _ in range(steps):
-            nxt = []
-            for cur in frontier:
-                for n in adj[cur]:
-                    if not seen[n] and control[n] == side:
-                        seen[n] = True
-                        nxt.append(n)
-            frontier = nxt
-        seen[start] = False
-        result = [a for a in self.m.by_rank if seen[a]]
+            nxt = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                nxt |= adj_bits[low.bit_length() - 1]
+            frontier = nxt & own & ~seen
+            if not frontier:
+                break
+            seen |= frontier
+        seen ^= 1 << start
+        result = [a for a in m.by_rank if (seen >> a) & 1]
         self.reach_cache[key] = result
         return result
 
