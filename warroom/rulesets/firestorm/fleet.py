@@ -8,7 +8,7 @@ Counter locations: a Strategic Map location id, or `OFFMAP` (not yet arrived), `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -73,6 +73,11 @@ class Combat:
                       self.defenders)
 
 
+FleetSeen = tuple[tuple[str, int, int, int], list[Any], str]
+"""A listing of strategic moves at sea and in the air: (side, turn, the locations' version, how many counters
+had moved), the moves, and the ship that then moved alone, or '' (`strategic.fleet_move_options`)."""
+
+
 # not a native class when compiled (scripts/compile.py): clone() starts from object.__new__
 @mypyc_attr(native_class=False)
 class NavalState:
@@ -102,6 +107,9 @@ class NavalState:
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
         self.moved: set[str] = set()  # counters moved in this Strategic Phase
         self.landed: dict[str, str] = {}  # landing harbour -> "ok" | "wait" | "lost" this turn
+        # the last listing of strategic moves at sea and in the air (`strategic.fleet_move_options`): shared, never
+        # changed in place
+        self.fleet_seen: FleetSeen | None = None
 
     def clone(self) -> NavalState:
         new = object.__new__(NavalState)
@@ -123,6 +131,7 @@ class NavalState:
         new.sortie_from = dict(self.sortie_from)
         new.moved = set(self.moved)
         new.landed = dict(self.landed)
+        new.fleet_seen = self.fleet_seen
         return new
 
     def at_loc(self, sc: FirestormScenario, loc: str, side: str | None = None) -> list[str]:

@@ -55,7 +55,24 @@ CommitKey = tuple[bool, int, int, int, int, bool, bool, bool, int, int, tuple[in
 
 def kernel_problem(sc: FirestormScenario, params: dict[str, Any]) -> str:
     """Why the kernel cannot play this campaign ('' if it can): it plays General's Wargame campaigns with Caen's
-    and Lorraine's rules, one battle at a time."""
+    and Lorraine's rules, one battle at a time. (The scenario's part is worked out once per scenario object: a
+    search asks at every rollout.)"""
+    got = _PROBLEMS.get(id(sc))
+    if got is None or got[0] is not sc:
+        if len(_PROBLEMS) >= 16:
+            _PROBLEMS.clear()
+        got = _PROBLEMS[id(sc)] = (sc, _scenario_problem(sc))
+    if got[1]:
+        return got[1]
+    if params.get("mode", "gw") != "gw" or params.get("parallel"):
+        return "the simulation kernel plays General's Wargame battles, one at a time"
+    return ""
+
+
+_PROBLEMS: dict[int, tuple[FirestormScenario, str]] = {}
+
+
+def _scenario_problem(sc: FirestormScenario) -> str:
     extra = sorted(sc.rules.hooks - HOOKS)
     if extra:
         return f"the simulation kernel does not play the campaign rules {', '.join(extra)}"
@@ -64,8 +81,6 @@ def kernel_problem(sc: FirestormScenario, params: dict[str, Any]) -> str:
     dropped = [a.unit for t in sc.turns for a in t.arrivals if a.seize or a.landing]
     if dropped:
         return f"the simulation kernel does not play air drops or landings by sea ({', '.join(dropped)})"
-    if params.get("mode", "gw") != "gw" or params.get("parallel"):
-        return "the simulation kernel plays General's Wargame battles, one at a time"
     if sc.rules.destroyed_to not in ("pool", "gone"):
         return f"unknown destroyed_to {sc.rules.destroyed_to!r}"
     return ""

@@ -666,6 +666,11 @@ def home_port(st: St, side: str) -> str:
 _MOVES: dict[tuple[str, str], Move] = {}
 
 
+_SHIP_DESTS: dict[tuple[int, str, str, frozenset[str]], tuple[Any, list[str]]] = {}
+"""`FleetReach._ship_dests` by (scenario, side, start, seas blocked), with the scenario it was made for: the
+same for every position that blocks the same seas. Lists in it are shared: never change one."""
+
+
 class FleetReach:
     """Where each counter of a side may make its strategic move now (6.12), worked out once for a decision:
     ships any distance through seas free of enemy surface ships and never into the enemy's home ports,
@@ -677,19 +682,28 @@ class FleetReach:
         navy = navy_of(st)
         sc = st.sc
         enemy = sc.other(side)
-        counts: dict[str, int] = {}
-        for u in land_aircraft(st, side):
-            counts[navy.where[u]] = counts.get(navy.where[u], 0) + 1
-        limits = {loc: airfield_limit(st, loc, side) for loc, s in sc.strat_areas.items() if s.kind == "airfield"}
         self.st = st
         self.side = side
-        self.fields = [loc for loc, limit in limits.items()
-                       if limit != 0 and (limit is None or counts.get(loc, 0) < limit)]
-        self.blocked = {w for u, w in navy.where.items()
-                        if sc.counters[u].side == enemy and is_surface(sc.counters[u])}
+        self.fields: list[str] | None = None  # made when an aircraft first asks (`_fields`)
+        self.blocked = frozenset(w for u, w in navy.where.items()
+                                 if sc.counters[u].side == enemy and is_surface(sc.counters[u]))
         self.steps = int(sc.rules.value("sub_strategic_move"))
         self.memo: dict[tuple[str, str], list[str]] = {}  # (kind, location) -> destinations, shared by a stack
         self.by_type: dict[tuple[str, str], list[str]] = {}  # (counter type, location) -> the same, asked first
+
+    def _fields(self) -> list[str]:
+        """The friendly airfields with room for one more of the side's land-based aircraft."""
+        if self.fields is None:
+            st, side = self.st, self.side
+            navy = navy_of(st)
+            counts: dict[str, int] = {}
+            for u in land_aircraft(st, side):
+                counts[navy.where[u]] = counts.get(navy.where[u], 0) + 1
+            limits = {loc: airfield_limit(st, loc, side) for loc, s in st.sc.strat_areas.items()
+                      if s.kind == "airfield"}
+            self.fields = [loc for loc, limit in limits.items()
+                           if limit != 0 and (limit is None or counts.get(loc, 0) < limit)]
+        return self.fields
 
     def dests(self, c: CounterDef, w: str) -> list[str]:
         """Where counter `c` (one of the side's, at `w` on the map) may move, in order."""
@@ -700,7 +714,7 @@ class FleetReach:
 
     def _dests(self, c: CounterDef, w: str) -> list[str]:
         if c.is_aircraft:
-            return [f for f in self.fields if f != w]
+            return [f for f in self._fields() if f != w]
         if not (is_surface(c) or c.type == "submarine"):
             return []
         kind = "ship" if is_surface(c) else "sub"
@@ -710,10 +724,19 @@ class FleetReach:
         return dests
 
     def _ship_dests(self, w: str) -> list[str]:
+        """Made once per scenario, side, start and set of seas blocked (`_SHIP_DESTS`)."""
         sc = self.st.sc
+        key = (id(sc), self.side, w, self.blocked)
+        got = _SHIP_DESTS.get(key)
+        if got is not None and got[0] is sc:
+            return got[1]
         seen = reachable(w, lambda a: [n for n in sc.sea_adj[a] if n not in self.blocked
                                        and not is_home_port_of_other(sc.strat_areas[n], self.side)])
-        return sorted(seen - {w})
+        dests = sorted(seen - {w})
+        if len(_SHIP_DESTS) >= 50_000:
+            _SHIP_DESTS.clear()
+        _SHIP_DESTS[key] = (sc, dests)
+        return dests
 
     def _sub_dests(self, w: str) -> list[str]:
         # assumption: submarines never enter a home port, their own included: they may not attack there
@@ -731,6 +754,25 @@ class FleetReach:
 def fleet_move_options(st: St, side: str) -> list[Move]:
     """Strategic moves (6.12): each of the side's counters that may still move (`fleet_counter_problem`), to
     each place `FleetReach` finds for it."""
+    navy = navy_of(st)
+    key = (side, st.turn, navy.where.version, len(navy.moved))
+    seen = navy.fleet_seen
+    if seen is not None:
+        if seen[0] == key:
+            return list(seen[1])
+        was, moves, mover = seen
+        if mover and was[:2] == key[:2] and was[2] + 1 == key[2] and was[3] + 1 == key[3]:
+            # one ship or submarine of the side moved since: its own moves are gone, nobody else's changed (no
+            # enemy ship moved, so the seas open are the same, and the airfields' room is the same)
+            out = [m for m in moves if m.unit != mover]
+            navy.fleet_seen = (key, out, "")
+            return list(out)
+    out = _fleet_move_options(st, side)
+    navy.fleet_seen = (key, out, "")
+    return list(out)
+
+
+def _fleet_move_options(st: St, side: str) -> list[Move]:
     navy = navy_of(st)
     sc = st.sc
     reach = FleetReach(st, side)
@@ -858,8 +900,12 @@ def apply_fleet(st: St, action: Pass | Move) -> None:
         return
     assert isinstance(action, Move)
     frm = navy.where[action.unit]
+    seen = navy.fleet_seen
+    before = (fleet_mover(st), st.turn, navy.where.version, len(navy.moved))
     relocate(st, action.unit, action.to)
     navy.moved.add(action.unit)
+    if seen is not None and seen[0] == before and not counter(st, action.unit).is_aircraft:
+        navy.fleet_seen = (seen[0], seen[1], action.unit)  # `fleet_move_options` drops its moves
     st.note(f"{counter(st, action.unit).name} moves {label(st, frm)} -> {label(st, action.to)}")
 
 

@@ -228,6 +228,31 @@ class Withdraw:
 
 
 DONE = Done()
+
+
+# Made once each: a compiled dataclass's constructor runs interpreted, and the rules list the same moves and
+# placements again and again (the legal actions at every decision of a search). The rules' own lists use these;
+# actions parsed from what a player typed are made afresh.
+_MOVES: dict[tuple[str, str, int, str], Move] = {}
+_PLACES: dict[tuple[str, int], Place] = {}
+
+
+def move(frm: str, to: str, n: int = 1, via: str = "") -> Move:
+    """`Move(frm, to, n, via)`, made once."""
+    key = (frm, to, n, via)
+    got = _MOVES.get(key)
+    if got is None:
+        got = _MOVES[key] = Move(frm, to, n, via)
+    return got
+
+
+def place(area: str, n: int = 1) -> Place:
+    """`Place(area, n)`, made once."""
+    key = (area, n)
+    got = _PLACES.get(key)
+    if got is None:
+        got = _PLACES[key] = Place(area, n)
+    return got
 KampenAction = (Move | Fight | Lose | Refuse | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll
                 | Choose | Ship | Sail | Intercept | Join | Sea | Raid | Land | Recall | Withdraw)
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")

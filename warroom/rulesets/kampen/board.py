@@ -138,8 +138,11 @@ class Board:
     adjacency: Mapping[str, tuple[str, ...]]
     kinds: Mapping[frozenset[str], BorderKind]
     _points: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
+    land_by_name: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The land areas' ids, sorted."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "land_by_name", tuple(sorted(self.land)))
         lands = self.land.values()
         object.__setattr__(self, "_points", (frozenset(a.id for a in lands if a.point_city),
                                              frozenset(a.id for a in lands if a.mobilisation),

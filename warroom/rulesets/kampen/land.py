@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import warroom.rulesets.kampen.coast as coast
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
-from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play
+from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play, move, place
 from warroom.rulesets.kampen.state import GERMANY, NORWAY
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def plain_moves(area: str, neighbours: tuple[str, ...], n: int) -> tuple[Move, .
     key = (area, neighbours, n)
     got = _PLAIN.get(key)
     if got is None:
-        got = _PLAIN[key] = tuple(Move(area, to, k) for to in neighbours for k in range(1, n + 1))
+        got = _PLAIN[key] = tuple(move(area, to, k) for to in neighbours for k in range(1, n + 1))
     return got
 
 
@@ -146,7 +146,14 @@ def area_problem(st: St, area: str, words: bool = True) -> str:
 def placement_areas(st: St) -> list[str]:
     """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
     (assumption: a reinforcement does not start a battle, J22)."""
-    return sorted(area for area in st.sc.board.land if not area_problem(st, area, words=False))
+    return [area for area in st.sc.board.land_by_name if not area_problem(st, area, words=False)]
+
+
+def can_place(st: St) -> bool:
+    """Whether `legal_places` offers anything, without listing it."""
+    first = st.first_groups
+    return any(not area_problem(st, area, words=False) and not (first and group_problem(st, area))
+               for area in st.sc.board.land_by_name)
 
 
 def group_problem(st: St, area: str) -> str:
@@ -164,8 +171,8 @@ def legal_places(st: St) -> list[Any]:
     areas = placement_areas(st)
     if st.first_groups:
         group = st.first_groups[0]
-        return [Place(a, group) for a in areas if not group_problem(st, a)]
-    return [Place(a) for a in areas]
+        return [place(a, group) for a in areas if not group_problem(st, a)]
+    return [place(a) for a in areas]
 
 
 def place_problem(st: St, action: Any) -> str:

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from warroom.rulesets.kampen.actions import Done, Move, Place, Play
+from warroom.rulesets.kampen.actions import Done, Move, Place, Play, move, place
 from warroom.rulesets.kampen.cards import Card, CardUse
 from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, Moved, held
@@ -85,7 +85,7 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
             found = routes(st, frm, use.count("areas", 2), lambda a, _p: True, lambda a: not st.hostile(a, c))
             for to, via in sorted(found):
                 if to != frm:
-                    yield from (Move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
+                    yield from (move(frm, to, k, "" if via == frm else via) for k in range(1, k_max + 1))
     elif effect == "rail_move":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
@@ -94,12 +94,12 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
             found = routes(st, frm, use.count("areas", 3),
                            lambda a, p: not st.at(a, GERMANY) and not board.crosses_water(p, a), lambda a: True)
             for to in sorted({to for to, _ in found if to != frm}):
-                yield from (Move(frm, to, k) for k in range(1, k_max + 1))
+                yield from (move(frm, to, k) for k in range(1, k_max + 1))
     elif effect == "airlift":
         fields = german_airfields(st)
         for frm in fields:
             k_max = min(most, movable(st, frm, c))
-            yield from (Move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
+            yield from (move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
     elif effect == "evacuate":
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
@@ -107,11 +107,11 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
             # where the battalions embark; the ship carries them wherever it may land them.
             if k_max <= 0 or not allied_coast(st, frm) or not advanced_met(st, card_with(st, "evacuate"), frm):
                 continue
-            yield from (Move(frm, to, k) for to in sorted(board.land) if to != frm and allied_coast(st, to)
+            yield from (move(frm, to, k) for to in board.land_by_name if to != frm and allied_coast(st, to)
                         and not st.hostile(to, c) for k in range(1, k_max + 1))
     elif effect == "paradrop":
         held = german_airfields(st)
-        yield from (Place(a, most) for a in sorted(board.land) if board.in_air_range(a, held))
+        yield from (place(a, most) for a in board.land_by_name if board.in_air_range(a, held))
     elif effect == "invasion" and invasion_areas(st):
         yield Place("", 0)  # its choices follow: an exchange, then placing on the coast
 
@@ -130,9 +130,30 @@ def playable_moves(st: KampenState) -> list[Play]:
             continue
         if found[1].effect == "invasion" and len(st.hands[st.country]) < 2:
             continue  # nothing left to exchange once the card itself is played
-        if next(iter_targets(st, found[1]), None) is not None:
+        if has_targets(st, found[1]):
             out.append(Play(key))
     return out
+
+
+def has_targets(st: KampenState, use: CardUse) -> bool:
+    """Whether `targets` would offer anything, answered without listing them where a look at the neighbours
+    settles it: a move of one or two areas (any neighbour will do) or by rail (a neighbour without Germans, over
+    no water)."""
+    effect = use.effect
+    if effect not in ("extra_move", "rail_move"):
+        return next(iter_targets(st, use), None) is not None
+    if use.count("areas", 2 if effect == "extra_move" else 3) < 1:
+        return False
+    c = st.country
+    most = use.count("battalions", 1)
+    board = st.sc.board
+    for frm in st.troops:
+        if min(most, movable(st, frm, c)) <= 0:
+            continue
+        for n in board.neighbours(frm):
+            if effect == "extra_move" or (not st.at(n, GERMANY) and not board.crosses_water(frm, n)):
+                return True
+    return False
 
 
 def start_effect(st: KampenState, action: Play) -> None:

@@ -48,7 +48,7 @@ from warroom.rulesets.kampen.decks import (
     deck_out,
     fill_hand,
 )
-from warroom.rulesets.kampen.land import legal_moves, legal_places, move_problem, place_problem
+from warroom.rulesets.kampen.land import can_place, legal_moves, legal_places, move_problem, place_problem
 from warroom.rulesets.kampen.losses import (
     apply_answer,
     apply_loss,
@@ -650,10 +650,10 @@ def apply_place(st: St, action: Place) -> None:
 def placing_done(st: St) -> bool:
     """Placing ends when nothing is left to place, or nowhere is left to put it (the Allies' first groups
     first: when they cannot land, the battalions bought with cards may still be placed)."""
-    if st.first_groups and not legal_places(st):
+    if st.first_groups and not can_place(st):
         st.note(f"The Allies have nowhere to land {sum(st.first_groups)} of their first battalions")
         st.first_groups = []
-    if st.to_place and not st.first_groups and not legal_places(st):
+    if st.to_place and not st.first_groups and not can_place(st):
         st.note(f"{st.sc.names[st.country]} have nowhere to place {st.to_place} battalions; they are not placed")
         st.to_place = 0
     return not st.to_place and not st.first_groups
