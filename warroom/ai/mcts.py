@@ -47,6 +47,10 @@ WIDENING = 2.0
 so a step with a hundred legal moves is searched deeply on a few rather than once each on all."""
 HINT_BIAS = 1.0
 """The heuristic's choice gets HINT_BIAS / (visits + 1) on top of its UCB score (progressive bias)."""
+KEEP_HINT = 1.0
+"""The search leaves the heuristic's choice at the root only for an action whose mean value beats the choice's by
+more than KEEP_HINT standard errors (values taken as shares in 0-1): with dice deciding much of a campaign, a few
+rollouts each would otherwise trade a sound choice for a lucky one."""
 DEFAULT_ROLLOUTS = 400
 MAX_HORIZON = 1_000_000
 _NUMBER = re.compile(r"[0-9]{1,12}")
@@ -276,19 +280,31 @@ class Search:
         return hint
 
     def best(self, legal: Sequence[Action]) -> Action:
-        """The most visited of the root's legal actions (ties: the better mean, then the earlier in `legal`)."""
+        """The most visited of the root's legal actions (ties: the better mean, then the earlier in `legal`); but
+        the heuristic's choice where the search tried it and has no clear evidence against it (`KEEP_HINT`)."""
         children = self.root.children
         best = legal[0]
+        best_child: Node | None = None
         key = (-1, -1.0)
         encode = self.encode
+        hint = (self.root.hints or {}).get(self.me)
+        kept: Action | None = None
         for a in legal:
-            child = children.get((self.me, a if encode is None else encode(a)))
+            code = a if encode is None else encode(a)
+            child = children.get((self.me, code))
             if child is None or not child.visits:
                 continue
+            if hint is not None and code == hint:
+                kept = a
             mine = (child.visits, child.total / child.visits)
             if mine > key:
-                best, key = a, mine
-        return best
+                best, best_child, key = a, child, mine
+        if kept is None or kept == best or best_child is None:
+            return best
+        held = children[(self.me, hint)]
+        p, q = best_child.total / best_child.visits, held.total / held.visits
+        spread = math.sqrt(max(0.0, p * (1 - p)) / best_child.visits + max(0.0, q * (1 - q)) / held.visits)
+        return best if p - q > KEEP_HINT * spread else kept
 
     def nodes(self) -> int:
         """How many nodes the tree holds."""

@@ -73,9 +73,11 @@ class Combat:
                       self.defenders)
 
 
-FleetSeen = tuple[tuple[str, int, int, int], list[Any], str]
-"""A listing of strategic moves at sea and in the air: (side, turn, the locations' version, how many counters
-had moved), the moves, and the ship that then moved alone, or '' (`strategic.fleet_move_options`)."""
+FleetSeen = tuple[tuple[str, int, str, int, int], list[Any], str]
+"""A listing of strategic moves at sea and in the air: (side, turn, step, the locations' version, how many
+counters had moved), the moves, and the ship that then moved alone, or '' (`strategic.fleet_move_options`). Within
+one step of one turn nothing else they depend on changes: control, supply and the airfields' state stand still
+while counters make their strategic moves."""
 
 
 # not a native class when compiled (scripts/compile.py): clone() starts from object.__new__

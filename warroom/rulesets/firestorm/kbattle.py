@@ -11,48 +11,29 @@ from warroom.rulesets.firestorm.kstate import ATT_WINS, DEF_WINS, DRAWN, NO_REQ,
 
 
 def commit_options(k: KPosition, attacking: bool) -> list[int]:
-    """`commitment.commit_options`, kept by the scenario's tables for each set of the facts it reads
-    (`KMap.commit_cache`): a new list each time."""
     m = k.m
     b = k.fought()
     side = b.attacker if attacking else b.defender
     area = b.frm if attacking else b.to
+    nt = m.nt
+    AIR, CARPET, DEFENCE = nt, nt + 1, nt + 2
     side_of = m.side_of
     present = [u for u, w in enumerate(k.loc) if w == area and side_of[u] == side]
     reserve = [u for u, w in enumerate(k.loc) if w == m.RESERVE and side_of[u] == side] \
         if m.reserve_rule else []
     limit = b.max_ft if attacking else 2
     required = b.required if attacking else NO_REQ
-    air = m.has_air[side] and k.air_left[side] > 0
-    defence = not attacking and m.german_defence and side == 1 and k.turn >= m.defence_from \
-        and len(present) < m.defence_max
-    carpet = attacking and m.carpet_rule and k.carpet_left > 0 and side == 0
-    key = (attacking, side, area, limit, required, air, defence, carpet, k.counts[area] if reserve else -1,
-           len(present), tuple(present + reserve))
-    got = m.commit_cache.get(key)
-    if got is None:
-        if len(m.commit_cache) >= 100_000:
-            m.commit_cache.clear()
-        got = m.commit_cache[key] = _commit_options(k, attacking, area, present, reserve, limit, required, air,
-                                                    defence, carpet)
-    return list(got)
-
-
-def _commit_options(k: KPosition, attacking: bool, area: int, present: list[int], reserve: list[int], limit: int,
-                    required: int, air: bool, defence: bool, carpet: bool) -> list[int]:
-    m = k.m
-    nt = m.nt
-    AIR, CARPET, DEFENCE = nt, nt + 1, nt + 2
     must_lead = attacking and required == PANZER_REQ
     panzers = must_lead or m.panzer_rule
     units = present + reserve
     extras = []
-    if air:
+    if m.has_air[side] and k.air_left[side] > 0:
         extras.append(AIR)
-    if defence:
+    if not attacking and m.german_defence and side == 1 and k.turn >= m.defence_from \
+            and len(present) < m.defence_max:
         extras.append(DEFENCE)
     candidates = commit_candidates(units, extras, attacking)
-    grouped = panzers or required != NO_REQ or bool(reserve) or defence
+    grouped = panzers or required != NO_REQ or bool(reserve) or DEFENCE in extras
     reserve_set = set(reserve)
     kept: list[tuple[int, ...]] = []
     for c in candidates:
@@ -63,7 +44,7 @@ def _commit_options(k: KPosition, attacking: bool, area: int, present: list[int]
         kept.append(c)
     commit_code = m.commit_code
     out = [commit_code(c) for c in kept]
-    if carpet:
+    if attacking and m.carpet_rule and k.carpet_left > 0 and side == 0:
         out.extend(commit_code((*c, CARPET)) for c in kept)
     return out
 

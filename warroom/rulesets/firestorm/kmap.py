@@ -49,9 +49,6 @@ reference engine's alone)."""
 K_PASS: Final = 0
 """The kernel's code for `pass`."""
 
-CommitKey = tuple[bool, int, int, int, int, bool, bool, bool, int, int, tuple[int, ...]]
-"""What `kbattle.commit_options` reads (`KMap.commit_cache`)."""
-
 
 def kernel_problem(sc: FirestormScenario, params: dict[str, Any]) -> str:
     """Why the kernel cannot play this campaign ('' if it can): it plays General's Wargame campaigns with Caen's
@@ -215,10 +212,6 @@ class KMap:
         self.ranked = [0] * len(self.item_rank)
         for item, r in enumerate(self.item_rank):
             self.ranked[r] = item
-        # `kbattle.commit_options` by what it reads: attacking or not, the side, the area, the troop limit, the troop
-        # required, air, defences and carpet bombing on offer, the count in the area where reserves join, and the
-        # troops (how many are present, then the reserves)
-        self.commit_cache: dict[CommitKey, list[int]] = {}
 
     def revision_ok(self, params: dict[str, Any]) -> bool:
         """Whether moves may pass through a full area (`moves.through_full`)."""
@@ -247,6 +240,8 @@ class KMap:
         items: list[int] = []
         while k:
             k, r = divmod(k, width)
+            if not r:
+                raise ValueError(f"{code} is no commitment's code")
             items.append(self.ranked[r - 1])
         return tuple(items)
 

@@ -755,13 +755,13 @@ def fleet_move_options(st: St, side: str) -> list[Move]:
     """Strategic moves (6.12): each of the side's counters that may still move (`fleet_counter_problem`), to
     each place `FleetReach` finds for it."""
     navy = navy_of(st)
-    key = (side, st.turn, navy.where.version, len(navy.moved))
+    key = (side, st.turn, st.step, navy.where.version, len(navy.moved))
     seen = navy.fleet_seen
     if seen is not None:
         if seen[0] == key:
             return list(seen[1])
         was, moves, mover = seen
-        if mover and was[:2] == key[:2] and was[2] + 1 == key[2] and was[3] + 1 == key[3]:
+        if mover and was[:3] == key[:3] and was[3] + 1 == key[3] and was[4] + 1 == key[4]:
             # one ship or submarine of the side moved since: its own moves are gone, nobody else's changed (no
             # enemy ship moved, so the seas open are the same, and the airfields' room is the same)
             out = [m for m in moves if m.unit != mover]
@@ -901,7 +901,7 @@ def apply_fleet(st: St, action: Pass | Move) -> None:
     assert isinstance(action, Move)
     frm = navy.where[action.unit]
     seen = navy.fleet_seen
-    before = (fleet_mover(st), st.turn, navy.where.version, len(navy.moved))
+    before = (fleet_mover(st), st.turn, st.step, navy.where.version, len(navy.moved))
     relocate(st, action.unit, action.to)
     navy.moved.add(action.unit)
     if seen is not None and seen[0] == before and not counter(st, action.unit).is_aircraft:

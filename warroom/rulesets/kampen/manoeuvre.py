@@ -140,10 +140,8 @@ def has_targets(st: KampenState, use: CardUse) -> bool:
     settles it: a move of one or two areas (any neighbour will do) or by rail (a neighbour without Germans, over
     no water)."""
     effect = use.effect
-    if effect not in ("extra_move", "rail_move"):
+    if effect not in ("extra_move", "rail_move") or use.count("areas", 2 if effect == "extra_move" else 3) < 1:
         return next(iter_targets(st, use), None) is not None
-    if use.count("areas", 2 if effect == "extra_move" else 3) < 1:
-        return False
     c = st.country
     most = use.count("battalions", 1)
     board = st.sc.board
