@@ -12,17 +12,14 @@ from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState
 from warroom.rulesets.firestorm.actions import PASS, Move, Order
 from warroom.rulesets.firestorm.fleet import SORTIE
+from warroom.rulesets.firestorm.fleet_moves import check_airfields, fleet_move_options
 from warroom.rulesets.firestorm.naval_combat import fight as combat
 from warroom.rulesets.firestorm.positions import apply_orders as do
 from warroom.rulesets.firestorm.positions import roll, strategic_position, with_counters
 from warroom.rulesets.firestorm.sea import airfield_limit, lose
 from warroom.rulesets.firestorm.sea import navy_of as nav
 from warroom.rulesets.firestorm.state import GONE, OFFMAP, WITHDRAWN
-from warroom.rulesets.firestorm.strategic import (
-    check_airfields,
-    fleet_move_options,
-    strategic_arrivals,
-)
+from warroom.rulesets.firestorm.strategic import strategic_arrivals
 from warroom.scenarios import load_scenario
 
 ALLIES, AXIS = "allies", "axis"

@@ -75,7 +75,7 @@ class Combat:
 
 FleetSeen = tuple[tuple[str, int, str, int, int], list[Any], str]
 """A listing of strategic moves at sea and in the air: (side, turn, step, the locations' version, how many
-counters had moved), the moves, and the ship that then moved alone, or '' (`strategic.fleet_move_options`). Within
+counters had moved), the moves, and the ship that then moved alone, or '' (`fleet_moves.fleet_move_options`). Within
 one step of one turn nothing else they depend on changes: control, supply and the airfields' state stand still
 while counters make their strategic moves."""
 
@@ -109,7 +109,7 @@ class NavalState:
         self.sortie_from: dict[str, str] = {}  # Ju-87 on the land maps -> its airfield
         self.moved: set[str] = set()  # counters moved in this Strategic Phase
         self.landed: dict[str, str] = {}  # landing harbour -> "ok" | "wait" | "lost" this turn
-        # the last listing of strategic moves at sea and in the air (`strategic.fleet_move_options`): shared, never
+        # the last listing of strategic moves at sea and in the air (`fleet_moves.fleet_move_options`): shared, never
         # changed in place
         self.fleet_seen: FleetSeen | None = None
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from warroom.core.state import Action
 from warroom.rulesets.firestorm.actions import Move, Order, Pass
+from warroom.rulesets.firestorm.fleet_moves import fleet_move_problem
 from warroom.rulesets.firestorm.sea import (
     HARBOUR,
     KIND_TEXT,
@@ -21,7 +22,7 @@ from warroom.rulesets.firestorm.sea import (
     navy_of,
     place,
 )
-from warroom.rulesets.firestorm.strategic import MOVE_VERBS, fleet_move_problem
+from warroom.rulesets.firestorm.strategic import MOVE_VERBS
 
 if TYPE_CHECKING:
     from warroom.rulesets.firestorm.state import FirestormState as St
