@@ -253,6 +253,8 @@ def place(area: str, n: int = 1) -> Place:
     if got is None:
         got = _PLACES[key] = Place(area, n)
     return got
+
+
 KampenAction = (Move | Fight | Lose | Refuse | Retreat | Exchange | Place | Discard | Remove | Play | Done | Roll
                 | Choose | Ship | Sail | Intercept | Join | Sea | Raid | Land | Recall | Withdraw)
 SEAS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
