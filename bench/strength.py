@@ -4,7 +4,8 @@ For every scenario and seat: the seat's win rate when a searching bot (`--bot`, 
 the heuristic in every other seat, beside the heuristic's own win rate in that seat (heuristic against heuristic),
 each with its 95% Wilson interval. A seat passes when the search's rate is at least `--margin` (20 points) above the
 heuristic's and the two intervals do not overlap. A win is an outcome with the seat's side as its winner (a draw is
-no win); sides that share a seat (Kampen om Norge's Norway and Allies) share their wins.
+no win); sides that share a seat (Kampen om Norge's Norway and Allies) share their wins. The bar asks for at least
+`--min-games` (200) in the seat; with fewer, a seat that clears the margin says so and how many games it had.
 
 The full bar (1 s a decision, 200 games, every seat) is about 55 CPU-hours for the two Firestorm land campaigns
 alone: a Caen game asks a side about 120 searched decisions. Run it on a Ray cluster (`--ray ADDRESS`) or many local
@@ -86,6 +87,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="local worker processes")
     parser.add_argument("--ray", metavar="ADDRESS", help="run on the Ray cluster at ADDRESS ('auto' finds one)")
     parser.add_argument("--margin", type=float, default=0.20, help="points the search must gain over the heuristic")
+    parser.add_argument("--min-games", type=int, default=200, help="games the bar asks for in each seat")
     parser.add_argument("--out", type=Path, default=Path("strength.jsonl"), help="finished cells (JSON lines)")
     args = parser.parse_args()
     problem = bot_problem(args.bot)
@@ -128,9 +130,10 @@ def main() -> None:
     print(f"{'scenario':<16} {'seat':<8} {'heuristic':>22} {args.bot:>22} {'gain':>6}  bar")
     for name, seat, base, search in rows:
         gain = search["rate"] - base["rate"]
-        passed = gain >= args.margin and search["ci95"][0] > base["ci95"][1]
-        print(f"{name:<16} {seat:<8} {_rate(base):>22} {_rate(search):>22} {100 * gain:>+5.1f}  "
-              f"{'passed' if passed else 'not passed'}")
+        met = gain >= args.margin and search["ci95"][0] > base["ci95"][1]
+        verdict = "not passed" if not met else "passed" if search["games"] >= args.min_games else \
+            f"margin met, {search['games']} of {args.min_games} games"
+        print(f"{name:<16} {seat:<8} {_rate(base):>22} {_rate(search):>22} {100 * gain:>+5.1f}  {verdict}")
 
 
 def _rate(row: dict[str, Any]) -> str:
