@@ -46,11 +46,11 @@ def seats_of(scenario: str, params: dict[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-def cell(scenario: str, params: dict[str, Any], holder: str, bot: str, games: int, seed: int, jobs: int,
-         backend: str, progress: Progress) -> list[dict[str, Any]]:
+def cell(scenario: str, params: dict[str, Any], seats: dict[str, list[str]], holder: str, bot: str, games: int,
+         seed: int, jobs: int, backend: str, progress: Progress) -> list[dict[str, Any]]:
     """Play `games` with `bot` in seat `holder` and the heuristic elsewhere (`holder` '': the heuristic everywhere,
-    the baseline); a row per seat that the games measure: the holder's, or every seat for the baseline."""
-    seats = seats_of(scenario, params)
+    the baseline); a row per seat that the games measure: the holder's, or every seat for the baseline. `seats`:
+    `seats_of` the scenario."""
     bots = {s: (bot if s == holder else "heuristic") for s in seats}
     name = f"{scenario}{' advanced' if params else ''} {holder or 'every seat'}: {bot}"
     task = progress.add_task(name, total=games)
@@ -119,7 +119,8 @@ def main() -> None:
                           for seat in seats if not holder or seat == holder]
                 if all(k in done for k in wanted):
                     continue
-                for row in cell(scenario, params, holder, bot, games, args.seed, args.jobs, backend, progress):
+                for row in cell(scenario, params, seats, holder, bot, games, args.seed, args.jobs, backend,
+                                progress):
                     done[key(row)] = row
                     with args.out.open("a") as f:
                         f.write(json.dumps(row) + "\n")

@@ -125,23 +125,29 @@ class FleetReach:
 
 def fleet_move_options(st: St, side: str) -> list[Move]:
     """Strategic moves (6.12): each of the side's counters that may still move (`fleet_counter_problem`), to
-    each place `FleetReach` finds for it."""
+    each place `FleetReach` finds for it. A new list each time."""
+    return list(_listed(st, side))
+
+
+def _listed(st: St, side: str) -> list[Move]:
+    """`fleet_move_options`, kept on the navy from one decision to the next (`NavalState.fleet_seen`): the kept
+    list itself, which nobody may change."""
     navy = navy_of(st)
     key = (side, st.turn, st.step, navy.where.version, len(navy.moved))
     seen = navy.fleet_seen
     if seen is not None:
         if seen[0] == key:
-            return list(seen[1])
+            return seen[1]
         was, moves, mover = seen
         if mover and was[:3] == key[:3] and was[3] + 1 == key[3] and was[4] + 1 == key[4]:
             # one ship or submarine of the side moved since: its own moves are gone, nobody else's changed (no
             # enemy ship moved, so the seas open are the same, and the airfields' room is the same)
             out = [m for m in moves if m.unit != mover]
             navy.fleet_seen = (key, out, "")
-            return list(out)
+            return out
     out = _fleet_move_options(st, side)
     navy.fleet_seen = (key, out, "")
-    return list(out)
+    return out
 
 
 def _fleet_move_options(st: St, side: str) -> list[Move]:
@@ -259,7 +265,7 @@ def begin_fleet_moves(st: St) -> None:
 
 
 def legal_fleet(st: St) -> Sequence[Any]:
-    return [*fleet_move_options(st, fleet_mover(st)), PASS]
+    return [*_listed(st, fleet_mover(st)), PASS]
 
 
 def apply_fleet(st: St, action: Pass | Move) -> None:

@@ -13,6 +13,7 @@ actor's own cards and ships and public flags: what the acting country may know (
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import warroom.rulesets.kampen.coast as coast
@@ -143,17 +144,19 @@ def area_problem(st: St, area: str, words: bool = True) -> str:
             f"I or II (4.3)")
 
 
-def placement_areas(st: St) -> list[str]:
-    """Where the country places new battalions (4.3; advanced game 8.3); never where enemy battalions stand
-    (assumption: a reinforcement does not start a battle, J22)."""
-    return [area for area in st.sc.board.land_by_name if not area_problem(st, area, words=False)]
+def placement_areas(st: St) -> Iterator[str]:
+    """Where the country places its next new battalions (4.3; advanced game 8.3), by id: never where enemy
+    battalions stand (assumption: a reinforcement does not start a battle, J22), and the Allies' first groups
+    apart (chapter 3). One at a time, so that asking whether there is any stops at the first."""
+    first = st.first_groups
+    for area in st.sc.board.land_by_name:
+        if not area_problem(st, area, words=False) and not (first and group_problem(st, area)):
+            yield area
 
 
 def can_place(st: St) -> bool:
     """Whether `legal_places` offers anything, without listing it."""
-    first = st.first_groups
-    return any(not area_problem(st, area, words=False) and not (first and group_problem(st, area))
-               for area in st.sc.board.land_by_name)
+    return next(placement_areas(st), None) is not None
 
 
 def group_problem(st: St, area: str) -> str:
@@ -168,11 +171,8 @@ def group_problem(st: St, area: str) -> str:
 
 
 def legal_places(st: St) -> list[Any]:
-    areas = placement_areas(st)
-    if st.first_groups:
-        group = st.first_groups[0]
-        return [place(a, group) for a in areas if not group_problem(st, a)]
-    return [place(a) for a in areas]
+    group = st.first_groups[0] if st.first_groups else 1
+    return [place(a, group) for a in placement_areas(st)]
 
 
 def place_problem(st: St, action: Any) -> str:
