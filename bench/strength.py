@@ -103,10 +103,14 @@ def main() -> None:
         backend = "ray"
     done: dict[str, dict[str, Any]] = {}
     if args.out.exists():
-        for line in args.out.read_text().splitlines():
+        for number, line in enumerate(args.out.read_text().splitlines(), 1):
             if line.strip():
-                row = json.loads(line)
-                done[key(row)] = row
+                try:
+                    row = json.loads(line)
+                    done[key(row)] = row
+                except (ValueError, TypeError, KeyError) as exc:  # the file is left as it is
+                    parser.error(f"{args.out} line {number} is not a cell this script wrote ({exc!r}); "
+                                 "mend or remove it, or name another --out")
     rows: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns) as progress:

@@ -49,3 +49,13 @@ def test_a_bad_bot_is_refused_before_play(tmp_path: Path) -> None:
     assert got.returncode == 2
     assert "a search budget is a number of rollouts" in got.stderr and "'often'" in got.stderr
     assert not out.exists()
+
+
+def test_a_corrupt_cells_file_is_named_and_left_alone(tmp_path: Path) -> None:
+    out = tmp_path / "cells.jsonl"
+    out.write_text('{"scenario": "lorraine"}\nnot json\n')
+    before = out.read_bytes()
+    got = run("--bot", "mcts:3", "--games", "2", "--baseline-games", "6", "--scenario", "lorraine", "--out", str(out))
+    assert got.returncode == 2
+    assert f"{out} line 1 is not a cell this script wrote" in got.stderr
+    assert out.read_bytes() == before
