@@ -8,6 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILE_STAMP := $(VENV)/.compiled
 ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') warroom/ai/firestorm_kernel_bot.py \
+	warroom/ai/mcts.py \
 	scripts/compile.py
 HOST ?= 127.0.0.1
 PORT ?= 8000

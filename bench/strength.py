@@ -4,7 +4,7 @@ For every scenario and seat: the seat's win rate when a searching bot (`--bot`, 
 the heuristic in every other seat, beside the heuristic's own win rate in that seat (heuristic against heuristic),
 each with its 95% Wilson interval. A seat passes when the search's rate is at least `--margin` (20 points) above the
 heuristic's and the two intervals do not overlap. A win is an outcome with the seat's side as its winner (a draw is
-no win); sides that share a seat (Kampen om Norge's Norway and Allies) share their wins. The bar asks for at least
+no win); sides that win together (Kampen om Norge's Norway and Allies) each count the win. The bar asks for at least
 `--min-games` (200) in the seat; with fewer, a seat that clears the margin says so and how many games it had.
 
 The full bar (1 s a decision, 200 games, every seat) is about 55 CPU-hours for the two Firestorm land campaigns
@@ -37,12 +37,24 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def seats_of(scenario: str, params: dict[str, Any]) -> dict[str, list[str]]:
-    """Each seat and the sides it holds."""
+    """Each seat and the winners that count as its wins: the camps (`RuleSystem.score_sides`, what a game's
+    summary names as its winner) of the sides it holds. A side's camp is the side itself, or else the one camp that
+    is no side's id: Kampen om Norge's Norway and Allies win together, as 'norway_allies'."""
     sc = load_game(scenario)
     system = rulesets.of(sc)
+    seats = system.seats(sc, {**system.sim_params, **params})
+    camps = system.score_sides(sc)
+    joint = [c for c in camps if c not in seats]
     out: dict[str, list[str]] = {}
-    for side, seat in system.seats(sc, {**system.sim_params, **params}).items():
-        out.setdefault(seat, []).append(side)
+    for side, seat in seats.items():
+        if side in camps:
+            camp = side
+        elif len(joint) == 1:
+            camp = joint[0]
+        else:
+            raise ValueError(f"{scenario}: no camp among {camps} is the side {side!r}'s")
+        if camp not in out.setdefault(seat, []):
+            out[seat].append(camp)
     return out
 
 
@@ -59,10 +71,10 @@ def cell(scenario: str, params: dict[str, Any], seats: dict[str, list[str]], hol
                        progress=lambda n: progress.advance(task, n))
     progress.remove_task(task)
     rows = []
-    for seat, sides in seats.items():
+    for seat, camps in seats.items():
         if holder and seat != holder:
             continue
-        wins = sum(summary.wins.get(side, 0) for side in sides)
+        wins = sum(summary.wins.get(camp, 0) for camp in camps)
         rows.append({"scenario": scenario, "params": params, "seat": seat, "bot": bot, "games": summary.games,
                      "seed": seed, "wins": wins, "rate": wins / summary.games,
                      "ci95": list(wilson(wins, summary.games))})

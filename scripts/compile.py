@@ -30,17 +30,17 @@ sys.path.insert(0, str(ROOT))  # run as a script: the warroom of this checkout, 
 
 from warroom import compiled  # noqa: E402
 
-COMPILED = ("warroom/core/dice.py", "warroom/rulesets/firestorm/*.py", "warroom/rulesets/kampen/*.py",
-            "warroom/ai/firestorm_kernel_bot.py")
-"""The modules mypyc compiles: the rules, where the engine spends its time, and the dice."""
+COMPILED = ("warroom/core/dice.py", "warroom/core/flow.py", "warroom/rulesets/firestorm/*.py",
+            "warroom/rulesets/kampen/*.py", "warroom/ai/firestorm_kernel_bot.py", "warroom/ai/mcts.py")
+"""The modules mypyc compiles: the rules, where the engine spends its time, the dice and the search's loop."""
 KEPT_PURE = {
     "warroom/rulesets/firestorm/__init__.py": "a package's __init__: tiny, runs once",
     "warroom/rulesets/kampen/__init__.py": "a package's __init__: tiny, runs once",
 }
-"""Files matched by `COMPILED` that stay pure Python, and why. (`core/flow.py` is not compiled either: mypyc
-cannot build its frozen generic dataclass. The state classes whose `clone()` copies the instance dictionary are
-compiled as non-native classes: `@mypyc_attr(native_class=False)`.)"""
-INPUTS = ("warroom/core", "warroom/rulesets", "warroom/ai/firestorm_kernel_bot.py")
+"""Files matched by `COMPILED` that stay pure Python, and why. (Some classes are compiled as non-native classes,
+`@mypyc_attr(native_class=False)`: the state classes whose `clone()` copies the instance dictionary, and
+`core.flow.Step`, a frozen generic dataclass that mypyc cannot build natively.)"""
+INPUTS = ("warroom/core", "warroom/rulesets", "warroom/ai/firestorm_kernel_bot.py", "warroom/ai/mcts.py")
 """Every source under these folders (and these files) is hashed into the manifest: the compiled modules and the pure
 modules whose types they were compiled against (a changed signature in a pure module makes the build stale too)."""
 PURE = "the engine runs as pure Python (`make compile` tries again)"

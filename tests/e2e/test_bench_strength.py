@@ -59,3 +59,17 @@ def test_a_corrupt_cells_file_is_named_and_left_alone(tmp_path: Path) -> None:
     assert got.returncode == 2
     assert f"{out} line 1 is not a cell this script wrote" in got.stderr
     assert out.read_bytes() == before
+
+
+def test_each_seat_counts_the_wins_of_its_camp() -> None:
+    """A game's summary names the winning camp: Kampen om Norge's Norway and Allies win together, so a win of
+    'norway_allies' is a win for each of their seats (the heuristic's baseline there was once counted as 0%)."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import strength
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    assert strength.seats_of("kampen", {}) == {"germany": ["germany"], "norway": ["norway_allies"]}
+    assert strength.seats_of("kampen", {"seats": 3}) == {
+        "germany": ["germany"], "norway": ["norway_allies"], "allies": ["norway_allies"]}
+    assert strength.seats_of("caen", {}) == {"allies": ["allies"], "axis": ["axis"]}

@@ -23,8 +23,9 @@ BUILD = compiled.check(compiled.overlay_dir())
 needs_build = pytest.mark.skipif(not BUILD.compiled, reason=f"no fresh compiled build ({BUILD.reason}): "
                                  "`make compile` or `python scripts/compile.py` builds one")
 PROBE = ("import warroom.compiled as c, warroom.core.dice as d, warroom.rulesets.firestorm.moves as m, "
-         "warroom.rulesets.kampen.state as k, warroom.core.flow as f\n"
+         "warroom.rulesets.kampen.state as k, warroom.core.state as f, warroom.ai.mcts as s\n"
          "print(c.status().describe()); print(d.__file__); print(m.__file__); print(k.__file__); print(f.__file__); "
+         "print(s.__file__); "
          "print(getattr(m, 'EDITED', False))")
 
 
@@ -41,18 +42,37 @@ def run(args: list[str], *, pure: bool, root: Path = compiled.SOURCE_ROOT) -> st
 
 @needs_build
 def test_a_fresh_build_is_loaded() -> None:
-    engine, dice, moves, state, flow, _ = run(["-c", PROBE], pure=False).splitlines()
+    engine, dice, moves, state, api, search, _ = run(["-c", PROBE], pure=False).splitlines()
     assert engine.startswith("engine: compiled (mypyc ")
-    for path in (dice, moves, state):
+    for path in (dice, moves, state, search):
         assert path.startswith(str(compiled.overlay_dir())) and path.endswith(compiled.extension_suffix()), path
-    assert flow == str(compiled.SOURCE_ROOT / "warroom" / "core" / "flow.py")  # not compiled: always the source
+    assert api == str(compiled.SOURCE_ROOT / "warroom" / "core" / "state.py")  # not compiled: always the source
 
 
 def test_warroom_pure_forces_pure_python() -> None:
-    engine, dice, moves, state, _, _ = run(["-c", PROBE], pure=True).splitlines()
+    engine, dice, moves, state, _, _, _ = run(["-c", PROBE], pure=True).splitlines()
     assert engine == "engine: pure Python (WARROOM_PURE=1)"
     assert [dice, moves, state] == [str(compiled.SOURCE_ROOT / "warroom" / name) for name in
                                     ("core/dice.py", "rulesets/firestorm/moves.py", "rulesets/kampen/state.py")]
+
+
+PLUG_IN = ("import warroom.core.flow as f\n"
+           "class Rules(f.Flow):\n"
+           "    pass\n"
+           "class Position:\n"
+           "    step = ''\n"
+           "    def is_terminal(self): return False\n"
+           "p = Position()\n"
+           "Rules([f.Step('a', 'phase', end_if=lambda s: False)]).enter(p, 'a')\n"
+           "print(f.__file__); print(p.step, f.Step('a', 'phase').phase)")
+
+
+@needs_build
+def test_a_rule_system_not_compiled_may_build_on_the_compiled_flow() -> None:
+    """A plug-in system (pure Python) subclasses the compiled `Flow` and builds `Step`s, as a bundled one does."""
+    where, shown = run(["-c", PLUG_IN], pure=False).splitlines()
+    assert where.startswith(str(compiled.overlay_dir())), where
+    assert shown == "a phase"
 
 
 @needs_build
@@ -65,7 +85,7 @@ def test_an_edited_source_takes_effect_at_once(tmp_path: Path) -> None:
     assert unchanged[0].startswith("engine: compiled"), "a faithful copy of the sources uses the build"
     moves = tmp_path / "warroom" / "rulesets" / "firestorm" / "moves.py"
     moves.write_text(moves.read_text(encoding="utf-8") + "\nEDITED = True\n", encoding="utf-8")
-    engine, dice, moves_file, _, _, edited = run(["-c", PROBE], pure=False, root=tmp_path).splitlines()
+    engine, dice, moves_file, _, _, _, edited = run(["-c", PROBE], pure=False, root=tmp_path).splitlines()
     assert engine == ("engine: pure Python (the compiled build is stale: warroom/rulesets/firestorm/moves.py "
                       "changed since (make compiles it again))")
     assert (dice, moves_file, edited) == (str(tmp_path / "warroom/core/dice.py"), str(moves), "True")

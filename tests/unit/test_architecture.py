@@ -24,6 +24,11 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+COMPILER_HINTS = "mypy_extensions"
+"""The one package besides the standard library that the core may import: mypyc's class markers (`mypyc_attr`),
+which change nothing in pure Python (the compiled flow lets an uncompiled rule system subclass it)."""
+
+
 def test_core_imports_only_the_standard_library_and_itself() -> None:
     files = sorted((ROOT / "core").glob("*.py"))
     assert files
@@ -33,7 +38,8 @@ def test_core_imports_only_the_standard_library_and_itself() -> None:
             if top == "warroom":
                 assert name.startswith("warroom.core"), f"{path.name} imports {name} from outside the core"
             else:
-                assert top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {name}"
+                assert top in sys.stdlib_module_names or top in ("__future__", COMPILER_HINTS), \
+                    f"{path.name} imports {name}"
 
 
 LAYERS = {

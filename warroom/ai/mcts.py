@@ -21,7 +21,9 @@ One search serves every registered system, through the state API and the system'
   seed alone; or seconds of CPU time, which does not (the count reached depends on the machine).
 
 The rollout policy is uniform random play (or, with `/g`, the system's heuristic for every side) through the trusted
-path (`apply_unchecked`), as `core.game.play`, on copies that keep no log.
+path (`apply_unchecked`), as `core.game.play`, on copies that keep no log. Where the position offers
+`random_action(rng)` (a uniform draw among its legal actions, made without listing them where the step knows how:
+Kampen om Norge's moves), a random playout draws its moves with it.
 """
 
 from __future__ import annotations
@@ -183,6 +185,7 @@ class Search:
         rng = self.rng
         world = self.world()
         apply = getattr(world, "apply_unchecked", None) or world.apply_action
+        draw = getattr(world, "random_action", None)  # a uniform draw of a legal action without the list
         node = self.root
         path: list[Node] = []
         horizon = self.budget.horizon
@@ -212,6 +215,9 @@ class Search:
                     fast.play_out((rng, rng), rng, -1 if horizon is None else horizon - depth + 1)
                     self.backup(path, fast.value())
                     return
+            if grown and guide is None and draw is not None:
+                apply(draw(rng), who)
+                continue
             legal = world.legal_actions()
             if grown:
                 if guide is not None and len(legal) > 1:

@@ -9,8 +9,10 @@ so automatic steps run without any player.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from random import Random
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from warroom.core.errors import IllegalActionError
 
@@ -40,25 +42,45 @@ def _reject(_state: Any, action: Any) -> None:
     raise IllegalActionError(f"no action is taken in this step ({action.to_str()})")
 
 
-@dataclass(frozen=True)
+def _no_next(_state: Any) -> str:
+    return ""
+
+
 class Step(Generic[S]):
-    """One row of the flow table.
+    """One row of the flow table: a plain class rather than a frozen dataclass, so that compiled it is a native one
+    (mypyc cannot build a frozen generic dataclass natively) and the flow reads its fields directly; its fields
+    are `Final`, set once.
 
     `actor` says who decides (a side id, CHANCE or REPORT). A step with no actor is automatic:
     its `on_begin` does the work and it ends at once unless `end_if` says otherwise.
+
+    `problem` is the step's "why not": the reason an action is not legal now, '' when it is. Where a step has one,
+    it decides legality and words the refusal, and `legal` lists exactly the actions it finds nothing against.
+
+    `sample` draws one of `legal`'s actions uniformly at random without listing them all, where that is much
+    cheaper (a search's random playouts use it): each legal action exactly as likely as any other.
     """
 
-    name: str
-    phase: str
-    actor: Callable[[S], str] = _nobody
-    legal: Callable[[S], Sequence[Any]] = _no_actions
-    apply: Callable[[S, Any], None] = _reject
-    on_begin: Callable[[S], None] | None = None
-    end_if: Callable[[S], bool] = _always
-    next: Callable[[S], str] = field(default=lambda _s: "")
-    problem: Callable[[S, Any], str] | None = None
-    """The step's "why not": the reason an action is not legal now, '' when it is. Where a step has one, it
-    decides legality and words the refusal, and `legal` lists exactly the actions it finds nothing against."""
+    __slots__ = ("actor", "apply", "end_if", "legal", "name", "next", "on_begin", "phase", "problem", "sample")
+
+    def __init__(self, name: str, phase: str, actor: Callable[[S], str] = _nobody,
+                 legal: Callable[[S], Sequence[Any]] = _no_actions, apply: Callable[[S, Any], None] = _reject,
+                 on_begin: Callable[[S], None] | None = None, end_if: Callable[[S], bool] = _always,
+                 next: Callable[[S], str] = _no_next, problem: Callable[[S, Any], str] | None = None,
+                 sample: Callable[[S, Random], Any] | None = None) -> None:
+        self.name: Final = name
+        self.phase: Final = phase
+        self.actor: Final = actor
+        self.legal: Final = legal
+        self.apply: Final = apply
+        self.on_begin: Final = on_begin
+        self.end_if: Final = end_if
+        self.next: Final = next
+        self.problem: Final = problem
+        self.sample: Final = sample
+
+    def __repr__(self) -> str:
+        return f"Step({self.name!r}, {self.phase!r})"
 
     def is_legal(self, state: S, action: Any) -> bool:
         """No `problem` with `action`, if the step has one; else membership in `legal(state)`."""
@@ -67,6 +89,8 @@ class Step(Generic[S]):
         return action in self.legal(state)
 
 
+# a rule system's flow may subclass it uncompiled (a system being written, or the pure engine's fallback)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Flow(Generic[S]):
     """A table of steps and the loop that moves a state through it."""
 

@@ -14,6 +14,7 @@ actor's own cards and ships and public flags: what the acting country may know (
 from __future__ import annotations
 
 from collections.abc import Iterator
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 import warroom.rulesets.kampen.coast as coast
@@ -44,6 +45,47 @@ def legal_moves(st: St) -> list[Any]:
     out.extend(manoeuvre.playable_moves(st))
     out.append(DONE)
     return out
+
+
+def random_move(st: St, rng: Random) -> Any:
+    """One of `legal_moves(st)`, each as likely as any other, drawn without listing them (a search's random
+    playouts make most of their moves here). The draw is over every plain move, every distinct card in the hand
+    and `done`, and a card the mover cannot play now is drawn again: the plain moves are counted from the
+    battalions free to move, and a card is asked about only when it is drawn."""
+    if st.april:
+        listed = legal_moves(st)
+        return listed[int(rng.random() * len(listed))]
+    c = st.country
+    adjacency = st.sc.board.adjacency
+    arrived = st.arrived
+    troops = st.troops
+    plain = 0  # every plain move: the battalions free to move in an area times its neighbours
+    for area, here in troops.items():
+        n = here.get(c, 0)
+        if n and arrived:
+            n -= arrived.get(area, 0)
+        if n > 0:
+            plain += n * len(adjacency[area])
+    hand = list(dict.fromkeys(st.hands[c]))
+    slots = plain + len(hand) + 1
+    while True:
+        r = int(rng.random() * slots)
+        if r < plain:  # the r-th plain move, counted again in the same order
+            for area, here in troops.items():
+                n = here.get(c, 0)
+                if n and arrived:
+                    n -= arrived.get(area, 0)
+                if n > 0:
+                    neighbours = adjacency[area]
+                    ways = n * len(neighbours)
+                    if r < ways:
+                        return move(area, neighbours[r // n], r % n + 1)
+                    r -= ways
+        r -= plain
+        if r == len(hand):
+            return DONE
+        if manoeuvre.playable_move(st, hand[r]):
+            return Play(hand[r])
 
 
 _PLAIN: dict[tuple[str, tuple[str, ...], int], tuple[Move, ...]] = {}
@@ -148,10 +190,14 @@ def placement_areas(st: St) -> Iterator[str]:
     """Where the country places its next new battalions (4.3; advanced game 8.3), by id: never where enemy
     battalions stand (assumption: a reinforcement does not start a battle, J22), and the Allies' first groups
     apart (chapter 3). One at a time, so that asking whether there is any stops at the first."""
-    first = st.first_groups
     for area in st.sc.board.land_by_name:
-        if not area_problem(st, area, words=False) and not (first and group_problem(st, area)):
+        if may_place(st, area):
             yield area
+
+
+def may_place(st: St, area: str) -> bool:
+    """Whether the country's next new battalions may go to `area` (`placement_areas`' test)."""
+    return not area_problem(st, area, words=False) and not (st.first_groups and group_problem(st, area))
 
 
 def can_place(st: St) -> bool:
@@ -173,6 +219,19 @@ def group_problem(st: St, area: str) -> str:
 def legal_places(st: St) -> list[Any]:
     group = st.first_groups[0] if st.first_groups else 1
     return [place(a, group) for a in placement_areas(st)]
+
+
+def random_place(st: St, rng: Random) -> Any:
+    """One of `legal_places(st)`, each as likely as any other: areas drawn at random until one may take the
+    battalions (as many tries as there are areas), else a draw from the list."""
+    areas = st.sc.board.land_by_name
+    group = st.first_groups[0] if st.first_groups else 1
+    for _ in areas:
+        area = areas[int(rng.random() * len(areas))]
+        if may_place(st, area):
+            return place(area, group)
+    listed = legal_places(st)
+    return listed[int(rng.random() * len(listed))]
 
 
 def place_problem(st: St, action: Any) -> str:

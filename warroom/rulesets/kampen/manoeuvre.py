@@ -101,11 +101,12 @@ def iter_targets(st: KampenState, use: CardUse) -> Iterator[Any]:
             k_max = min(most, movable(st, frm, c))
             yield from (move(frm, to, k) for to in fields if to != frm for k in range(1, k_max + 1))
     elif effect == "evacuate":
+        evacuate = card_with(st, "evacuate")
         for frm in sorted(st.troops):
             k_max = min(most, movable(st, frm, c))
             # assumption: (5.2) Kystevakuering's printed requirement, an Allied ship off the coast, is checked
             # where the battalions embark; the ship carries them wherever it may land them.
-            if k_max <= 0 or not allied_coast(st, frm) or not advanced_met(st, card_with(st, "evacuate"), frm):
+            if k_max <= 0 or not allied_coast(st, frm) or not advanced_met(st, evacuate, frm):
                 continue
             yield from (move(frm, to, k) for to in board.land_by_name if to != frm and allied_coast(st, to)
                         and not st.hostile(to, c) for k in range(1, k_max + 1))
@@ -123,16 +124,17 @@ def card_with(st: KampenState, effect: str) -> Card:
 
 def playable_moves(st: KampenState) -> list[Play]:
     """Movement cards the mover may play in phase 1b."""
-    out = []
-    for key in dict.fromkeys(st.hands[st.country]):
-        found = use_at(st, key, "move", ("play",))
-        if found is None or found[1].effect not in MOVE_EFFECTS:
-            continue
-        if found[1].effect == "invasion" and len(st.hands[st.country]) < 2:
-            continue  # nothing left to exchange once the card itself is played
-        if has_targets(st, found[1]):
-            out.append(Play(key))
-    return out
+    return [Play(key) for key in dict.fromkeys(st.hands[st.country]) if playable_move(st, key)]
+
+
+def playable_move(st: KampenState, key: str) -> bool:
+    """Whether the mover may play this card of its hand as a movement card now."""
+    found = use_at(st, key, "move", ("play",))
+    if found is None or found[1].effect not in MOVE_EFFECTS:
+        return False
+    if found[1].effect == "invasion" and len(st.hands[st.country]) < 2:
+        return False  # nothing left to exchange once the card itself is played
+    return has_targets(st, found[1])
 
 
 def has_targets(st: KampenState, use: CardUse) -> bool:
@@ -172,11 +174,6 @@ def effect_use(st: KampenState) -> CardUse:
     return card_of(st, key).uses[index]
 
 
-def record_move(st: KampenState, moved: Moved) -> None:
-    if st.country == GERMANY:
-        st.flags.moved = (*st.flags.moved, moved)
-
-
 def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_air: bool = False) -> None:
     """`n` of the mover's battalions reach `to` from `frm` (already taken off the board): into a hostile
     area they wait at the border of the area passed through last (or arrive by sea or air), else they move in."""
@@ -190,14 +187,16 @@ def arrive(st: KampenState, frm: str, to: str, n: int, via: str = "", by_sea_or_
             attack.origins[start] = attack.origins.get(start, 0) + n
             if st.sc.board.crosses_water(start, to):
                 attack.over_water += n
-        st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} attack {st.name(to)}"
-                + ("" if by_sea_or_air else f" from {st.name(start)}"))
+        if st.record_events:  # the words only where they are kept
+            st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} attack {st.name(to)}"
+                    + ("" if by_sea_or_air else f" from {st.name(start)}"))
     else:
         st.add(to, c, n)
         st.arrived[to] = st.arrived.get(to, 0) + n
-        st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} to {st.name(to)}")
-    if not by_sea_or_air and frm:
-        record_move(st, Moved(frm, via, to, n, to in st.attacks))
+        if st.record_events:
+            st.note(f"{st.sc.names[c]}: {n} battalion{'s' * (n > 1)} to {st.name(to)}")
+    if not by_sea_or_air and frm and c == GERMANY:  # remembered for Sprengt bro
+        st.flags.moved = (*st.flags.moved, Moved(frm, via, to, n, to in st.attacks))
 
 
 def apply_target(st: KampenState, action: Move | Place) -> None:
@@ -283,17 +282,21 @@ def invasion_areas(st: KampenState) -> list[str]:
 # ----- phase 1c: Norwegian sabotage and flight, German engineers ---------------------------------------------------
 def sabotage_choices(st: KampenState, use: CardUse) -> list[Any]:
     """What a phase-1c card may act on: an attacked area (Veisperring, flight) or a crossed border."""
+    return list(iter_sabotage_choices(st, use))
+
+
+def iter_sabotage_choices(st: KampenState, use: CardUse) -> Iterator[Any]:
+    """`sabotage_choices`, one at a time (so that asking whether a card can be played stops at the first)."""
     if use.effect == "block_attack":
         kinds = set(use.names("borders"))
-        return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY
-                and any(kind_of(st, frm, a) in kinds for frm in x.origins)]
-    if use.effect == "block_border":
+        yield from (place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY
+                    and any(kind_of(st, frm, a) in kinds for frm in x.origins))
+    elif use.effect == "block_border":
         seen = sorted({b for m in st.flags.moved if can_take_back(st, m) for b in m.borders()})
-        return [Move(frm, to, 1) for frm, to in seen]
-    if use.effect == "flee":
-        return [Place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY and st.at(a, NORWAY)
-                and flight_areas(st, a)]
-    return []
+        yield from (move(frm, to, 1) for frm, to in seen)
+    elif use.effect == "flee":
+        yield from (place(a) for a, x in sorted(st.attacks.items()) if x.country == GERMANY and st.at(a, NORWAY)
+                    and flight_areas(st, a))
 
 
 def kind_of(st: KampenState, a: str, b: str) -> str:
@@ -322,7 +325,8 @@ def playable_sabotage(st: KampenState) -> list[Play]:
     out = []
     for key in dict.fromkeys(st.hands[NORWAY]):
         found = use_at(st, key, "sabotage", ("stop",))
-        if found is not None and found[1].effect in SABOTAGE_EFFECTS and sabotage_choices(st, found[1]):
+        if found is not None and found[1].effect in SABOTAGE_EFFECTS and \
+                next(iter_sabotage_choices(st, found[1]), None) is not None:
             out.append(Play(key))
     return out
 
@@ -491,9 +495,18 @@ def play_card(st: KampenState, country: str, key: str, step: str) -> CardUse:
 def safe_coast(st: KampenState, exclude: str) -> list[str]:
     """Land areas on the Allied coast free of enemy battalions, of battles still to fight and of areas German
     attackers came from (they may walk back in)."""
+    return list(iter_safe_coast(st, exclude))
+
+
+def iter_safe_coast(st: KampenState, exclude: str) -> Iterator[str]:
+    """`safe_coast`, one at a time (so that asking whether there is one stops at the first)."""
     origins = st.flags.origins
-    return [a for a in sorted(st.sc.board.land) if a != exclude and allied_coast(st, a)
-            and not st.at(a, GERMANY) and a not in st.attacks and a not in origins]
+    return (a for a in st.sc.board.land_by_name if a != exclude and allied_coast(st, a)
+            and not st.at(a, GERMANY) and a not in st.attacks and a not in origins)
+
+
+def any_safe_coast(st: KampenState, exclude: str) -> bool:
+    return next(iter_safe_coast(st, exclude), None) is not None
 
 
 # ----- phase 3: Transportfly to airfields, Ubåt against reinforcements ---------------------------------------------

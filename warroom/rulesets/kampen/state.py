@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from random import Random
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -215,11 +216,15 @@ class Flags:
 
     def new_round(self) -> None:
         """A country's round begins: what its movement, sea moves and placing remembered is cleared."""
-        fresh = Flags()
-        for name in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
-                     "airfield_places", "drop", "scatter", "sailing", "sea_moved", "recalled", "recalling",
-                     "sea_done", "icept", "sea_places"):
-            setattr(self, name, getattr(fresh, name))
+        self.__dict__.update(_ROUND_FRESH)
+
+
+_ROUND_FRESH: dict[str, Any] = {
+    name: getattr(Flags(), name)
+    for name in ("move_done", "effect", "invading", "landing", "sabotage", "sabotage_done", "moved",
+                 "airfield_places", "drop", "scatter", "sailing", "sea_moved", "recalled", "recalling", "sea_done",
+                 "icept", "sea_places")}
+"""The round's flags as a new round finds them (each value immutable, so shared)."""
 
 
 class KampenRules(Flow["KampenState"]):
@@ -299,6 +304,16 @@ class KampenState(FlowRecording):
         if self.terminal or self.current_player() == CHANCE:
             return ()
         return self.flow.steps[self.step].legal(self)
+
+    def random_action(self, rng: Random) -> Action:
+        """One of `legal_actions()`, each as likely as any other (a search's random playout move), drawn by the
+        step where it can do so without listing them all (`Step.sample`: only a player's step has one)."""
+        sample = self.flow.steps[self.step].sample
+        if sample is not None and not self.terminal:
+            drawn: Action = sample(self, rng)
+            return drawn
+        legal = self.legal_actions()
+        return legal[int(rng.random() * len(legal))]
 
     def chance_dice(self) -> Dice | MixedDice:
         if self.current_player() != CHANCE:

@@ -48,7 +48,15 @@ from warroom.rulesets.kampen.decks import (
     deck_out,
     fill_hand,
 )
-from warroom.rulesets.kampen.land import can_place, legal_moves, legal_places, move_problem, place_problem
+from warroom.rulesets.kampen.land import (
+    can_place,
+    legal_moves,
+    legal_places,
+    move_problem,
+    place_problem,
+    random_move,
+    random_place,
+)
 from warroom.rulesets.kampen.losses import (
     apply_answer,
     apply_loss,
@@ -359,7 +367,7 @@ def apply_attacker_loss(st: St, action: Remove) -> None:
 def rescue_open(st: St) -> bool:
     b = st.battle
     return b is not None and b.allied_lost > 0 and bool(st.hands[ALLIES]) and manoeuvre.allied_coast(
-        st, b.area) and bool(manoeuvre.safe_coast(st, b.area))  # asked whatever the Allies hold
+        st, b.area) and manoeuvre.any_safe_coast(st, b.area)  # asked whatever the Allies hold
 
 
 def legal_rescue(st: St) -> list[Any]:
@@ -404,7 +412,7 @@ def after_removal(st: St) -> str:
     assert b is not None
     if st.flags.rescue:
         return "rescue_target"
-    open_sea = bool(st.hands[ALLIES]) and manoeuvre.allied_coast(st, b.area) and bool(manoeuvre.safe_coast(st, b.area))
+    open_sea = bool(st.hands[ALLIES]) and manoeuvre.allied_coast(st, b.area) and manoeuvre.any_safe_coast(st, b.area)
     if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.evacuation_offered \
             and open_sea:
         st.flags.evacuation_offered = True  # beaten Allied attackers may leave by sea instead of going back
@@ -750,7 +758,7 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
         Step("round_start", "movement", on_begin=begin_round,
              next=lambda st: "sea_move" if st.advanced else "move"),
         Step("move", "movement", actor=lambda st: st.country, legal=legal_moves, apply=apply_move, problem=move_problem,
-             end_if=lambda st: bool(st.flags.move_done or st.flags.effect or st.flags.invading),
+             sample=random_move, end_if=lambda st: bool(st.flags.move_done or st.flags.effect or st.flags.invading),
              next=after_move),
         Step("card_effect", "movement", actor=lambda st: st.country,
              legal=lambda st: manoeuvre.targets(st, manoeuvre.effect_use(st)), apply=manoeuvre.apply_target,
@@ -833,7 +841,7 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
              on_begin=begin_submarine,
              end_if=lambda st: not st.flags.submarine, next=goto("place")),
         Step("place", "reinforcement", actor=lambda st: st.country, legal=legal_places, apply=apply_place,
-             problem=place_problem,
+             problem=place_problem, sample=random_place,
              end_if=placing_done, next=lambda st: after_april_place(st) if st.april else (
                  "discard" if must_discard(st) else "new_cards")),
         Step("discard", "new cards", actor=lambda st: st.country, legal=legal_discards, apply=apply_discard,
