@@ -6,10 +6,11 @@ Every number comes from `cards.toml`; this module holds only the handlers' rules
 
 from __future__ import annotations
 
+from random import Random
 from typing import TYPE_CHECKING
 
 import warroom.rulesets.kampen.naval as naval
-from warroom.rulesets.kampen.actions import Play
+from warroom.rulesets.kampen.actions import DONE, Done, Play
 from warroom.rulesets.kampen.cards import APRIL_TIMINGS, STEPS, Card, CardUse, Roll
 from warroom.rulesets.kampen.state import Played
 
@@ -21,6 +22,7 @@ BATTLE_STEPS = ("attack_cards", "defend_cards", "react_cards")
 IN_BATTLE = frozenset({"extra_dice", "ignore_water", "cancel", "bluff"})
 """The handlers of the land-battle card steps."""
 ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
+GERMAN_SEAS = frozenset({"I", "II"})
 
 
 def card_of(st: KampenState, key: str) -> Card:
@@ -52,6 +54,12 @@ def allowed(st: KampenState, use: CardUse) -> bool:
     return not use.advanced or st.advanced
 
 
+def allied_coast(st: KampenState, area: str) -> bool:
+    """Whether `area` is on the Allies' coast: facing sea areas III-VII, and neither I nor II."""
+    seas = st.sc.board.coast(area)
+    return not seas.isdisjoint(ALLIED_SEAS) and seas.isdisjoint(GERMAN_SEAS)
+
+
 def requirement_met(st: KampenState, b: Battle, need: str) -> bool:
     return land_requirement(st, b.area, need)
 
@@ -61,8 +69,7 @@ def land_requirement(st: KampenState, area: str, need: str) -> bool:
     if need == "air_range":
         return board.in_air_range(area, german_airfields(st))
     if need == "allied_coast":
-        seas = board.coast(area)
-        return bool(seas & ALLIED_SEAS) and not seas & {"I", "II"}
+        return allied_coast(st, area)
     if need == "point_city":
         return area in board.point_cities
     return False
@@ -136,21 +143,52 @@ def playable(st: KampenState, country: str, step: str) -> list[Play]:
     limit would forbid exactly what the book offers. So a side may play a card of a type at step 1 and another
     of that type at step 3 (two Speidertropp: one to ignore the water, one to cancel a Bakhold), but never two
     of a type at one step. See docs/kampen-cards.md."""
-    b = st.battle
-    if b is None:
+    if st.battle is None:
         return []
-    timings = timings_now(st, STEPS[step].timings)
-    side = side_of(b, country)
-    present = st.at(b.area, country) > 0 if side == "defender" else True
-    used_types = {p.type for p in b.played if p.side == side and p.step == step}
+    fits = Fits(st, country, step)
     out: list[Play] = []
     for key in dict.fromkeys(st.hands[country]):
-        card = card_of(st, key)
-        if card.deck != deck_now(st) or card.type in used_types or not advanced_met(st, card, b.area):
-            continue
-        fits = [i for i, use in enumerate(card.uses) if use_fits(st, b, side, present, step, timings, use)]
-        out.extend([Play(key)] if len(fits) == 1 else [Play(key, i) for i in fits])
+        uses = fits.uses(key)
+        out.extend([Play(key)] if len(uses) == 1 else [Play(key, i) for i in uses])
     return out
+
+
+def random_play(st: KampenState, country: str, step: str, rng: Random) -> Play | Done:
+    """One of `playable(st, country, step)` or `done`, each as likely as any other, drawn without listing them: a
+    slot for each use of each distinct card in the hand and one for `done`, drawn again where that use does not
+    fit now."""
+    assert st.battle is not None
+    fits = Fits(st, country, step)
+    slots = [(key, i) for key in dict.fromkeys(st.hands[country]) for i in range(len(card_of(st, key).uses))]
+    while True:
+        r = int(rng.random() * (len(slots) + 1))
+        if r == len(slots):
+            return DONE
+        key, i = slots[r]
+        uses = fits.uses(key)
+        if i in uses:
+            return Play(key) if len(uses) == 1 else Play(key, i)
+
+
+class Fits:
+    """Which uses of a card fit the battle's card step for `country` now (`playable`'s test, card by card)."""
+
+    def __init__(self, st: KampenState, country: str, step: str) -> None:
+        b = st.battle
+        assert b is not None
+        self.st, self.b, self.step = st, b, step
+        self.timings = timings_now(st, STEPS[step].timings)
+        self.side = side_of(b, country)
+        self.present = st.at(b.area, country) > 0 if self.side == "defender" else True
+        self.used_types = {p.type for p in b.played if p.side == self.side and p.step == step}
+
+    def uses(self, key: str) -> list[int]:
+        st, b = self.st, self.b
+        card = card_of(st, key)
+        if card.deck != deck_now(st) or card.type in self.used_types or not advanced_met(st, card, b.area):
+            return []
+        return [i for i, use in enumerate(card.uses)
+                if use_fits(st, b, self.side, self.present, self.step, self.timings, use)]
 
 
 def use_fits(st: KampenState, b: Battle, side: str, present: bool, step: str, timings: tuple[str, ...],

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from random import Random
 from typing import TYPE_CHECKING, Any
 
-from warroom.rulesets.kampen.actions import Done, Move, Place, Play, move, place
+from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play, move, place
 from warroom.rulesets.kampen.cards import Card, CardUse
-from warroom.rulesets.kampen.effects import advanced_met, allowed, card_of, deck_now, german_airfields, timings_now
+from warroom.rulesets.kampen.effects import (
+    advanced_met,
+    allied_coast,
+    allowed,
+    card_of,
+    deck_now,
+    german_airfields,
+    timings_now,
+)
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, Attack, Moved, held
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.state import KampenState
 
-ALLIED_SEAS = frozenset({"III", "IV", "V", "VI", "VII"})
 MOVE_EFFECTS = frozenset({"extra_move", "rail_move", "airlift", "evacuate", "paradrop", "invasion"})
 SABOTAGE_EFFECTS = frozenset({"block_attack", "block_border", "flee"})
-
-
-def allied_coast(st: KampenState, area: str) -> bool:
-    seas = st.sc.board.coast(area)
-    return bool(seas & ALLIED_SEAS) and not seas & {"I", "II"}
 
 
 def movable(st: KampenState, area: str, country: str) -> int:
@@ -276,7 +279,7 @@ def scatter(st: KampenState, action: Place) -> None:
 # ----- the Allies' invasion: an exchange in phase 1, landing on the coast -------------------------------------------
 def invasion_areas(st: KampenState) -> list[str]:
     card = card_with(st, "invasion")
-    return [a for a in sorted(st.sc.board.land) if allied_coast(st, a) and advanced_met(st, card, a)]
+    return [a for a in st.sc.board.land_by_name if allied_coast(st, a) and advanced_met(st, card, a)]
 
 
 # ----- phase 1c: Norwegian sabotage and flight, German engineers ---------------------------------------------------
@@ -322,13 +325,26 @@ def sabotage_window(st: KampenState) -> bool:
 def playable_sabotage(st: KampenState) -> list[Play]:
     if st.country != GERMANY:
         return []
-    out = []
-    for key in dict.fromkeys(st.hands[NORWAY]):
-        found = use_at(st, key, "sabotage", ("stop",))
-        if found is not None and found[1].effect in SABOTAGE_EFFECTS and \
-                next(iter_sabotage_choices(st, found[1]), None) is not None:
-            out.append(Play(key))
-    return out
+    return [Play(key) for key in dict.fromkeys(st.hands[NORWAY]) if sabotage_playable(st, key)]
+
+
+def sabotage_playable(st: KampenState, key: str) -> bool:
+    """Whether Norway may play this card of its hand in phase 1c now: a sabotage card with something to act on."""
+    found = use_at(st, key, "sabotage", ("stop",))
+    return found is not None and found[1].effect in SABOTAGE_EFFECTS and \
+        next(iter_sabotage_choices(st, found[1]), None) is not None
+
+
+def random_sabotage(st: KampenState, rng: Random) -> Play | Done:
+    """One of phase 1c's choices (`playable_sabotage` and `done`), each as likely as any other: a slot for each
+    distinct card in Norway's hand and one for `done`, drawn again where that card cannot be played now."""
+    keys = list(dict.fromkeys(st.hands[NORWAY])) if st.country == GERMANY else []
+    while True:
+        r = int(rng.random() * (len(keys) + 1))
+        if r == len(keys):
+            return DONE
+        if sabotage_playable(st, keys[r]):
+            return Play(keys[r])
 
 
 def counter_cards(st: KampenState) -> list[Play]:
@@ -501,8 +517,8 @@ def safe_coast(st: KampenState, exclude: str) -> list[str]:
 def iter_safe_coast(st: KampenState, exclude: str) -> Iterator[str]:
     """`safe_coast`, one at a time (so that asking whether there is one stops at the first)."""
     origins = st.flags.origins
-    return (a for a in st.sc.board.land_by_name if a != exclude and allied_coast(st, a)
-            and not st.at(a, GERMANY) and a not in st.attacks and a not in origins)
+    return (a for a in st.sc.board.land_by_name if a != exclude and a not in st.attacks and a not in origins
+            and not st.at(a, GERMANY) and allied_coast(st, a))
 
 
 def any_safe_coast(st: KampenState, exclude: str) -> bool:

@@ -9,6 +9,7 @@ removal, retreat and reinforcement cards are in `manoeuvre.py`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from random import Random
 from typing import Any, Protocol
 
 import warroom.rulesets.kampen.coast as coast
@@ -232,6 +233,13 @@ def legal_cards(step: str) -> Any:
     return legal
 
 
+def sample_cards(step: str) -> Any:
+    def sample(st: St, rng: Random) -> Any:
+        assert st.battle is not None
+        return effects.random_play(st, st.battle.seats[0], step, rng)
+    return sample
+
+
 class Seated(Protocol):
     seats: list[str]
 
@@ -260,7 +268,7 @@ def apply_card(step: str) -> Callable[[St, Any], None]:
 
 def card_step(name: str, nxt: str) -> Step[St]:
     return Step(name, "combat", actor=lambda st: st.battle.seats[0] if st.battle and st.battle.seats else "",
-                legal=legal_cards(name), apply=apply_card(name), on_begin=begin_cards(name),
+                legal=legal_cards(name), apply=apply_card(name), on_begin=begin_cards(name), sample=sample_cards(name),
                 end_if=lambda st: st.battle is None or not st.battle.seats or bool(st.flags.bluff),
                 next=lambda st: "bluff_roll" if st.flags.bluff else nxt)
 
@@ -366,7 +374,7 @@ def apply_attacker_loss(st: St, action: Remove) -> None:
 # ----- step 6: Kystevakuering saves eliminated Allied battalions ----------------------------------------------------
 def rescue_open(st: St) -> bool:
     b = st.battle
-    return b is not None and b.allied_lost > 0 and bool(st.hands[ALLIES]) and manoeuvre.allied_coast(
+    return b is not None and b.allied_lost > 0 and bool(st.hands[ALLIES]) and effects.allied_coast(
         st, b.area) and manoeuvre.any_safe_coast(st, b.area)  # asked whatever the Allies hold
 
 
@@ -412,7 +420,7 @@ def after_removal(st: St) -> str:
     assert b is not None
     if st.flags.rescue:
         return "rescue_target"
-    open_sea = bool(st.hands[ALLIES]) and manoeuvre.allied_coast(st, b.area) and manoeuvre.any_safe_coast(st, b.area)
+    open_sea = bool(st.hands[ALLIES]) and effects.allied_coast(st, b.area) and manoeuvre.any_safe_coast(st, b.area)
     if b.winner == "defender" and b.attack.country == ALLIES and b.attack.total and not st.flags.evacuation_offered \
             and open_sea:
         st.flags.evacuation_offered = True  # beaten Allied attackers may leave by sea instead of going back
@@ -778,6 +786,7 @@ def build_flow(advanced: Sequence[Step[St]], after_april_place: Callable[[St], s
              legal=lambda st: [Place(a) for a in manoeuvre.invasion_areas(st)], apply=apply_landing,
              end_if=lambda st: not st.flags.landing, next=goto("move")),
         Step("sabotage", "movement", actor=lambda st: NORWAY, legal=legal_sabotage, apply=apply_sabotage,
+             sample=manoeuvre.random_sabotage,
              on_begin=begin_sabotage,
              end_if=lambda st: bool(st.flags.sabotage_done or st.flags.sabotage),
              next=after_sabotage),

@@ -1,4 +1,5 @@
-"""The land steps' random draws (land.py): `random_move` and `random_place` draw one of the step's legal actions,
+"""The random draws of Kampen om Norge's steps (`Step.sample`: land.py's moves and placements, the battle's card
+windows in effects.py, Norway's phase-1c sabotage in manoeuvre.py): each draws one of its step's legal actions,
 each as likely as any other, without listing them; a search's random playouts make their moves with them
 (`KampenState.random_action`)."""
 
@@ -18,11 +19,13 @@ from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.actions import Play
 from warroom.scenarios import load_game
 
-STEPS = ("move", "place")
+SAMPLED = tuple(sorted({name for params in ({}, {"advanced": True})
+                        for name, step in new_game(load_game("kampen"), params).flow.steps.items() if step.sample}))
+"""The steps that draw without listing."""
 
 
 def positions(params: dict[str, Any], seed: int) -> Iterator[KampenState]:
-    """The move and place decisions of one game played by uniform random choices from the listed actions."""
+    """The decisions at the sampled steps of one game played by uniform random choices from the listed actions."""
     st = new_game(load_game("kampen"), dict(params))
     rng = random.Random(seed)
     while not st.is_terminal():
@@ -31,9 +34,13 @@ def positions(params: dict[str, Any], seed: int) -> Iterator[KampenState]:
             st.apply_action(st.chance_dice().sample(rng), who)
             continue
         legal = st.legal_actions()
-        if st.step in STEPS and len(legal) > 1:
+        if st.step in SAMPLED and len(legal) > 1:
             yield st
         st.apply_action(legal[int(rng.random() * len(legal))], who)
+
+
+def has_play(st: KampenState) -> bool:
+    return any(isinstance(a, Play) for a in st.legal_actions())
 
 
 def sample_positions(params: dict[str, Any], seed: int, every: int) -> list[KampenState]:
@@ -44,32 +51,36 @@ def sample_positions(params: dict[str, Any], seed: int, every: int) -> list[Kamp
     return out
 
 
-def has_play(st: KampenState) -> bool:
-    return any(isinstance(a, Play) for a in st.legal_actions())
+def test_the_sampled_steps_are_the_busy_ones() -> None:
+    assert SAMPLED == ("attack_cards", "defend_cards", "move", "place", "react_cards", "sabotage")
 
 
 @pytest.mark.parametrize("params", [{}, {"advanced": True}], ids=["basic", "advanced"])
 def test_every_draw_is_one_of_the_listed_actions(params: dict[str, Any]) -> None:
     seen = Counter[str]()
     for seed in range(3):
-        for st in sample_positions(params, seed, 7):
+        for st in sample_positions(params, seed, 5):
             legal = set(st.legal_actions())
             rng = random.Random(seed)
             for _ in range(40):
                 drawn = st.random_action(rng)
                 assert drawn in legal, f"{drawn.to_str()} drawn at {st.step}, not legal there"
             seen[st.step] += 1
-    assert seen["move"] >= 20 and seen["place"] >= 5, seen
+    assert set(seen) == set(SAMPLED), seen
 
 
 @pytest.mark.parametrize("params", [{}, {"advanced": True}], ids=["basic", "advanced"])
 def test_the_draws_are_uniform_over_the_legal_actions(params: dict[str, Any]) -> None:
     """Chi-square against equal counts, at a threshold six standard deviations out (a false alarm is then out of
-    the question); every action, cards and `done` included, is drawn."""
-    found = sample_positions(params, 5, 11)
-    with_cards = [st for st in found if st.step == "move" and has_play(st)]
-    picked = with_cards[:3] + [st for st in found if st.step == "place"][:2]
-    assert len(picked) == 5
+    the question); every action, cards and `done` included, is drawn. At each sampled step, the positions of two
+    games with the most choices (a move step's where cards are among them)."""
+    found = sample_positions(params, 5, 1) + sample_positions(params, 6, 1)
+    picked: list[KampenState] = []
+    for name in SAMPLED:
+        here = [st for st in found if st.step == name and (name != "move" or has_play(st))]
+        here.sort(key=lambda st: -len(st.legal_actions()))
+        picked += here[:2]
+    assert {st.step for st in picked} == set(SAMPLED)
     for st in picked:
         legal = list(st.legal_actions())
         per = 120
