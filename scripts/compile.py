@@ -37,9 +37,8 @@ KEPT_PURE = {
     "warroom/rulesets/firestorm/__init__.py": "a package's __init__: tiny, runs once",
     "warroom/rulesets/kampen/__init__.py": "a package's __init__: tiny, runs once",
 }
-"""Files matched by `COMPILED` that stay pure Python, and why. (Some classes are compiled as non-native classes,
-`@mypyc_attr(native_class=False)`: the state classes whose `clone()` copies the instance dictionary, and
-`core.flow.Step`, a frozen generic dataclass that mypyc cannot build natively.)"""
+"""Files matched by `COMPILED` that stay pure Python, and why. (The state classes whose `clone()` copies the
+instance dictionary are compiled as non-native classes: `@mypyc_attr(native_class=False)`.)"""
 INPUTS = ("warroom/core", "warroom/rulesets", "warroom/ai/firestorm_kernel_bot.py", "warroom/ai/mcts.py")
 """Every source under these folders (and these files) is hashed into the manifest: the compiled modules and the pure
 modules whose types they were compiled against (a changed signature in a pure module makes the build stale too)."""

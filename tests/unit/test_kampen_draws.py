@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from warroom.ai.mcts import Budget, search_for
+from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
 from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.actions import Play
@@ -55,7 +56,8 @@ def test_the_sampled_steps_are_the_busy_ones() -> None:
     assert SAMPLED == ("attack_cards", "defend_cards", "move", "place", "react_cards", "sabotage")
 
 
-@pytest.mark.parametrize("params", [{}, {"advanced": True}], ids=["basic", "advanced"])
+@pytest.mark.parametrize("params", [{}, {"advanced": True}, {"seats": 3}, {"advanced": True, "seats": 3}],
+                         ids=["basic", "advanced", "basic-3", "advanced-3"])
 def test_every_draw_is_one_of_the_listed_actions(params: dict[str, Any]) -> None:
     seen = Counter[str]()
     for seed in range(3):
@@ -102,6 +104,13 @@ def test_a_move_drawn_where_cards_are_held_can_be_a_card() -> None:
             assert all(draws.count(p) > 0 for p in plays)
             return
     pytest.fail("no move step with a playable card in the game")
+
+
+def test_no_draw_where_no_player_chooses() -> None:
+    st = new_game(load_game("kampen"), {})
+    assert st.current_player() == CHANCE
+    with pytest.raises(IllegalActionError, match="no player chooses"):
+        st.random_action(random.Random(1))
 
 
 def test_the_draws_are_seeded_and_searches_repeat() -> None:

@@ -51,7 +51,9 @@ def random_move(st: St, rng: Random) -> Any:
     """One of `legal_moves(st)`, each as likely as any other, drawn without listing them (a search's random
     playouts make most of their moves here). The draw is over every plain move, every distinct card in the hand
     and `done`, and a card the mover cannot play now is drawn again: the plain moves are counted from the
-    battalions free to move, and a card is asked about only when it is drawn."""
+    battalions free to move, and a card is asked about only when it is drawn. The plain moves are counted in the
+    order of the board's record (`st.troops`, which a copy keeps): the same position and stream draw the same move,
+    though not always the one at the same place in `legal_moves`' sorted list."""
     if st.april:
         listed = legal_moves(st)
         return listed[int(rng.random() * len(listed))]

@@ -307,12 +307,14 @@ class KampenState(FlowRecording):
 
     def random_action(self, rng: Random) -> Action:
         """One of `legal_actions()`, each as likely as any other (a search's random playout move), drawn by the
-        step where it can do so without listing them all (`Step.sample`: only a player's step has one)."""
+        step where it can do so without listing them all (`Step.sample`). Refused at a chance node and at the end."""
         sample = self.flow.steps[self.step].sample
-        if sample is not None and not self.terminal:
+        if sample is not None and not self.terminal:  # only a player's step has a sampler
             drawn: Action = sample(self, rng)
             return drawn
         legal = self.legal_actions()
+        if not legal:
+            raise IllegalActionError(f"no player chooses an action now (step {self.step!r})")
         return legal[int(rng.random() * len(legal))]
 
     def chance_dice(self) -> Dice | MixedDice:
