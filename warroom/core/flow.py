@@ -42,6 +42,16 @@ def _reject(_state: Any, action: Any) -> None:
     raise IllegalActionError(f"no action is taken in this step ({action.to_str()})")
 
 
+def draw_until(rng: Random, slots: int, pick: Callable[[int], Any]) -> Any:
+    """A step's uniform draw by rejection (`Step.sample`): slot numbers drawn uniformly from `slots` until
+    `pick(slot)` names an action (None: that slot holds no legal action now, draw again). Each legal action must
+    own exactly one slot, and some slot must always hold one."""
+    while True:
+        got = pick(int(rng.random() * slots))
+        if got is not None:
+            return got
+
+
 def _no_next(_state: Any) -> str:
     return ""
 

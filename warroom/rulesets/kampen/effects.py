@@ -10,6 +10,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 import warroom.rulesets.kampen.naval as naval
+from warroom.core.flow import draw_until
 from warroom.rulesets.kampen.actions import DONE, Done, Play
 from warroom.rulesets.kampen.cards import APRIL_TIMINGS, STEPS, Card, CardUse, Roll
 from warroom.rulesets.kampen.state import Played
@@ -160,14 +161,16 @@ def random_play(st: KampenState, country: str, step: str, rng: Random) -> Play |
     assert st.battle is not None
     fits = Fits(st, country, step)
     slots = [(key, i) for key in dict.fromkeys(st.hands[country]) for i in range(len(card_of(st, key).uses))]
-    while True:
-        r = int(rng.random() * (len(slots) + 1))
+
+    def pick(r: int) -> Play | Done | None:
         if r == len(slots):
             return DONE
         key, i = slots[r]
         uses = fits.uses(key)
-        if i in uses:
-            return Play(key) if len(uses) == 1 else Play(key, i)
+        return None if i not in uses else Play(key) if len(uses) == 1 else Play(key, i)
+
+    drawn: Play | Done = draw_until(rng, len(slots) + 1, pick)
+    return drawn
 
 
 class Fits:

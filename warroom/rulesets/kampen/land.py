@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import warroom.rulesets.kampen.coast as coast
 import warroom.rulesets.kampen.manoeuvre as manoeuvre
+from warroom.core.flow import draw_until
 from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play, move, place
 from warroom.rulesets.kampen.state import GERMANY, NORWAY
 
@@ -69,9 +70,8 @@ def random_move(st: St, rng: Random) -> Any:
         if n > 0:
             plain += n * len(adjacency[area])
     hand = list(dict.fromkeys(st.hands[c]))
-    slots = plain + len(hand) + 1
-    while True:
-        r = int(rng.random() * slots)
+
+    def pick(r: int) -> Any:
         if r < plain:  # the r-th plain move, counted again in the same order
             for area, here in troops.items():
                 n = here.get(c, 0)
@@ -83,11 +83,9 @@ def random_move(st: St, rng: Random) -> Any:
                     if r < ways:
                         return move(area, neighbours[r // n], r % n + 1)
                     r -= ways
-        r -= plain
-        if r == len(hand):
-            return DONE
-        if manoeuvre.playable_move(st, hand[r]):
-            return Play(hand[r])
+        return manoeuvre.card_or_done(st, hand, r - plain, manoeuvre.playable_move)
+
+    return draw_until(rng, plain + len(hand) + 1, pick)
 
 
 _PLAIN: dict[tuple[str, tuple[str, ...], int], tuple[Move, ...]] = {}

@@ -9,10 +9,11 @@ A card is played (`Play`), then its target is chosen as a `Move` or `Place` in t
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.flow import draw_until
 from warroom.rulesets.kampen.actions import DONE, Done, Move, Place, Play, move, place
 from warroom.rulesets.kampen.cards import Card, CardUse
 from warroom.rulesets.kampen.effects import (
@@ -339,12 +340,18 @@ def random_sabotage(st: KampenState, rng: Random) -> Play | Done:
     """One of phase 1c's choices (`playable_sabotage` and `done`), each as likely as any other: a slot for each
     distinct card in Norway's hand and one for `done`, drawn again where that card cannot be played now."""
     keys = list(dict.fromkeys(st.hands[NORWAY])) if st.country == GERMANY else []
-    while True:
-        r = int(rng.random() * (len(keys) + 1))
-        if r == len(keys):
-            return DONE
-        if sabotage_playable(st, keys[r]):
-            return Play(keys[r])
+    done_or_play: Play | Done = draw_until(rng, len(keys) + 1,
+                                           lambda r: card_or_done(st, keys, r, sabotage_playable))
+    return done_or_play
+
+
+def card_or_done(st: KampenState, keys: list[str], r: int, playable: Callable[[KampenState, str], bool]
+                 ) -> Play | Done | None:
+    """Slot `r` of a draw among distinct cards and `done` (`done` last): its card played, if `playable`, or
+    `done`; None where that card cannot be played now."""
+    if r == len(keys):
+        return DONE
+    return Play(keys[r]) if playable(st, keys[r]) else None
 
 
 def counter_cards(st: KampenState) -> list[Play]:
