@@ -27,9 +27,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from warroom import rulesets
 from warroom.ai.bots import bot_problem
+from warroom.core.stats import wilson
 from warroom.scenarios import load_game
 from warroom.sim.runner import simulate
-from warroom.sim.stats import wilson
 
 SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
     "caen": ("caen", {}), "lorraine": ("lorraine", {}), "norway": ("norway", {}),
@@ -37,24 +37,15 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def seats_of(scenario: str, params: dict[str, Any]) -> dict[str, list[str]]:
-    """Each seat and the winners that count as its wins: the camps (`RuleSystem.score_sides`, what a game's
-    summary names as its winner) of the sides it holds. A side's camp is the side itself, or else the one camp that
-    is no side's id: Kampen om Norge's Norway and Allies win together, as 'norway_allies'."""
+    """Each seat and the winners that count as its wins: the camps of the sides it holds (`rulesets.camps`)."""
     sc = load_game(scenario)
     system = rulesets.of(sc)
-    seats = system.seats(sc, {**system.sim_params, **params})
-    camps = system.score_sides(sc)
-    joint = [c for c in camps if c not in seats]
+    merged = {**system.sim_params, **params}
+    seats = system.seats(sc, merged)
     out: dict[str, list[str]] = {}
-    for side, seat in seats.items():
-        if side in camps:
-            camp = side
-        elif len(joint) == 1:
-            camp = joint[0]
-        else:
-            raise ValueError(f"{scenario}: no camp among {camps} is the side {side!r}'s")
-        if camp not in out.setdefault(seat, []):
-            out[seat].append(camp)
+    for side, camp in rulesets.camps(sc, merged).items():
+        if camp not in out.setdefault(seats[side], []):
+            out[seats[side]].append(camp)
     return out
 
 

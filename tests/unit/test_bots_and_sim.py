@@ -10,12 +10,12 @@ import pytest
 from warroom.ai import HeuristicBot, RandomBot, make_bot
 from warroom.ai.firestorm_heuristic import score
 from warroom.core.dice import Roll
+from warroom.core.stats import percentile, wilson
 from warroom.rulesets.firestorm import new_game
 from warroom.rulesets.firestorm.actions import Arrow, Commit
 from warroom.scenarios import load_scenario
 from warroom.sim import simulate
 from warroom.sim.runner import Summary, play_one, summarise
-from warroom.sim.stats import percentile, wilson
 
 
 def test_make_bot_names_and_unknown_bot() -> None:

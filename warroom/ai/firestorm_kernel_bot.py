@@ -276,14 +276,30 @@ BOTS = ("random", "heuristic")
 def game(sc: FirestormScenario, params: Mapping[str, Any], seed: int, bots: Mapping[str, str]) -> GameSummary | None:
     """`RuleSystem.fast_game`: the game `sim.runner.play_one` plays with `bots` (random or heuristic, by side) and
     `seed`, played in the kernel, or None where the kernel does not play it."""
-    kinds = (bots.get(sc.sides[0], "random"), bots.get(sc.sides[1], "random"))
-    if kinds[0] not in BOTS or kinds[1] not in BOTS:
+    if any(bots.get(side, "random") not in BOTS for side in sc.sides):
         return None
     k = kernel_game(sc, params)
     if k is None:
         return None
     seeds = bot_seeds(seed, tuple(sc.sides))
-    play(k, kinds, (random.Random(seeds[sc.sides[0]]), random.Random(seeds[sc.sides[1]])), random.Random(seed))
+    return finish(k, bots, {side: random.Random(seeds[side]) for side in sc.sides}, random.Random(seed))
+
+
+def finish(k: Kernel, bots: Mapping[str, str], rngs: Mapping[str, Any], dice_rng: Any) -> GameSummary | None:
+    """`RuleSystem.kernel_finish`: play a kernel position on to its end as `core.game.play` does with `bots`
+    (random or heuristic, by side; each choosing with its `rngs[side]`, `dice_rng` rolling), and its summary; None
+    where a bot is one the kernel does not play."""
+    sides = k.m.sc.sides
+    kinds = (bots.get(sides[0], "random"), bots.get(sides[1], "random"))
+    if kinds[0] not in BOTS or kinds[1] not in BOTS:
+        return None
+    play(k, kinds, (rngs[sides[0]], rngs[sides[1]]), dice_rng)
+    return summary(k)
+
+
+def summary(k: Kernel) -> GameSummary:
+    """A finished kernel game as `RuleSystem.summarise` counts the same game on the reference engine."""
+    sc = k.m.sc
     diff = k.vp_diff()
     winner, _level, _margin = outcome_of(sc, diff)
     return GameSummary(outcome_label_of(sc, diff), winner, diff,

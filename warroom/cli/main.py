@@ -20,6 +20,7 @@ from rich.table import Table
 
 from warroom import __version__, compiled, rulesets
 from warroom.ai.bots import bot_problem
+from warroom.cli import advice_cli
 from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
@@ -238,6 +239,9 @@ def resume(file: Annotated[Path, typer.Argument(help="a save written by 'warroom
         out.print(f"It was saved with version {record.scenario_version} of {st.sc.id} (now {st.sc.version}): it goes "
                   "on under the rules it began with.", markup=False)
     start_session(st, seed, players, str(bot), file, dice, sealed)
+
+
+advice_cli.register(app, load_record)
 
 
 @app.command()

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from warroom.ai import make_bot
+from warroom.cli.advice_view import advise_at_prompt
 from warroom.cli.screen import screen
 from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.game import Player
@@ -41,8 +42,8 @@ Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   aim COUNTER subs|ships   with enemy ships there too: each counter attacks the submarines or the ships
   sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
   move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
-Other commands: log (this turn's full log), options (every legal action), help,
-quit (the save keeps the game)."""
+Other commands: log (this turn's full log), options (every legal action), advise (rank your
+plans for this decision by playing the campaign on many times), help, quit (the save keeps the game)."""
 
 
 Render = Callable[[Any, Sequence[Action], "int | None", "str | None"], Any]
@@ -74,8 +75,8 @@ a ship's name alone means its card #0):
   land SHIP AREA           (Germany, 9 April) the ship lands a battalion on the coast it faces
   recall                   (Germany) call the raiders home: then pay 6 symbols with 'exchange CARD'
   withdraw SHIP            (Allied deck used up) an Allied ship leaves the board
-Other commands: log (this round's full log), options (every legal action), help,
-quit (the save keeps the game)."""
+Other commands: log (this round's full log), options (every legal action), advise (rank your
+plans for this decision by playing the game on many times), help, quit (the save keeps the game)."""
 
 
 class QuitGame(Exception):
@@ -127,6 +128,9 @@ class TerminalHuman:
             if text == "options":
                 for i, a in enumerate(legal, start=1):
                     self.console.print(f"{i:>4}. {a.to_str()}", markup=False, highlight=False)
+                continue
+            if text == "advise" and not reporting:
+                self.console.print(advise_at_prompt(st, self.console))
                 continue
             if text == "log":
                 for turn, line in st.events:

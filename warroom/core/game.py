@@ -62,10 +62,14 @@ def play(
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
-def replay(record: GameRecord, new_state: Callable[[], DriveableState]) -> DriveableState:
-    """Rebuild a game by applying its log to a fresh state. Raises `SaveError` on any mismatch."""
+def replay(record: GameRecord, new_state: Callable[[], DriveableState],
+           before: Callable[[int, DriveableState], None] | None = None) -> DriveableState:
+    """Rebuild a game by applying its log to a fresh state. Raises `SaveError` on any mismatch. `before`, if
+    given, sees the position before each entry (with the entry's number)."""
     state = new_state()
     for i, entry in enumerate(record.log):
+        if before is not None:
+            before(i, state)
         if state.is_terminal():
             raise SaveError(f"log entry {i} ({entry.action!r}) comes after the end of the game")
         who = state.current_player()

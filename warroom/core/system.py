@@ -10,7 +10,7 @@ state API (`core.state.GameState`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -55,6 +55,11 @@ class FastPosition(Protocol):
 FastGame = Callable[[Any, Mapping[str, Any], int, Mapping[str, str]], "GameSummary | None"]
 """(scenario, parameters, seed, each side's bot kind) -> the summary of the game `sim.runner.play_one` plays with
 those bots and that seed, or None where the kernel does not play it (a scenario, a parameter or a bot it lacks)."""
+
+
+FastFinish = Callable[[Any, Mapping[str, str], Mapping[str, random.Random], random.Random], "GameSummary | None"]
+"""(a kernel position, each side's bot kind, each side's bot stream, the dice stream) -> the summary of the game
+played on from there, or None where the kernel does not play one of the bots."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,16 @@ class Tabletop:
     """The (battle number, attacker's VP, defender's VP) an action reports, or None if it reports nothing."""
     only_results_since: Callable[[Any, int], bool]
     """Whether nothing but results of battles at the table happened after a log position."""
+    effect: Callable[[Any, int, int], tuple[str, Hashable]] | None = None
+    """(position, attacker's VP, defender's VP) -> who wins the battle ('attacker' or 'defender'), and a key that
+    two results share exactly when they change the game alike (the forecasts roll out one result of each kind).
+    None: every result is its own kind, and the winner is not known before it is reported."""
+    results: tuple[tuple[int, int], ...] = ()
+    """The (attacker's VP, defender's VP) results a rollout draws, each as likely, for a battle whose result the
+    table still owes (`ai.rollout`). Empty: every pair of `vp`."""
+    for_bots: Callable[[Any], None] | None = None
+    """Turn a copy of a position into one that bots can play on: battles not yet at the table are resolved without
+    one (`ai.rollout`). None: nothing to change."""
 
     def reports(self, st: Any) -> list[Action]:
         """Every result that may be reported now (the conformance harness tries them)."""
@@ -229,6 +244,10 @@ class RuleSystem:
     fast_game: str | None = None
     """The system's simulation kernel playing a whole bot game, as an entry point 'module:function' with the
     `FastGame` signature: the same game `sim.runner.play_one` plays, faster. None: the system has no kernel."""
+    kernel_finish: str | None = None
+    """The system's simulation kernel playing a position of its own (`kernel`) on to the end with bots, as an
+    entry point 'module:function' with the `FastFinish` signature: the same game the reference engine plays from
+    the same position with the same bots and streams, faster. None: not declared."""
     kernel_heuristic: str | None = None
     """The system's heuristic on its kernel's positions, as an entry point 'module:function' with the `Heuristic`
     signature over kernel positions and codes: the same choices as `heuristic`. None: not declared."""

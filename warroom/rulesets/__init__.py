@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from warroom.core.errors import UnknownNameError
-from warroom.core.system import FastGame, Heuristic, RuleSystem
+from warroom.core.system import FastFinish, FastGame, Heuristic, RuleSystem
 
 REGISTERED = {
     "firestorm": "warroom.rulesets.firestorm.system:SYSTEM",
@@ -135,9 +135,33 @@ def fast_game(system: RuleSystem) -> FastGame | None:
     return _function(system.fast_game) if system.fast_game else None
 
 
+def kernel_finish(system: RuleSystem) -> FastFinish | None:
+    """The system's simulation kernel playing one of its positions on to the end with bots, or None."""
+    return _function(system.kernel_finish) if system.kernel_finish else None
+
+
 @cache
 def _function(spec: str) -> Any:
     fn = resolve(spec)
     if not callable(fn):
         raise TypeError(f"{spec} is not a function")
     return fn
+
+
+def camps(scenario: Any, params: Any) -> dict[str, str]:
+    """Each side's camp: what a game's summary names as the winner when that side wins (`RuleSystem.score_sides`).
+    A side's camp is the side itself or, where it is none of them, the one camp that is no side's id: Kampen om
+    Norge's Norway and Allies win together, as 'norway_allies'. Raises `ValueError` where that finds none."""
+    system = of(scenario)
+    sides = system.seats(scenario, {**system.sim_params, **dict(params)})
+    named = system.score_sides(scenario)
+    joint = [c for c in named if c not in sides]
+    out: dict[str, str] = {}
+    for side in sides:
+        if side in named:
+            out[side] = side
+        elif len(joint) == 1:
+            out[side] = joint[0]
+        else:
+            raise ValueError(f"no camp among {named} is the side {side!r}'s")
+    return out

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -31,6 +32,8 @@ from warroom.core.errors import IllegalActionError, SaveError, shown
 from warroom.server.db import engine_for, migrate
 from warroom.server.errors import BadRequestError, ForbiddenError, KeyRequiredError, TooLargeError, readable
 from warroom.server.guards import MAX_UPLOAD, BodyLimit, RateLimits, ServerSettings, TooManyRequestsError
+from warroom.server.insight import Insight
+from warroom.server.insight_routes import add_insight
 from warroom.server.pages import add_pages
 from warroom.server.portable import read_export
 from warroom.server.service import Campaigns, Invitation, Seen
@@ -177,9 +180,17 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         migrate(url)
     settings = settings or ServerSettings()
     campaigns = Campaigns(EventStore(engine_for(url)))
+    insight = Insight()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        insight.close()  # the background workers stop with the server
+
     app = FastAPIOffline(title="warroom", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json",
-                         static_url="/api/docs-assets")
+                         static_url="/api/docs-assets", lifespan=lifespan)
     app.state.campaigns = campaigns
+    app.state.insight = insight
     app.state.settings = settings
     app.state.limits = RateLimits(create=settings.create_limit, act=settings.act_limit,
                                   campaign=settings.campaign_limit)
@@ -331,5 +342,6 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         campaigns.revoke(who, token_id)
 
     app.include_router(api)
+    add_insight(app, campaigns, insight, api_errors())
     add_pages(app)
     return app

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     func,
+    true,
 )
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine, make_url
@@ -37,6 +38,8 @@ campaign = Table(
     Column("dice_key", String(64), nullable=False),  # 256 secret bits (hex) behind every roll: never leaves the server
     Column("seq", Integer, nullable=False),  # how many events the log holds
     Column("epoch", Integer, nullable=False, server_default="0"),  # bumped by each undo
+    Column("advisor", Boolean, nullable=False, server_default=true()),  # the sides may ask the plan advisor
+    Column("forecast", Boolean, nullable=False, server_default=true()),  # the page shows the forecast
     Column("created", DateTime(timezone=True), nullable=False, server_default=func.now()),
 )
 

@@ -9,9 +9,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from fastapi import FastAPI
 
 from warroom.server.app import create_app
 from warroom.server.guards import ServerSettings
@@ -25,15 +27,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(url: str, start_timeout: float = 10.0, settings: ServerSettings | None = None, **config: Any
-            ) -> Iterator[str]:
+def running(url: str, start_timeout: float = 10.0, settings: ServerSettings | None = None,
+            prepare: Callable[[FastAPI], None] | None = None, **config: Any) -> Iterator[str]:
     """Serve the database at `url` until the block ends; yields the server's base URL. `settings` are the
-    server owner's (default: as `warroom serve` on 127.0.0.1); `config` goes to uvicorn (e.g. `access_log=False`)."""
+    server owner's (default: as `warroom serve` on 127.0.0.1); `prepare` may adjust the app before it serves (a test
+    makes the background jobs small); `config` goes to uvicorn (e.g. `access_log=False`)."""
     import uvicorn
 
     port = free_port()
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 1, **config}
-    server = uvicorn.Server(uvicorn.Config(create_app(url, settings=settings), host="127.0.0.1", port=port, **options))
+    app = create_app(url, settings=settings)
+    if prepare is not None:
+        prepare(app)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

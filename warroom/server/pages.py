@@ -178,8 +178,12 @@ def add_pages(app: FastAPI) -> None:
         you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side in sc.side_names else
                                " of every side" if who.side else "")
         template, context = rulesets.resolve(BOARDS[rulesets.of(st).id])(campaigns, who, shown, seat[:40])
+        organising = who.role == "organiser"
+        insight = {"advice": who.role == "general" and row.advisor and bool(shown["view"]["legal"]),
+                   "forecast": (row.forecast or organising) and not st.is_terminal(),
+                   "analysis": st.is_terminal(), "switches": {"advisor": row.advisor, "forecast": row.forecast}}
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
-                   "battles": shown["battles"], "organiser": who.role == "organiser",
+                   "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)
 

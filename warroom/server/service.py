@@ -416,6 +416,10 @@ class Campaigns:
         row = self.store.campaign(cid)
         return self._state(row).clone()
 
+    def position(self, row: CampaignRow) -> Any:
+        """The campaign's position at `row` (shared with the cache: read it, never change it)."""
+        return self._state(row)
+
     def _state(self, row: CampaignRow) -> Any:
         key = (row.id, row.epoch, row.seq)
         st = self._cache.get(key)

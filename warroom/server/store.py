@@ -46,6 +46,8 @@ class CampaignRow:
     dice_key: bytes  # the secret behind every roll and bot move: never leaves the service
     seq: int
     epoch: int = 0
+    advisor: bool = True  # the organiser's switches: the sides may ask the plan advisor,
+    forecast: bool = True  # and the page shows the forecast
 
     def __repr__(self) -> str:  # a row printed into a log line or a traceback never shows the key
         return f"CampaignRow(id={self.id!r}, scenario_id={self.scenario_id!r}, seq={self.seq}, epoch={self.epoch})"
@@ -125,7 +127,15 @@ class EventStore:
         if row is None:
             raise NotFoundError(f"unknown campaign {shown(cid)}")
         return CampaignRow(row["id"], row["title"], row["scenario_id"], row["scenario_toml"],
-                           json.loads(row["params_json"]), bytes.fromhex(row["dice_key"]), row["seq"], row["epoch"])
+                           json.loads(row["params_json"]), bytes.fromhex(row["dice_key"]), row["seq"], row["epoch"],
+                           bool(row["advisor"]), bool(row["forecast"]))
+
+    def switch(self, cid: str, advisor: bool | None = None, forecast: bool | None = None) -> None:
+        """Set the organiser's switches (None: leave as it is)."""
+        values = {k: v for k, v in (("advisor", advisor), ("forecast", forecast)) if v is not None}
+        if values:
+            with self.engine.begin() as conn:
+                conn.execute(update(db.campaign).where(db.campaign.c.id == cid).values(**values))
 
     def campaign_ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 from warroom.core.events import TurnEnded
 
 if TYPE_CHECKING:
+    from warroom.ai.analysis import Analysis
     from warroom.rulesets.firestorm.model import FirestormScenario
     from warroom.rulesets.firestorm.state import FirestormState
 
@@ -85,6 +86,9 @@ fill:var(--side,#fff);stroke:#333;stroke-width:1.5}
 .warroom-svg .axis{stroke:#333;stroke-width:1.5}
 .warroom-svg .grid{stroke:#ddd}
 .warroom-svg .vp-line{fill:none;stroke:var(--side,#333);stroke-width:3}
+.warroom-svg .win-band{fill:var(--side,#333);fill-opacity:.18;stroke:none}
+.warroom-svg .win-even{stroke:#777;stroke-dasharray:4 4}
+.warroom-svg .win-mark{fill:#c0392b;stroke:#fff;stroke-width:1.5}
 .warroom-svg .vp-dot{fill:var(--side,#333)}
 """
 
@@ -572,3 +576,53 @@ def chart_axes(sx: Callable[[float], float], sy: Callable[[float], float], turns
     mid = fmt((sy(v_lo) + sy(v_hi)) / 2)
     out.append(text(0, 0, "VP", "axis-label", transform=f"translate(14,{mid}) rotate(-90)"))
     return out
+
+
+def win_graph(an: Analysis, name: Callable[[str], str]) -> str:
+    """The first camp's expected result at every position of a finished game (1 = a win), with its 95% band, and a
+    mark at each camp's costliest decisions: the win-probability graph of `ai.analysis`."""
+    width, height, left, right, top, bottom = 720, 320, 84, 20, 20, 50
+    points = an.points
+    last = max(len(points) - 1, 1)
+    first = an.camps[0]
+    cls = side_class(first)
+
+    def sx(i: float) -> float:
+        return left + i / last * (width - left - right)
+
+    def sy(v: float) -> float:
+        return height - bottom - max(0.0, min(1.0, v)) * (height - top - bottom)
+
+    body = [tag("line", {"class": "axis", "x1": left, "y1": fmt(sy(0)), "x2": fmt(sx(last)), "y2": fmt(sy(0))}),
+            tag("line", {"class": "axis", "x1": left, "y1": fmt(sy(0)), "x2": left, "y2": fmt(sy(1))}),
+            tag("line", {"class": "win-even", "x1": left, "y1": fmt(sy(0.5)), "x2": fmt(sx(last)),
+                         "y2": fmt(sy(0.5))})]
+    for v in (0.0, 0.25, 0.5, 0.75, 1.0):
+        body.append(text(left - 8, sy(v), f"{v:.0%}", "", **{"text-anchor": "end"}))
+    seen: set[int] = set()
+    for i, p in enumerate(points):
+        if p.turn not in seen and p.who:
+            seen.add(p.turn)
+            body.append(tag("g", {"class": "tick x-tick"},
+                            tag("line", {"class": "grid", "x1": fmt(sx(i)), "y1": fmt(sy(0)), "x2": fmt(sx(i)),
+                                         "y2": fmt(sy(1))}), text(sx(i), sy(0) + 16, str(p.turn))))
+    upper = [f"{fmt(sx(i))},{fmt(sy(p.first.high))}" for i, p in enumerate(points)]
+    lower = [f"{fmt(sx(i))},{fmt(sy(p.first.low))}" for i, p in reversed(list(enumerate(points)))]
+    body.append(tag("polygon", {"class": f"win-band {cls}", "points": " ".join(upper + lower)}))
+    body.append(tag("polyline", {"class": f"vp-line {cls}", "points": " ".join(
+        f"{fmt(sx(i))},{fmt(sy(p.first.value))}" for i, p in enumerate(points))}))
+    for camp, swings in an.costly.items():
+        for sw in swings[:3]:
+            p = points[sw.index]
+            body.append(tag("circle", {"class": "win-mark", "cx": fmt(sx(sw.index)), "cy": fmt(sy(p.first.value)),
+                                       "r": 5, "data-index": sw.index},
+                            title(f"Turn {sw.turn}, {name(camp)}: {sw.text} (cost {sw.change.value:.0%})")))
+    body.append(text((left + width - right) / 2, height - 14, "Turn", "axis-label"))
+    mid = fmt((sy(0) + sy(1)) / 2)
+    body.append(text(0, 0, f"{name(first)}: expected result", "axis-label",
+                     transform=f"translate(16,{mid}) rotate(-90)"))
+    items = [(line_swatch(f"vp-line {cls}"), f"{name(first)}: expected result (band: 95%)"),
+             (disc_swatch("win-mark"), "a costly decision")]
+    drawn, total = with_legend(width, height, items)
+    return document(width, total, f"{name(first)}: win probability through the game", "win-graph", an.camps,
+                    [*body, drawn])

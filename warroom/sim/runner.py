@@ -16,9 +16,9 @@ from typing import Any
 from warroom import rulesets
 from warroom.ai import make_bot
 from warroom.core.game import play
+from warroom.core.stats import percentile, wilson
 from warroom.core.system import GameSummary
 from warroom.scenarios import load_game
-from warroom.sim.stats import percentile, wilson
 
 
 def game_seed(run_seed: int, index: int) -> int:

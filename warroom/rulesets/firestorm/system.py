@@ -102,5 +102,6 @@ SYSTEM = RuleSystem(
     encoding=encoding,
     kernel=kernel_of,
     fast_game="warroom.ai.firestorm_kernel_bot:game",
+    kernel_finish="warroom.ai.firestorm_kernel_bot:finish",
     kernel_heuristic="warroom.ai.firestorm_kernel_bot:choose",
 )

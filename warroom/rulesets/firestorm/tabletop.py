@@ -6,7 +6,7 @@ from __future__ import annotations
 from warroom.core.state import REPORT, Action
 from warroom.core.system import Question, Tabletop
 from warroom.rulesets.firestorm.actions import Report
-from warroom.rulesets.firestorm.battle import VP_RANGE, Battle
+from warroom.rulesets.firestorm.battle import VP_RANGE, Battle, fow_destroy_need, tabletop_winner
 from warroom.rulesets.firestorm.state import FirestormState
 
 
@@ -45,5 +45,27 @@ def only_results_since(st: FirestormState, seq: int) -> bool:
                                       and p.battle != 0 for e in st.log[seq:])
 
 
+def effect(st: FirestormState, attacker_vp: int, defender_vp: int) -> tuple[str, tuple[str, int, int]]:
+    """Who wins, and what a result changes (core 7.1, 7.3): who is defeated, and the roll each side needs to destroy
+    the other's troops, which its own VP set. Nothing else reads the numbers."""
+    rules = st.sc.rules
+    winner = tabletop_winner(attacker_vp, defender_vp)
+    return winner, (winner, fow_destroy_need(attacker_vp, rules), fow_destroy_need(defender_vp, rules))
+
+
+TABLE_RESULTS = ((6, 1), (5, 2), (4, 3), (3, 4), (2, 5), (1, 6))
+"""assumption: a result the table still owes is, for a forecast's rollouts, one of Flames of War's usual scores,
+each as likely: the engine cannot know how a game on the table will go, and these span a clear win to a clear
+loss for either side."""
+
+
+def for_bots(st: FirestormState) -> None:
+    """assumption: in a forecast's rollouts every battle not yet at the table is resolved by the General's
+    Wargame, the rulebook's own way of fighting a battle without one (core 7.2)."""
+    if st.mode != "gw":
+        st.params = {**st.params, "mode": "gw"}  # its own parameters: a copy shares its original's
+        st.mode = "gw"
+
+
 TABLETOP = Tabletop(vp=VP_RANGE, questions=questions, report=lambda no, a, d: Report(a, d, no), reported=reported,
-                    only_results_since=only_results_since)
+                    only_results_since=only_results_since, effect=effect, results=TABLE_RESULTS, for_bots=for_bots)

@@ -1,0 +1,104 @@
+"""The advisor panel, the forecast ("what result do we need?") and the analysis graph in a real browser
+(Playwright driving Debian's chromium). Each is worked out by the server's background worker while the page polls;
+a screenshot of each is taken (into `WARROOM_SCREENSHOTS` when set, for people to look at; else the test's
+folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from fastapi import FastAPI
+from playwright.sync_api import Browser, Page, expect
+from test_browser import browser, chromium_path, open_link  # noqa: F401  (the browser fixture, shared)
+
+from warroom.server.local import call, running
+from warroom.sim.runner import play_one
+
+SMALL = {"advice": 96, "forecast": 24, "analysis": 4}
+
+
+def small(app: FastAPI) -> None:
+    app.state.insight.sizes = dict(SMALL)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("insight") / "warroom.db"
+    with running(f"sqlite:///{db}", prepare=small) as url:
+        yield url
+
+
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("WARROOM_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def join(browser: Browser, base_url: str, secret: str) -> Page:  # noqa: F811
+    page = open_link(browser, f"{base_url}/join/{secret}")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    return page
+
+
+def test_the_advisor_panel(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+    status, made = call(base_url, "POST", "/api/campaigns",
+                        body={"scenario": "lorraine", "bots": {"axis": "heuristic"}})
+    assert status == 201
+    links = {link["label"]: link["secret"] for link in made["links"]}
+    page = join(browser, base_url, links["Allies general"])
+    panel = page.locator("#advisor")
+    expect(panel).to_contain_text("Plan advisor")
+    panel.locator(".insight-start").click()
+    expect(panel.locator('[data-status="done"]')).to_be_visible(timeout=120_000)
+    expect(panel.locator(".plan.best")).to_contain_text("1.")
+    assert panel.locator(".plan").count() >= 2
+    panel.screenshot(path=str(shots(tmp_path) / "advisor.png"))
+    germans = join(browser, base_url, links["Germans general"])
+    expect(germans.locator("#advisor")).to_have_count(0)  # not their decision: no panel
+
+
+def test_the_forecast_says_what_result_is_needed(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+    status, made = call(base_url, "POST", "/api/campaigns", body={"scenario": "caen", "mode": "tabletop",
+                                                                  "parallel": False})
+    assert status == 201
+    links = {link["label"]: link["secret"] for link in made["links"]}
+    cid = made["id"]
+    for _ in range(60):  # the generals play on; the organiser settles the D-Day rolls asked of the table
+        _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+        if any(r["battle"] == 0 and "attack" in r["title"] for r in view["results"]):
+            break
+        for label in ("Allies general", "Germans general"):
+            _, mine = call(base_url, "GET", f"/api/campaigns/{cid}/view", links[label])
+            if mine["legal"]:
+                call(base_url, "POST", f"/api/campaigns/{cid}/act", links[label], {"action": mine["legal"][0]})
+                break
+        else:
+            call(base_url, "POST", f"/api/campaigns/{cid}/decide", links["organiser"],
+                 {"attacker_vp": 4, "defender_vp": 2})
+    page = join(browser, base_url, links["Allies commanders"])
+    panel = page.locator("#forecast")
+    expect(panel.locator('[data-status="done"]')).to_be_visible(timeout=120_000)
+    expect(panel).to_contain_text("What result do we need?")
+    expect(panel.locator("table.needs tr")).not_to_have_count(0)
+    panel.screenshot(path=str(shots(tmp_path) / "forecast.png"))
+
+
+def test_the_analysis_graph(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+    game = play_one("lorraine", 2, {"allies": "heuristic", "axis": "heuristic"})
+    save = tmp_path / "game.json"
+    game.record(2).save(save)
+    status, made = call(base_url, "POST", "/api/campaigns/import", body=json.loads(save.read_text()))
+    assert status == 201, made
+    links = {link["label"]: link["secret"] for link in made["links"]}
+    page = join(browser, base_url, links["Allies general"])
+    page.goto(f"{base_url}/c/{made['id']}/analysis")
+    expect(page.locator('#analysis[data-status="done"]')).to_be_visible(timeout=120_000)
+    expect(page.locator("svg.win-graph")).to_be_visible()
+    assert page.locator("svg.win-graph polyline").count() == 1
+    page.screenshot(path=str(shots(tmp_path) / "analysis.png"), full_page=True)

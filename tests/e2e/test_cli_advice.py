@@ -1,0 +1,111 @@
+"""End to end: `warroom advise`, `warroom forecast`, `warroom analyse` and the `advise` command at the prompt, run
+as the installed command on real saves, with every bad input refused by name and the save left as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_cli import load_save, warroom
+
+QUICK = ("--candidates", "3", "--most", "32", "--target", "20")
+"""Small enough for the pure-Python engine the tests run on."""
+
+
+@pytest.fixture(scope="module")
+def saves(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A campaign stopped at the Allies' first decision, and a finished one."""
+    folder = tmp_path_factory.mktemp("advice")
+    mid, done = folder / "mid.json", folder / "done.json"
+    r = warroom("play", "lorraine", "--allies", "human", "--axis", "bot", "--seed", "4", "--save", mid, stdin="quit\n")
+    assert r.code == 0, r.err
+    r = warroom("play", "lorraine", "--allies", "bot", "--axis", "bot", "--seed", "4", "--save", done)
+    assert r.code == 0, r.err
+    return mid, done
+
+
+def test_advise_ranks_plans_and_the_same_seed_gives_the_same_advice(saves: tuple[Path, Path]) -> None:
+    mid, _done = saves
+    before = mid.read_bytes()
+    runs = [warroom("advise", mid, *QUICK, "--json") for _ in range(2)]
+    assert all(r.code == 0 for r in runs), runs[0].err
+    assert runs[0].out == runs[1].out
+    advice = json.loads(runs[0].out)
+    assert advice["side"] == "allies" and len(advice["candidates"]) == 3
+    assert advice["candidates"][0]["source"] == "the heuristic's plan" or any(
+        c["source"] == "the heuristic's plan" for c in advice["candidates"])
+    for c in advice["candidates"]:
+        assert c["win"]["low"] <= c["win"]["value"] <= c["win"]["high"]
+        assert c["words"] and len(c["words"]) == len(c["plan"])
+    other = json.loads(warroom("advise", mid, *QUICK, "--json", "--seed", "2").out)
+    assert other != advice
+    shown = warroom("advise", mid, *QUICK)
+    assert shown.code == 0 and "Advice for the Allies" in shown.out and "To play the best plan" in shown.out
+    assert mid.read_bytes() == before
+
+
+def test_a_plan_the_player_writes_is_judged_and_a_bad_one_is_named(saves: tuple[Path, Path]) -> None:
+    mid, _done = saves
+    legal_first = json.loads(warroom("advise", mid, *QUICK, "--json").out)["candidates"][-1]["plan"][0]
+    r = warroom("advise", mid, *QUICK, "--json", "--plan", legal_first)
+    assert r.code == 0, r.err
+    assert any(c["source"] == "your plan" and c["plan"][0] == legal_first for c in json.loads(r.out)["candidates"])
+    r = warroom("advise", mid, *QUICK, "--plan", "arrow Z9 Z8")
+    assert r.code == 2 and "action 1 of the plan, 'arrow Z9 Z8', cannot be played" in r.err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--bot", "martian"), "--bot: unknown bot 'martian'"),
+    (("--target", "0"), "Invalid value for '--target'"),
+    (("--candidates", "0"), "Invalid value for '--candidates'"),
+])
+def test_bad_options_are_refused_by_name(saves: tuple[Path, Path], args: tuple[str, ...], says: str) -> None:
+    r = warroom("advise", saves[0], *args)
+    assert r.code == 2 and says in r.err
+
+
+def test_a_missing_or_broken_save_and_a_finished_game_are_refused(saves: tuple[Path, Path], tmp_path: Path) -> None:
+    _mid, done = saves
+    r = warroom("advise", tmp_path / "none.json")
+    assert r.code == 2 and "none.json" in r.err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    for command in ("advise", "forecast", "analyse"):
+        r = warroom(command, broken)
+        assert r.code == 2 and "broken.json" in r.err, (command, r.err)
+    assert broken.read_text(encoding="utf-8") == "{not json"
+    r = warroom("advise", done)
+    assert r.code == 2 and "the campaign is over" in r.err
+    r = warroom("forecast", done)
+    assert r.code == 2 and "the campaign is over" in r.err
+
+
+def test_forecast_and_analyse(saves: tuple[Path, Path], tmp_path: Path) -> None:
+    mid, done = saves
+    r = warroom("forecast", mid, "--rollouts", "16", "--json")
+    assert r.code == 0, r.err
+    fc = json.loads(r.out)
+    assert fc["now"]["rollouts"] == 16 and abs(sum(e["value"] for e in fc["now"]["levels"].values()) - 1) < 1e-3
+    r = warroom("analyse", mid)
+    assert r.code == 2 and "not over yet" in r.err
+    svg = tmp_path / "graph.svg"
+    r = warroom("analyse", done, "--rollouts", "2", "--json", "--svg", svg)
+    assert r.code == 0, r.err
+    an = json.loads(r.out)
+    assert len(an["points"]) == len(load_save(done)["log"]) + 1
+    assert svg.read_text(encoding="utf-8").startswith("<svg") and "win-graph" in svg.read_text(encoding="utf-8")
+    shown = warroom("analyse", done, "--rollouts", "2")
+    assert shown.code == 0 and "Dice luck over the game" in shown.out
+    assert "expected result through the game" in shown.out
+    assert all(f"{side}: the decisions that cost the most" in shown.out or
+               f"{side}: no decision cost anything measurable" in shown.out for side in ("Allies", "Germans"))
+
+
+def test_advise_at_the_prompt(saves: tuple[Path, Path], tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_bytes(saves[0].read_bytes())
+    r = warroom("resume", game, stdin="help\nadvise\nquit\n")
+    assert r.code == 0, r.err
+    assert "advise (rank your" in r.out and "Advice for the Allies" in r.out
+    assert game.read_bytes() == saves[0].read_bytes()  # asking changes nothing

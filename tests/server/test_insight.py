@@ -1,0 +1,173 @@
+"""The advisor, the forecast and the analysis on the club server (`server.insight`, `server.insight_routes`): who
+may ask, the organiser's switches, answers computed in a worker process, and requests that never wait for one."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from support import auth, client, new_campaign
+
+from warroom.sim.runner import play_one
+
+SMALL = {"advice": 64, "forecast": 12, "analysis": 2}
+"""Rollouts for the tests: enough to answer, quick on the pure-Python engine."""
+
+
+@pytest.fixture()
+def c(tmp_path: Path) -> Iterator[TestClient]:
+    with client(f"sqlite:///{tmp_path / 'warroom.db'}") as test_client:  # the lifespan stops the workers
+        test_client.app.state.insight.sizes = dict(SMALL)  # type: ignore[attr-defined]
+        yield test_client
+
+
+def finished(c: TestClient, path: str, headers: dict[str, str], most: float = 180.0) -> dict[str, Any]:
+    """Poll a job until it is done; its last status."""
+    end = time.monotonic() + most
+    while True:
+        r = c.get(path, headers=headers)
+        assert r.status_code == 200, r.text
+        job: dict[str, Any] = r.json()
+        assert job["status"] in ("running", "done"), job
+        if job["status"] == "done":
+            return job
+        assert time.monotonic() < end, f"{path} did not finish: {job}"
+        time.sleep(0.2)
+
+
+def lorraine(c: TestClient) -> tuple[str, dict[str, str]]:
+    """A Lorraine campaign whose Germans are the server's bot: the Allies are to act."""
+    return new_campaign(c, "lorraine", bots={"axis": "heuristic"})
+
+
+def test_a_sides_general_gets_its_own_advice_and_nobody_else_does(c: TestClient) -> None:
+    cid, links = lorraine(c)
+    allies, axis, organiser = (auth(links[k]) for k in ("Allies general", "Germans general", "organiser"))
+    path = f"/api/campaigns/{cid}/advice"
+    assert c.get(path, headers=organiser).status_code == 403
+    r = c.get(path + "?side=axis", headers=allies)
+    assert r.status_code == 403 and "own side" in r.json()["detail"]
+    r = c.get(path, headers=axis)
+    assert r.status_code == 409 and "not your decision" in r.json()["detail"]
+    assert c.get(path).status_code == 401
+    job = finished(c, path, allies)
+    advice = job["result"]
+    assert advice["side"] == "allies" and advice["candidates"]
+    legal = c.get(f"/api/campaigns/{cid}/view", headers=allies).json()["legal"]
+    assert advice["candidates"][0]["plan"][0] in legal
+    assert c.get(path, headers=allies).json() == job  # asked again: the same answer, worked out once
+    panel = c.get(f"/c/{cid}/insight/advice", headers=allies)
+    assert panel.status_code == 200 and 'data-status="done"' in panel.text and "the heuristic" in panel.text
+    refused = c.get(f"/c/{cid}/insight/advice", headers=axis)
+    assert 'data-status="refused"' in refused.text and "not your decision" in refused.text
+
+
+def test_the_organisers_switches_are_honoured(c: TestClient) -> None:
+    cid, links = lorraine(c)
+    allies, organiser = auth(links["Allies general"]), auth(links["organiser"])
+    switch = f"/api/campaigns/{cid}/switches"
+    assert c.post(switch, headers=allies, json={"advisor": False}).status_code == 403
+    assert c.post(switch, headers=organiser, json={"advisor": False}).json() == {"advisor": False, "forecast": True}
+    r = c.get(f"/api/campaigns/{cid}/advice", headers=allies)
+    assert r.status_code == 403 and "switched the plan advisor off" in r.json()["detail"]
+    assert 'id="advisor"' not in c.get(f"/c/{cid}", headers=allies).text
+    assert c.post(switch, headers=organiser, json={"forecast": False}).json() == {"advisor": False, "forecast": False}
+    r = c.get(f"/api/campaigns/{cid}/forecast", headers=allies)
+    assert r.status_code == 403 and "hidden the forecast" in r.json()["detail"]
+    assert 'id="forecast"' not in c.get(f"/c/{cid}", headers=allies).text
+    assert finished(c, f"/api/campaigns/{cid}/forecast", organiser)["result"]["now"]["rollouts"] == SMALL["forecast"]
+    assert c.post(switch, headers=organiser, json={"advisor": True, "forecast": True}).json() == {
+        "advisor": True, "forecast": True}
+    page = c.get(f"/c/{cid}", headers=allies).text
+    assert 'id="advisor"' in page and 'id="forecast"' in page
+    assert c.post(switch, headers=organiser, json={"advisor": "perhaps"}).status_code == 422
+
+
+def test_a_forecast_tells_a_tabletop_battle_what_result_it_needs(c: TestClient) -> None:
+    cid, links = new_campaign(c, "caen", mode="tabletop", parallel=False)
+    organiser = auth(links["organiser"])
+    for _ in range(40):
+        view = c.get(f"/api/campaigns/{cid}/view", headers=organiser).json()
+        if any(r["battle"] == 0 and "attack" in r["title"] for r in view["results"]):
+            break
+        acted = False
+        for label in ("Allies general", "Germans general"):
+            legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(links[label])).json()["legal"]
+            if legal:
+                assert c.post(f"/api/campaigns/{cid}/act", headers=auth(links[label]),
+                              json={"action": legal[0]}).is_success
+                acted = True
+                break
+        if not acted:  # a result the table owes first (a D-Day landing): the organiser settles it
+            assert c.post(f"/api/campaigns/{cid}/decide", headers=organiser,
+                          json={"attacker_vp": 4, "defender_vp": 2}).is_success
+    else:
+        raise AssertionError("no battle went to the table")
+    job = finished(c, f"/api/campaigns/{cid}/forecast", auth(links["Allies commanders"]))
+    needs = job["result"]["needs"]
+    assert len(needs) == 1 and needs[0]["battle"] == 0
+    assert sum(len(k["results"]) for k in needs[0]["kinds"]) == 49
+    page = c.get(f"/c/{cid}/insight/forecast", headers=auth(links["Allies commanders"])).text
+    assert "What result do we need?" in page and "4–3" in page
+
+
+def finished_campaign(c: TestClient, tmp_path: Path) -> tuple[str, dict[str, str]]:
+    """A finished Lorraine game of the heuristic bots, imported."""
+    game = play_one("lorraine", 2, {"allies": "heuristic", "axis": "heuristic"})
+    save = tmp_path / "game.json"
+    game.record(2).save(save)
+    r = c.post("/api/campaigns/import", content=save.read_bytes())
+    assert r.status_code == 201, r.text
+    return r.json()["id"], {link["label"]: link["secret"] for link in r.json()["links"]}
+
+
+def test_the_analysis_of_a_finished_campaign(c: TestClient, tmp_path: Path) -> None:
+    cid, links = finished_campaign(c, tmp_path)
+    allies = auth(links["Allies general"])
+    job = finished(c, f"/api/campaigns/{cid}/analysis", allies)
+    an = job["result"]
+    assert an["camps"] == ["allies", "axis"] and len(an["points"]) > 10
+    page = c.get(f"/c/{cid}/analysis", headers=allies).text
+    assert 'class="warroom-svg win-graph"' in page and "the decisions that cost the most" in page
+    assert "analysis" in c.get(f"/c/{cid}", headers=allies).text
+    live, live_links = lorraine(c)
+    r = c.get(f"/api/campaigns/{live}/analysis", headers=auth(live_links["Allies general"]))
+    assert r.status_code == 409 and "still being played" in r.json()["detail"]
+    assert c.get(f"/api/campaigns/{live}/analysis", headers=allies).status_code == 403  # another campaign's link
+
+
+def p95(c: TestClient, path: str, headers: dict[str, str], n: int = 120, seconds: float = 0.0) -> float:
+    """The 95th percentile of `n` requests' times (and as many more as `seconds` take)."""
+    times: list[float] = []
+    end = time.monotonic() + seconds
+    while len(times) < n or time.monotonic() < end:
+        start = time.perf_counter()
+        assert c.get(path, headers=headers).status_code == 200
+        times.append(time.perf_counter() - start)
+    return statistics.quantiles(times, n=20)[-1]
+
+
+def test_a_long_analysis_never_delays_other_requests(c: TestClient, tmp_path: Path) -> None:
+    cid, links = finished_campaign(c, tmp_path)
+    allies = auth(links["Allies general"])
+    view = f"/api/campaigns/{cid}/view"
+    idle = p95(c, view, allies)
+    c.app.state.insight.sizes["analysis"] = 40  # type: ignore[attr-defined]  # a minute of work: it runs throughout
+    started = c.get(f"/api/campaigns/{cid}/analysis", headers=allies).json()
+    assert started["status"] == "running"
+    end = time.monotonic() + 60
+    while c.get(f"/api/campaigns/{cid}/analysis", headers=allies).json()["done"] == 0:  # the worker is up and busy
+        assert time.monotonic() < end, "the analysis never got going"
+        time.sleep(0.2)
+    before = c.get(f"/api/campaigns/{cid}/analysis", headers=allies).json()["done"]
+    loaded = p95(c, view, allies, seconds=3.0)
+    job = c.get(f"/api/campaigns/{cid}/analysis", headers=allies).json()
+    assert job["status"] == "running" and job["done"] > before, job  # it was working all along
+    print(json.dumps({"p95_idle_ms": round(idle * 1000, 1), "p95_during_analysis_ms": round(loaded * 1000, 1)}))
+    assert loaded < 3 * idle + 0.05

@@ -1,0 +1,238 @@
+"""The plan advisor, the forecasts and the analysis after a game (`ai.advisor`, `ai.forecast`, `ai.analysis`, over
+`ai.rollout`): plans drawn up as runs of one player's decisions, the stopping rule, determinism, the kernel
+playing the same rollouts as the reference engine, and secrets kept (twin positions get the same answer)."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+from test_mcts import hidden_split, split
+
+from warroom import rulesets
+from warroom.ai.advisor import Z_DROP, Advisor, Plan, Tally, paired
+from warroom.ai.analysis import analyse
+from warroom.ai.forecast import forecast
+from warroom.ai.rollout import EVERYTHING, SPECTATOR, Roller
+from warroom.core.game import replay
+from warroom.core.log import GameRecord
+from warroom.core.state import CHANCE, REPORT
+from warroom.rulesets.kampen.state import KampenState
+from warroom.scenarios import load_game
+from warroom.sim.runner import play_one
+from warroom.sim.walk import decisions
+
+HEURISTIC = {"allies": "heuristic", "axis": "heuristic"}
+
+
+def caen_game(seed: int = 3) -> Any:
+    """A finished Caen game of the heuristic bots, with its log."""
+    return play_one("caen", seed, HEURISTIC)
+
+
+def position(game: Any, entries: int) -> Any:
+    """The game's position after its first `entries` log entries."""
+    record = GameRecord("caen", game.sc.version, dict(game.params), 3, game.log[:entries])
+    sc = game.sc
+    return replay(record, lambda: rulesets.new_game(sc, dict(game.params)))
+
+
+def decision(game: Any, side: str, phase: str) -> Any:
+    """The position of the game's first decision of `side` in `phase` after the first turn."""
+    k = next(i for i, e in enumerate(game.log) if e.side == side and e.phase == phase and e.turn >= 2)
+    return position(game, k)
+
+
+def test_a_plan_is_the_run_of_decisions_before_anyone_else_answers() -> None:
+    game = caen_game()
+    st = decision(game, "axis", "strategic")
+    advisor = Advisor(st, HEURISTIC, 1, candidates=6)
+    plans = advisor.candidates()
+    assert plans[0].source == "the heuristic's plan"
+    assert len({p.actions for p in plans}) == len(plans) == 6
+    for plan in plans:
+        world = st.clone()
+        assert len(plan.words) == len(plan.actions) > 1  # placements and moves: the whole strategic phase
+        for text in plan.actions:
+            assert world.current_player() == "axis"
+            world.apply_action(world.parse_action(text))
+        assert world.current_player() != "axis"  # the plan runs until another player or the dice act
+    # each changes one decision of the heuristic's, from there on the heuristic's again
+    base = plans[0].actions
+    for plan in plans[1:]:
+        j = next(i for i, (a, b) in enumerate(zip(base, plan.actions, strict=False)) if a != b)
+        assert f"decision {j + 1}" in plan.source
+
+
+def test_the_same_seed_gives_the_same_advice_and_every_candidate_stops_by_the_rule() -> None:
+    st = decision(caen_game(), "allies", "battle")
+    runs = [Advisor(st, HEURISTIC, 7, candidates=3, target=0.12, most=128).advise() for _ in range(2)]
+    assert runs[0].to_json() == runs[1].to_json()
+    other = Advisor(st, HEURISTIC, 8, candidates=3, target=0.12, most=128).advise()
+    assert other.to_json() != runs[0].to_json()
+    advice = runs[0]
+    assert advice.rollouts == sum(c.rollouts for c in advice.candidates)
+    best = advice.candidates[0]
+    assert best.behind.value == 0 and not best.dropped
+    scores = [c.score.value for c in advice.candidates]
+    assert scores == sorted(scores, reverse=True)
+    for c in advice.candidates:
+        assert 64 <= c.rollouts <= 128
+        assert math.isclose(sum(e.value for e in c.levels.values()), 1.0)
+        assert c.win.low <= c.win.value <= c.win.high
+        if not c.dropped and c.rollouts < 128:
+            assert c.win.half() <= 0.12  # stopped because the interval is tight enough
+    assert "within ±12%" in advice.stopped or "limit" in advice.stopped
+
+
+def test_a_candidate_is_dropped_only_when_the_best_is_clearly_ahead() -> None:
+    st = decision(caen_game(), "allies", "battle")
+    advisor = Advisor(st, HEURISTIC, 2, candidates=3, most=400)
+    rng = random.Random(5)
+    coin = [float(rng.random() < 0.5) for _ in range(64)]
+    plan = Plan((), (), "")
+    best = Tally(plan, scores=[1.0] * 64)
+    close = Tally(plan, scores=[max(0.0, c - (i % 16 == 0)) for i, c in enumerate(coin)])
+    behind = Tally(plan, scores=[0.0] * 64)
+    young = Tally(plan, scores=[0.0] * 32)  # too few rollouts to be judged yet
+    tallies = [close, best, behind, young]
+    advisor.drop(tallies)
+    assert [t.dropped for t in tallies] == [True, False, True, False]
+    same = [Tally(plan, scores=list(coin)), Tally(plan, scores=list(coin))]
+    advisor.drop(same)  # equal to the last rollout: nobody is clearly ahead
+    assert not any(t.dropped for t in same)
+    near = [Tally(plan, scores=list(coin)), Tally(plan, scores=[1.0 - c if i < 4 else c for i, c in enumerate(coin)])]
+    advisor.drop(near)  # a few rollouts apart: within the noise
+    assert not any(t.dropped for t in near)
+    assert paired([1.0, 1.0, 1.0], [0.0, 0.0, 0.0], Z_DROP).low == 1.0  # a constant difference is certain
+
+
+def test_a_written_plan_is_judged_with_the_others_and_a_bad_one_is_named() -> None:
+    st = decision(caen_game(), "allies", "battle")
+    legal = [a.to_str() for a in st.legal_actions()]
+    advice = Advisor(st, HEURISTIC, 1, candidates=2, target=0.2, most=64).advise([legal[-1]])
+    mine = next(c for c in advice.candidates if c.plan.source == "your plan")
+    assert mine.plan.actions[0] == legal[-1]
+    with pytest.raises(ValueError, match=r"action 1 of the plan, 'arrow Z9 A1', cannot be played"):
+        Advisor(st, HEURISTIC, 1).advise(["arrow Z9 A1"])
+    first = Advisor(st, HEURISTIC, 1).candidates()[0].actions
+    with pytest.raises(ValueError, match=r"action 3 of the plan.*no longer this side's decision"):
+        Advisor(st, HEURISTIC, 1).advise(["; ".join([*first, "pass"])])
+
+
+def test_nothing_to_advise_is_said_plainly() -> None:
+    game = caen_game()
+    with pytest.raises(ValueError, match="campaign is over"):
+        Advisor(game, HEURISTIC, 1)
+    k = next(i for i, e in enumerate(game.log) if e.side == CHANCE and i > 10)
+    with pytest.raises(ValueError, match="waits for the dice"):
+        Advisor(position(game, k), HEURISTIC, 1)
+    with pytest.raises(ValueError, match="target"):
+        Advisor(decision(game, "allies", "battle"), HEURISTIC, 1, target=0.7)
+
+
+@pytest.mark.parametrize("bots", [HEURISTIC, {"allies": "random", "axis": "heuristic"}])
+def test_the_kernel_plays_the_same_rollouts_as_the_reference_engine(bots: dict[str, str]) -> None:
+    st = decision(caen_game(), "allies", "battle")
+    fast = Roller(st, "allies", bots, 4)
+    slow = Roller(st, "allies", bots, 4)
+    slow.finish_fast = None
+    assert fast.finish_fast is not None
+    assert [fast.play(i) for i in range(24)] == [slow.play(i) for i in range(24)]
+
+
+def kampen_twin(params: dict[str, Any], seed: int) -> tuple[KampenState, KampenState]:
+    system = rulesets.get("kampen")
+    for i, st in enumerate(decisions(system.new_game(load_game("kampen"), dict(params)), seed)):
+        if i < 20 or len(st.legal_actions()) < 2:
+            continue
+        assert isinstance(st, KampenState)
+        seat = system.seats(st.sc, st.params)[st.current_player()]
+        assert system.seat_determinise is not None
+        twin = system.seat_determinise(st, seat, random.Random(i))
+        held = [c for c in st.hands if system.seats(st.sc, st.params)[c] == seat]
+        if twin.hands != st.hands and all(twin.hands[c] == st.hands[c] for c in held):
+            return st.clone(), twin
+    raise AssertionError("no Kampen position with a hand to deal again")
+
+
+@pytest.mark.parametrize("params", [{}, {"advanced": True, "seats": 3}])
+def test_kampen_twins_get_the_same_advice_and_the_same_forecast(params: dict[str, Any]) -> None:
+    """Other hands, deck order and face-down ships: advice for the side to act, and a forecast for everyone, read
+    the position only through a twin dealt for their reader, so they cannot tell the twins apart."""
+    st, twin = kampen_twin(params, 13)
+    bots = {"germany": "random", "norway": "random", "allies": "random"}
+    one, two = (Advisor(x, bots, 5, candidates=3, target=0.2, most=24).advise() for x in (st, twin))
+    assert one.to_json() == two.to_json()
+    assert forecast(st, bots, 5, 24).to_json() == forecast(twin, bots, 5, 24).to_json()
+    # the test has teeth: rollouts from the real positions, secrets and all, tell the twins apart
+    seen = [[Roller(x, EVERYTHING, bots, 5).play(i) for i in range(24)] for x in (st, twin)]
+    assert seen[0] != seen[1]
+
+
+def test_norway_twins_that_differ_only_in_the_hidden_split_get_the_same_advice() -> None:
+    st = next(found for seed in range(40) if (found := hidden_split(seed)) is not None)
+    system = rulesets.get("firestorm")
+    me = st.current_player()
+    assert system.determinise is not None
+    twin = next(t for k in range(50) if split(t := system.determinise(st, me, random.Random(k)), me) != split(st, me))
+    bots = {"allies": "random", "axis": "random"}
+    one, two = (Advisor(x, bots, 3, candidates=2, target=0.25, most=8).advise() for x in (st, twin))
+    assert one.to_json() == two.to_json()
+    assert forecast(st, bots, 3, 8).to_json() == forecast(twin, bots, 3, 8).to_json()
+
+
+def test_a_forecast_in_a_tabletop_campaign_answers_what_result_is_needed() -> None:
+    """A battle waits for its result from the table: the forecast rolls each kind of result (who wins, and the
+    rolls to destroy that each side's VP set) and shows the chances after it."""
+    sc = load_game("caen")
+    st = rulesets.new_game(sc, {"mode": "tabletop"})
+    rng = random.Random(2)
+    tabletop = rulesets.of(st).tabletop
+    assert tabletop is not None
+    while not (st.current_player() == REPORT and st.battle is not None):
+        who = st.current_player()
+        if who == REPORT:  # a D-Day landing rolled at the table
+            st.apply_action(rng.choice(tabletop.reports(st)), REPORT)
+            continue
+        st.apply_action(st.chance_dice().sample(rng) if who == CHANCE else rng.choice(st.legal_actions()))
+    fc = forecast(st, HEURISTIC, 1, 16)
+    assert [n.question.no for n in fc.needs] == [0]
+    kinds = fc.needs[0].kinds
+    results = [r for k in kinds for r in k.results]
+    assert sorted(results) == [(a, d) for a in range(7) for d in range(7)]  # every result, each in one kind
+    assert {k.winner for k in kinds} == {st.battle.attacker, st.battle.defender}
+    assert len(kinds) < 49
+    for k in kinds:
+        assert k.chances.rollouts == 16
+        assert math.isclose(sum(e.value for e in k.chances.levels.values()), 1.0)
+    assert st.mode == "tabletop" and st.params["mode"] == "tabletop"  # the rollouts' stand-in changed copies only
+
+
+def test_the_analysis_reads_every_position_and_its_luck_adds_up() -> None:
+    game = caen_game(5)
+    record = GameRecord("caen", game.sc.version, dict(game.params), 5, list(game.log))
+    sc = game.sc
+    an = analyse(record, lambda: rulesets.new_game(sc, dict(game.params)), EVERYTHING, HEURISTIC, 1, rollouts=2)
+    assert len(an.points) == len(game.log) + 1
+    assert an.points[-1].first.value == an.final
+    assert an.outcome == game.outcome_label()
+    for camp, swings in an.costly.items():
+        assert all(s.change.value > 0 and s.camp == camp for s in swings)
+        assert [s.change.value for s in swings] == sorted((s.change.value for s in swings), reverse=True)
+    rolls = sum(1 for e in game.log if e.side == CHANCE)
+    assert rolls and an.luck
+    assert math.isclose(an.total_luck("allies"), -an.total_luck("axis"), abs_tol=1e-9)
+    unfinished = GameRecord("caen", game.sc.version, dict(game.params), 5, list(game.log[:30]))
+    with pytest.raises(ValueError, match="not over"):
+        analyse(unfinished, lambda: rulesets.new_game(sc, dict(game.params)), EVERYTHING, HEURISTIC, 1, rollouts=4)
+
+
+def test_a_spectator_rollout_reads_no_secret() -> None:
+    """The viewer '' is nobody's side: both systems deal everything hidden again for it."""
+    st, twin = kampen_twin({}, 21)
+    bots = {"germany": "random", "norway": "random"}
+    assert [Roller(st, SPECTATOR, bots, 2).play(i) for i in range(8)] == \
+        [Roller(twin, SPECTATOR, bots, 2).play(i) for i in range(8)]

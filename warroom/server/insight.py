@@ -1,0 +1,231 @@
+"""The club server's background work: the plan advisor, the forecast and the analysis after a game (`ai.advisor`,
+`ai.forecast`, `ai.analysis`).
+
+- **Never in a request's way.** A job runs in a worker process (`WORKERS` of them, started when first needed, at
+  a lower priority), never in the process that answers requests, so a request waits for none of it. A request
+  only starts a job or reads how far it got; the pages poll.
+- **Asked once.** A job is keyed by what it reads: the campaign, its position (undo epoch and log length) and,
+  for advice, the side. A page reloaded or opened on two screens asks once. The last `KEEP` jobs are kept in
+  memory; after a restart they are worked out again (they hold nothing that the log does not).
+- **Secrets.** The worker rebuilds the campaign from its log and reads it only as the job's reader may: advice for
+  one side from twins dealt for that side, the forecast and the analysis from twins dealt for a spectator, with
+  the log's words as everyone may read them. The dice key never leaves this process: a job's seed is worked out
+  from the campaign's id and position, and the rollouts never meet the campaign's own dice.
+- **Progress** comes back from the worker over a queue.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import os
+import queue
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom import rulesets
+from warroom.core.errors import IllegalActionError
+from warroom.core.log import GameRecord, LogEntry
+from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.server.errors import ForbiddenError
+from warroom.server.portable import ANY_SIDE, seat_of
+from warroom.server.store import CampaignRow, Grant
+
+WORKERS = 1
+"""Worker processes: one leaves a core of a two-core server to the requests."""
+KEEP = 64
+"""Jobs kept in memory, the newest."""
+NICE = 10
+"""How much lower the workers' priority is."""
+ADVICE_PLANS = 6
+ADVICE_MOST = 2000
+ADVICE_SECONDS = 120.0
+"""The advisor on the server: six plans, each to ±5 points or at most 2,000 rollouts, at most two minutes of CPU
+time for one answer (a Norway position, played on the reference engine, may need more for ±5)."""
+FORECAST_ROLLOUTS = 200
+ANALYSIS_ROLLOUTS = 24
+BOTS = "heuristic"
+"""The bot that plays every side in the rollouts."""
+KINDS = ("advice", "forecast", "analysis")
+
+
+@dataclass(slots=True)
+class Job:
+    """One piece of background work and how far it got."""
+
+    kind: str
+    future: Future[dict[str, Any]] | None = None
+    done: int = 0
+    total: int = 0
+    started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
+
+    def end(self, _future: Future[dict[str, Any]]) -> None:
+        self.finished = time.monotonic()
+
+    def status(self) -> dict[str, Any]:
+        """{status: running | done | failed, done, total, seconds, result | error}: the seconds it has taken so
+        far, or took."""
+        took = (self.finished if self.finished is not None else time.monotonic()) - self.started
+        out: dict[str, Any] = {"kind": self.kind, "done": self.done, "total": self.total, "seconds": round(took, 1)}
+        future = self.future
+        if future is None or not future.done():
+            out["status"] = "running"
+            return out
+        error = future.exception()
+        if error is not None:
+            out.update(status="failed", error=f"{type(error).__name__}: {error}")
+        else:
+            out.update(status="done", result=future.result(), done=max(self.done, self.total))
+        return out
+
+
+_progress: Any = None
+"""In a worker: the queue its progress goes back over."""
+
+
+def _start_worker(progress: Any) -> None:
+    global _progress
+    _progress = progress
+    with contextlib.suppress(OSError):  # not allowed here: the worker runs at the server's priority
+        os.nice(NICE)
+
+
+def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """In a worker: rebuild the campaign from its log and do the job; its answer as JSON."""
+    from warroom.ai.advisor import Advisor
+    from warroom.ai.analysis import analyse
+    from warroom.ai.forecast import forecast
+    from warroom.ai.rollout import SPECTATOR
+    from warroom.core.game import replay
+    from warroom.scenarios import load_game
+    from warroom.server.service import uploaded_scenario
+
+    toml = payload["scenario_toml"]
+    sc = uploaded_scenario(toml) if toml else load_game(payload["scenario_id"])
+    params = payload["params"]
+    record = GameRecord(sc.id, sc.version, params, 0, [LogEntry(*e) for e in payload["log"]])
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if _progress is not None and (now - last[0] > 0.25 or done >= total):
+            last[0] = now
+            _progress.put((job_id, done, total))
+
+    bots = dict.fromkeys(sc.sides, BOTS)
+    seed, size = payload["seed"], payload["size"]
+    if kind == "analysis":
+        return analyse(record, lambda: rulesets.new_game(sc, dict(params)), SPECTATOR, bots, seed, size,
+                       progress=progress).to_json()
+    st = replay(record, lambda: rulesets.new_game(sc, dict(params)))
+    if kind == "forecast":
+        return forecast(st, bots, seed, size, progress).to_json()
+    advice = Advisor(st, bots, seed, candidates=ADVICE_PLANS, most=size, seconds=ADVICE_SECONDS)
+    return advice.advise((), progress).to_json()
+
+
+class Insight:
+    """The jobs of one server process and the workers that do them. `sizes`: each kind's rollouts (advice: the
+    most for one plan; forecast: for each line; analysis: at each position)."""
+
+    def __init__(self, workers: int = WORKERS) -> None:
+        self.workers = workers
+        self.sizes = {"advice": ADVICE_MOST, "forecast": FORECAST_ROLLOUTS, "analysis": ANALYSIS_ROLLOUTS}
+        self.pool: ProcessPoolExecutor | None = None
+        self.queue: Any = None
+        self.jobs: OrderedDict[tuple[Any, ...], Job] = OrderedDict()
+        self.by_id: dict[str, Job] = {}
+        self.lock = threading.Lock()
+        self.reader: threading.Thread | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
+            self.queue = ctx.Queue()
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
+                                            initargs=(self.queue,))
+            self.reader = threading.Thread(target=self._read_progress, daemon=True, name="insight-progress")
+            self.reader.start()
+        return self.pool
+
+    def _read_progress(self) -> None:
+        q = self.queue
+        while True:
+            try:
+                got = q.get(timeout=1.0)
+            except queue.Empty:
+                if self.pool is None:
+                    return
+                continue
+            except (EOFError, OSError, ValueError):  # the queue closed: the server is stopping
+                return
+            if got is None:
+                return
+            job_id, done, total = got
+            with self.lock:
+                job = self.by_id.get(job_id)
+                if job is not None:
+                    job.done, job.total = done, total
+
+    def ask(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The status of the job `key`, started now if it is not known (or failed before)."""
+        with self.lock:
+            job = self.jobs.get(key)
+            if job is not None and job.future is not None and job.future.done() and job.future.exception():
+                job = None  # a failure is tried again when asked again
+            if job is None:
+                job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+                job = Job(kind)
+                self.jobs[key] = job
+                self.by_id[job_id] = job
+                job.future = self._pool().submit(work, job_id, kind, {**payload, "size": self.sizes[kind]})
+                job.future.add_done_callback(job.end)
+                while len(self.jobs) > KEEP:
+                    _old, dropped = self.jobs.popitem(last=False)
+                    self.by_id = {i: j for i, j in self.by_id.items() if j is not dropped}
+            else:
+                self.jobs.move_to_end(key)
+            return job.status()
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+            if self.queue is not None:
+                self.queue.put(None)
+
+
+# ----- who may ask what ---------------------------------------------------------------------------------------
+def job_seed(row: CampaignRow, kind: str, side: str) -> int:
+    """A job's seed, from what it reads (never from the dice key): the same position gives the same answer."""
+    text = f"{row.id}/{row.epoch}/{row.seq}/{kind}/{side}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:7], "big")
+
+
+def payload(row: CampaignRow, log: list[LogEntry], kind: str, side: str) -> dict[str, Any]:
+    return {"scenario_id": row.scenario_id, "scenario_toml": row.scenario_toml, "params": row.params,
+            "log": [tuple(e) for e in log], "seed": job_seed(row, kind, side)}
+
+
+def advice_side(st: Any, row: CampaignRow, grant: Grant, asked: str | None) -> str:
+    """The side whose advice the holder of `grant` may ask for now: its own side, when its player decides.
+    Raises `ForbiddenError` (403) for anyone else, and `IllegalActionError` (409) when it is not its decision."""
+    if grant.role != "general":
+        raise ForbiddenError("advice is for a side's generals: the organiser and the commanders play no side's plan")
+    if asked and asked != grant.side and grant.side != ANY_SIDE:
+        raise ForbiddenError("a link gets its own side's advice only")
+    if not row.advisor:
+        raise ForbiddenError("the organiser has switched the plan advisor off for this campaign")
+    who = st.current_player()
+    if who in (CHANCE, REPORT, TERMINAL):
+        raise IllegalActionError("nobody decides now: advice is for the side to act" if who != TERMINAL
+                         else "the campaign is over: see its analysis instead")
+    if grant.side != ANY_SIDE and seat_of(st.sc, st.params, who) != grant.side:
+        raise IllegalActionError("it is not your decision now: ask for advice when your side is to act")
+    return str(who)

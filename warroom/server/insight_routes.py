@@ -1,0 +1,119 @@
+"""The advisor, the forecast and the analysis on the club server: the JSON API, the panels a campaign page polls,
+the analysis page and the organiser's switches (`server.insight` does the work in the background).
+
+Who may read what:
+- advice: a side's general (or a hot-seat link), for its own side, when its player is to decide, unless the
+  organiser switched the advisor off; anyone else gets 403, and 409 when it is not the side's decision;
+- the forecast: every member, unless the organiser hid it (then the organiser alone);
+- the analysis: every member, once the campaign is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict
+
+from warroom.ai.analysis import Analysis
+from warroom.ai.rollout import camp_names
+from warroom.core.errors import IllegalActionError
+from warroom.server.errors import ForbiddenError
+from warroom.server.insight import Insight, advice_side, payload
+from warroom.server.service import Campaigns
+from warroom.server.store import CampaignRow, Grant
+from warroom.server.svg import win_graph
+from warroom.server.web import Member, OrganiserActing, templates
+
+
+class Switches(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    advisor: bool | None = None  # may the sides ask the plan advisor?
+    forecast: bool | None = None  # does the page show the forecast?
+
+
+def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses: dict[int | str, Any]) -> None:
+    router = APIRouter(responses=responses)
+
+    def reading(who: Grant) -> tuple[CampaignRow, Any]:
+        row = campaigns.store.campaign(who.campaign_id)
+        return row, campaigns.position(row)
+
+    def ask(row: CampaignRow, kind: str, side: str = "") -> dict[str, Any]:
+        return insight.ask((row.id, row.epoch, row.seq, kind, side), kind,
+                           payload(row, campaigns.store.log(row.id), kind, side))
+
+    def advice_job(who: Grant, side: str) -> dict[str, Any]:
+        row, st = reading(who)
+        return ask(row, "advice", advice_side(st, row, who, side or None))
+
+    def forecast_job(who: Grant) -> dict[str, Any]:
+        row, st = reading(who)
+        if not row.forecast and who.role != "organiser":
+            raise ForbiddenError("the organiser has hidden the forecast in this campaign")
+        if st.is_terminal():
+            raise IllegalActionError("the campaign is over: see its analysis")
+        return ask(row, "forecast")
+
+    def analysis_job(who: Grant) -> dict[str, Any]:
+        row, st = reading(who)
+        if not st.is_terminal():
+            raise IllegalActionError("the analysis reads a finished campaign: this one is still being played")
+        return ask(row, "analysis")
+
+    @router.get("/api/campaigns/{cid}/advice")
+    def advice(cid: str, who: Member, side: str = "") -> dict[str, Any]:
+        """The plan advisor for the caller's side at the current position: started when first asked, then its
+        progress, then its answer (`warroom advise`'s JSON)."""
+        return advice_job(who, side[:40])
+
+    @router.get("/api/campaigns/{cid}/forecast")
+    def forecast(cid: str, who: Member) -> dict[str, Any]:
+        """Each outcome level's chance from the current position, and "what result do we need?" for every battle
+        waiting for its result from the table (`warroom forecast`'s JSON)."""
+        return forecast_job(who)
+
+    @router.get("/api/campaigns/{cid}/analysis")
+    def analysis(cid: str, who: Member) -> dict[str, Any]:
+        """The analysis of a finished campaign (`warroom analyse`'s JSON)."""
+        return analysis_job(who)
+
+    @router.post("/api/campaigns/{cid}/switches")
+    def switches(cid: str, body: Switches, who: OrganiserActing) -> dict[str, bool]:
+        """The organiser switches the plan advisor on or off, and shows or hides the forecast."""
+        campaigns.store.switch(cid, body.advisor, body.forecast)
+        row = campaigns.store.campaign(cid)
+        return {"advisor": row.advisor, "forecast": row.forecast}
+
+    @router.get("/c/{cid}/insight/{kind}", response_class=HTMLResponse)
+    def panel(request: Request, cid: str, kind: str, who: Member) -> Response:
+        """A campaign page's panel, as HTML to drop in: the advice or the forecast, or how far it got."""
+        _row, st = reading(who)
+        context: dict[str, Any] = {"kind": kind, "names": dict(st.sc.side_names),
+                                   "camps": camp_names(st.sc, st.params)}
+        try:
+            if kind == "advice":
+                context["job"] = advice_job(who, "")
+            elif kind == "forecast":
+                context["job"] = forecast_job(who)
+            else:
+                return HTMLResponse("<p>No such panel.</p>", status_code=404)
+        except (ForbiddenError, IllegalActionError) as exc:
+            context["job"] = {"status": "refused", "error": str(exc)}
+        return templates.TemplateResponse(request, "insight_panel.html", context)
+
+    @router.get("/c/{cid}/analysis", response_class=HTMLResponse)
+    def analysis_page(request: Request, cid: str, who: Member) -> Response:
+        """The analysis of a finished campaign: the win-probability graph, the costliest decisions, the luck."""
+        row, st = reading(who)
+        job = analysis_job(who)
+        names = camp_names(st.sc, st.params)
+        graph = ""
+        if job["status"] == "done":
+            graph = win_graph(Analysis.from_json(job["result"]), lambda camp: names.get(camp, camp))
+        return templates.TemplateResponse(request, "analysis.html", {
+            "cid": cid, "title": row.title, "job": job, "graph": graph, "camps": names})
+
+    app.include_router(router)
+
