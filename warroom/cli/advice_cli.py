@@ -30,12 +30,12 @@ def rollout_bots(st: Any, bot: str) -> dict[str, str]:
     return dict.fromkeys(st.sc.sides, bot)
 
 
-def emit(data: dict[str, Any], path: Path | None) -> None:
-    text = json.dumps(data, indent=1, ensure_ascii=False)
-    if path is None:
-        typer.echo(text)
+def show(as_json: bool, data: dict[str, Any], table: Callable[[], Any]) -> None:
+    """An answer as JSON on standard output (`--json`), or as its table."""
+    if as_json:
+        typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
     else:
-        path.write_text(text + "\n", encoding="utf-8")
+        out.print(table())
 
 
 def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
@@ -67,10 +67,7 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
                 advice = advisor.advise(plan or (), progress)
         except ValueError as exc:
             raise fail(f"cannot advise on {file}: {exc}") from exc
-        if as_json:
-            emit(advice.to_json(), None)
-        else:
-            out.print(advice_table(st, advice))
+        show(as_json, advice.to_json(), lambda: advice_table(st, advice))
 
     @app.command(name="forecast")
     def forecast_cmd(
@@ -88,10 +85,7 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
             raise fail(f"cannot forecast {file}: the campaign is over ({st.outcome_text()})")
         with bar("forecasting", err) as progress:
             fc = forecast(st, bots, seed, rollouts, progress)
-        if as_json:
-            emit(fc.to_json(), None)
-        else:
-            out.print(forecast_table(st, fc))
+        show(as_json, fc.to_json(), lambda: forecast_table(st, fc))
 
     @app.command(name="analyse")
     def analyse_cmd(
@@ -121,8 +115,5 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
             from warroom.server.svg import win_graph
 
             svg.write_text(win_graph(an, lambda camp: camp_name(st, camp)), encoding="utf-8")
-        if as_json:
-            emit(an.to_json(), None)
-        else:
-            out.print(analysis_table(st, an))
+        show(as_json, an.to_json(), lambda: analysis_table(st, an))
 
