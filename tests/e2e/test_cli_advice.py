@@ -41,7 +41,7 @@ def test_advise_ranks_plans_and_the_same_seed_gives_the_same_advice(saves: tuple
     other = json.loads(warroom("advise", mid, *QUICK, "--json", "--seed", "2").out)
     assert other != advice
     shown = warroom("advise", mid, *QUICK)
-    assert shown.code == 0 and "Advice for the Allies" in shown.out and "To play the best plan" in shown.out
+    assert shown.code == 0 and "Advice for Allies" in shown.out and "To play the best plan" in shown.out
     assert mid.read_bytes() == before
 
 
@@ -50,9 +50,12 @@ def test_a_plan_the_player_writes_is_judged_and_a_bad_one_is_named(saves: tuple[
     legal_first = json.loads(warroom("advise", mid, *QUICK, "--json").out)["candidates"][-1]["plan"][0]
     r = warroom("advise", mid, *QUICK, "--json", "--plan", legal_first)
     assert r.code == 0, r.err
-    assert any(c["source"] == "your plan" and c["plan"][0] == legal_first for c in json.loads(r.out)["candidates"])
+    assert any(c["source"].startswith("your plan") and c["plan"][0] == legal_first
+               for c in json.loads(r.out)["candidates"])
     r = warroom("advise", mid, *QUICK, "--plan", "arrow Z9 Z8")
     assert r.code == 2 and "action 1 of the plan, 'arrow Z9 Z8', cannot be played" in r.err
+    r = warroom("advise", mid, *QUICK, "--plan", "commit bogus")  # an unknown troop: refused, not a crash
+    assert r.code == 2 and "action 1 of the plan, 'commit bogus', cannot be played" in r.err, r.err
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -95,6 +98,11 @@ def test_forecast_and_analyse(saves: tuple[Path, Path], tmp_path: Path) -> None:
     an = json.loads(r.out)
     assert len(an["points"]) == len(load_save(done)["log"]) + 1
     assert svg.read_text(encoding="utf-8").startswith("<svg") and "win-graph" in svg.read_text(encoding="utf-8")
+    before = done.read_bytes()
+    r = warroom("analyse", done, "--rollouts", "2", "--svg", done)
+    assert r.code == 2 and "the file exists; it is not overwritten" in r.err and done.read_bytes() == before
+    r = warroom("analyse", done, "--rollouts", "2", "--svg", tmp_path / "no" / "such" / "g.svg")
+    assert r.code == 2 and "there is no folder" in r.err
     shown = warroom("analyse", done, "--rollouts", "2")
     assert shown.code == 0 and "Dice luck over the game" in shown.out
     assert "expected result through the game" in shown.out
@@ -107,5 +115,30 @@ def test_advise_at_the_prompt(saves: tuple[Path, Path], tmp_path: Path) -> None:
     game.write_bytes(saves[0].read_bytes())
     r = warroom("resume", game, stdin="help\nadvise\nquit\n")
     assert r.code == 0, r.err
-    assert "advise (rank your" in r.out and "Advice for the Allies" in r.out
+    assert "advise (rank your" in r.out and "Advice for Allies" in r.out
     assert game.read_bytes() == saves[0].read_bytes()  # asking changes nothing
+
+
+@pytest.mark.parametrize("most", ["1", "2"])
+def test_a_handful_of_rollouts_gives_finite_sane_intervals(saves: tuple[Path, Path], most: str) -> None:
+    r = warroom("advise", saves[0], "--candidates", "3", "--most", most, "--json")
+    assert r.code == 0, r.err
+    advice = json.loads(r.out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    for c in advice["candidates"]:
+        assert not c["dropped"]  # nothing is judged clearly behind on one or two rollouts
+        for key in ("win", "score", "behind"):
+            e = c[key]
+            assert e["low"] is not None and e["high"] is not None
+            assert -1.0 <= e["low"] <= e["value"] <= e["high"] <= 1.0
+    text = warroom("advise", saves[0], "--candidates", "3", "--most", most)
+    assert text.code == 0 and "-inf" not in text.out and "inf]" not in text.out
+
+
+def test_too_little_time_is_said_plainly(saves: tuple[Path, Path]) -> None:
+    r = warroom("advise", saves[0], "--seconds", "0.1", "--candidates", "40", "--json")
+    if r.code == 0:  # some plans got rollouts: the others are left out, and said so
+        advice = json.loads(r.out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+        assert all(c["rollouts"] > 0 for c in advice["candidates"])
+        assert "time limit" in advice["stopped"]
+    else:
+        assert r.code == 2 and "ran out before a single rollout" in r.err

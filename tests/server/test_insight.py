@@ -171,3 +171,58 @@ def test_a_long_analysis_never_delays_other_requests(c: TestClient, tmp_path: Pa
     assert job["status"] == "running" and job["done"] > before, job  # it was working all along
     print(json.dumps({"p95_idle_ms": round(idle * 1000, 1), "p95_during_analysis_ms": round(loaded * 1000, 1)}))
     assert loaded < 3 * idle + 0.05
+
+
+def test_a_dead_worker_is_replaced_and_its_job_tried_again(c: TestClient) -> None:
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    finished(c, f"/api/campaigns/{cid}/forecast", allies)
+    for process in list(insight.pools["forecast"].executor._processes.values()):
+        process.kill()  # out of memory, or an operator's kill
+        process.join(10)
+    legal = c.get(f"/api/campaigns/{cid}/view", headers=allies).json()["legal"]
+    assert c.post(f"/api/campaigns/{cid}/act", headers=allies, json={"action": legal[0]}).is_success
+    end = time.monotonic() + 120
+    while True:  # the next forecast is worked out by a new worker (a job lost with the old one fails, then retries)
+        r = c.get(f"/api/campaigns/{cid}/forecast", headers=allies)
+        assert r.status_code == 200, r.text
+        if r.json()["status"] == "done":
+            break
+        assert time.monotonic() < end, r.json()
+        time.sleep(0.2)
+
+
+def test_a_job_for_an_earlier_position_is_dropped(c: TestClient) -> None:
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    insight.sizes["forecast"] = 100_000  # minutes of work
+    assert c.get(f"/api/campaigns/{cid}/forecast", headers=allies).json()["status"] == "running"
+    (old,) = insight.jobs.values()
+    legal = c.get(f"/api/campaigns/{cid}/view", headers=allies).json()["legal"]
+    assert c.post(f"/api/campaigns/{cid}/act", headers=allies, json={"action": legal[0]}).is_success
+    insight.sizes["forecast"] = SMALL["forecast"]
+    job = finished(c, f"/api/campaigns/{cid}/forecast", allies, most=60.0)  # not stuck behind the old one
+    assert job["result"]["now"]["rollouts"] == SMALL["forecast"]
+    assert old.future.done() and old not in insight.jobs.values()  # dropped: its answer could not be shown
+
+
+def test_the_two_player_norway_link_asks_for_its_allies_advice_by_name(c: TestClient) -> None:
+    made = c.post("/api/campaigns", json={"scenario": "kampen", "bots": {"germany": "random"}})
+    assert made.status_code == 201, made.text
+    cid = made.json()["id"]
+    norway = auth(next(link["secret"] for link in made.json()["links"]
+                       if link["label"] == "Norway and the Allies player"))
+    for _ in range(300):
+        view = c.get(f"/api/campaigns/{cid}/view", headers=norway).json()
+        if view["to_act"] == "allies" and view["legal"]:
+            break
+        assert view["legal"], view["to_act"]
+        assert c.post(f"/api/campaigns/{cid}/act", headers=norway, json={"action": view["legal"][-1]}).is_success
+    else:
+        raise AssertionError("the Allies never came to act")
+    assert c.get(f"/api/campaigns/{cid}/advice?side=allies", headers=norway).status_code == 200
+    assert c.get(f"/api/campaigns/{cid}/advice?side=germany", headers=norway).status_code == 403
+    r = c.get(f"/api/campaigns/{cid}/advice?side=norway", headers=norway)
+    assert r.status_code == 409 and "side to act" in r.json()["detail"]

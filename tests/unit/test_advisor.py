@@ -12,7 +12,7 @@ import pytest
 from test_mcts import hidden_split, split
 
 from warroom import rulesets
-from warroom.ai.advisor import Z_DROP, Advisor, Plan, Tally, paired
+from warroom.ai.advisor import Z_DROP, Advisor, Estimate, Plan, Tally, Z, mean, paired, share
 from warroom.ai.analysis import analyse
 from warroom.ai.forecast import forecast
 from warroom.ai.rollout import EVERYTHING, SPECTATOR, Roller
@@ -113,7 +113,7 @@ def test_a_written_plan_is_judged_with_the_others_and_a_bad_one_is_named() -> No
     st = decision(caen_game(), "allies", "battle")
     legal = [a.to_str() for a in st.legal_actions()]
     advice = Advisor(st, HEURISTIC, 1, candidates=2, target=0.2, most=64).advise([legal[-1]])
-    mine = next(c for c in advice.candidates if c.plan.source == "your plan")
+    mine = next(c for c in advice.candidates if c.plan.source.startswith("your plan"))
     assert mine.plan.actions[0] == legal[-1]
     with pytest.raises(ValueError, match=r"action 1 of the plan, 'arrow Z9 A1', cannot be played"):
         Advisor(st, HEURISTIC, 1).advise(["arrow Z9 A1"])
@@ -236,3 +236,19 @@ def test_a_spectator_rollout_reads_no_secret() -> None:
     bots = {"germany": "random", "norway": "random"}
     assert [Roller(st, SPECTATOR, bots, 2).play(i) for i in range(8)] == \
         [Roller(twin, SPECTATOR, bots, 2).play(i) for i in range(8)]
+
+
+def test_an_interval_is_within_the_target_only_on_both_sides() -> None:
+    """One win in 64 is 1.6% [0.08, 9.5]: within ±5 points below, not above."""
+    e = share(1, 64)
+    assert e.half() == pytest.approx(e.high - e.value) and e.half() > 0.05
+    assert mean([1.0], Z, (0.0, 1.0)) == Estimate(1.0, 0.0, 1.0)  # one value: the whole range
+    assert mean([0.0, 1.0], Z, (0.0, 1.0)).low == 0.0  # never beyond what is possible
+    assert Estimate(0.5, -math.inf, math.inf).to_json() == {"value": 0.5, "low": None, "high": None}
+
+
+def test_a_plan_naming_an_unknown_piece_is_refused_not_a_crash() -> None:
+    st = decision(caen_game(), "allies", "battle")
+    first = Advisor(st, HEURISTIC, 1).candidates()[0].actions[0]
+    with pytest.raises(ValueError, match=r"action 2 of the plan, 'commit bogus', cannot be played"):
+        Advisor(st, HEURISTIC, 1).advise([f"{first}; commit bogus"])

@@ -55,10 +55,16 @@ class Estimate:
     high: float
 
     def half(self) -> float:
-        return (self.high - self.low) / 2
+        """How far the interval reaches from the value on its wider side (a share's interval is lopsided)."""
+        return max(self.high - self.value, self.value - self.low)
 
-    def to_json(self) -> dict[str, float]:
-        return {"value": round(self.value, 4), "low": round(self.low, 4), "high": round(self.high, 4)}
+    def to_json(self) -> dict[str, float | None]:
+        """Rounded; a bound not known (fewer than two values) is null."""
+        return {"value": round(self.value, 4), "low": bound(self.low), "high": bound(self.high)}
+
+
+def bound(x: float) -> float | None:
+    return round(x, 4) if math.isfinite(x) else None
 
 
 def share(count: int, n: int) -> Estimate:
@@ -69,19 +75,22 @@ def share(count: int, n: int) -> Estimate:
     return Estimate(count / n if n else 0.0, low, high)
 
 
-def mean(values: Sequence[float], z: float = Z) -> Estimate:
-    """A mean with its normal interval at `z` standard errors (unbounded below two values)."""
+def mean(values: Sequence[float], z: float = Z, within: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
+    """A mean with its normal interval at `z` standard errors, kept `within` the values' possible range (the whole
+    range below two values, where nothing measures the spread)."""
     n = len(values)
     m = sum(values) / n if n else 0.0
+    lo, hi = within
     if n < 2:
-        return Estimate(m, -math.inf, math.inf)
+        return Estimate(m, lo, hi)
     half = z * math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1) / n)
-    return Estimate(m, m - half, m + half)
+    return Estimate(m, max(lo, m - half), min(hi, m + half))
 
 
 def paired(a: Sequence[float], b: Sequence[float], z: float = Z) -> Estimate:
-    """The mean of a[i] - b[i] over the rollouts both have, with its interval at `z` standard errors."""
-    return mean([x - y for x, y in zip(a, b, strict=False)], z)
+    """The mean of a[i] - b[i] over the rollouts both have (results from 0 to 1, so their differences lie
+    within -1 and 1), with its interval at `z` standard errors."""
+    return mean([x - y for x, y in zip(a, b, strict=False)], z, (-1.0, 1.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,12 +311,14 @@ class Advisor:
                 raise ValueError(f"action {n} of the plan, {item!r}: by then it is no longer this side's decision")
             try:
                 action = world.parse_action(item)
-                words.append(self.roller.system.describe(world, action))
-                world.apply_action(action)
+                world.clone().apply_action(action)  # the rules say whether it is legal, and why not
             except (IllegalActionError, UnknownNameError) as exc:
                 raise ValueError(f"action {n} of the plan, {item!r}, cannot be played: {exc}") from exc
+            words.append(self.roller.system.describe(world, action))  # only a legal action is described
+            world.apply_action(action)
             acts.append(action.to_str())
-        return Plan(tuple(acts), tuple(words), "your plan")
+        partial = self.mine(world)  # the plan stops short: the rollout bot finishes the side's decisions
+        return Plan(tuple(acts), tuple(words), "your plan, then the rollout bot's choices" if partial else "your plan")
 
     # ----- judging ----------------------------------------------------------------------------------------------
     def rollout(self, plan: Plan, index: int) -> Ending:
@@ -318,39 +329,48 @@ class Advisor:
         return self.roller.play(index, prepare)
 
     def advise(self, written: Sequence[str] = (), progress: Progress | None = None) -> Advice:
-        """Judge the candidates (with the player's own plans, `written`, added) and rank them."""
-        plans = [self.written(text) for text in written]
-        for plan in self.candidates():
+        """Judge the candidates (with the player's own plans, `written`, added) and rank them.
+
+        Rollout i is played for every live candidate before rollout i + 1, so that candidates still running
+        always have as many rollouts as each other, also when the time limit cuts a round short."""
+        end = time.process_time() + self.seconds if self.seconds is not None else math.inf
+        plans: list[Plan] = []
+        for plan in [*(self.written(text) for text in written), *self.candidates()]:
             if len(plans) >= self.limit + len(written):
                 break
-            if plan.actions not in {p.actions for p in plans}:
-                plans.append(plan)
+            if plan.actions not in {p.actions for p in plans} and plan.words not in {p.words for p in plans}:
+                plans.append(plan)  # the same actions, or actions that read the same, are one plan
         tallies = [Tally(p) for p in plans]
         roller, side = self.roller, self.side
-        end = time.process_time() + self.seconds if self.seconds is not None else math.inf
         done = 0
         stopped = f"every candidate within ±{self.target:.0%} or clearly behind"
         while True:
             live = [t for t in tallies if self.needs(t)]
             if not live:
                 break
-            if time.process_time() >= end:
-                stopped = f"the time limit ({self.seconds:g} s of CPU) came first"
-                break
-            for t in live:
-                start = len(t.scores)
-                for i in range(start, min(start + BATCH, self.most)):
-                    if time.process_time() >= end:  # a candidate's rollouts stay numbered from 0 without a gap
-                        break
+            start = len(live[0].scores)
+            for i in range(start, min(start + BATCH, self.most)):
+                if time.process_time() >= end:
+                    break
+                for t in live:
                     ending = self.rollout(t.plan, i)
                     t.add(roller.score(ending, side), roller.margin(ending, side), ending.outcome)
                     done += 1
+                if progress is not None:
+                    progress(done, done + sum(self.still_needs(t) for t in tallies))
+            if time.process_time() >= end:
+                stopped = f"the time limit ({self.seconds:g} s of CPU) came first"
+                break
             self.drop(tallies)
-            if progress is not None:
-                progress(done, done + sum(self.still_needs(t) for t in tallies))
-        if any(len(t.scores) >= self.most and not t.dropped and t.win().half() > self.target for t in tallies):
+        if stopped.startswith("every") and any(
+                len(t.scores) >= self.most and not t.dropped and t.win().half() > self.target for t in tallies):
             stopped = f"the rollout limit ({self.most} a candidate) came first"
-        return self.rate(tallies, done, stopped)
+        unmeasured = [t for t in tallies if not t.scores]
+        if len(unmeasured) == len(tallies):
+            raise ValueError(f"the time limit ({self.seconds:g} s of CPU) ran out before a single rollout: allow more")
+        if unmeasured:
+            stopped += f"; {len(unmeasured)} plan(s) got no rollout and are left out"
+        return self.rate([t for t in tallies if t.scores], done, stopped)
 
     def needs(self, t: Tally) -> bool:
         n = len(t.scores)
@@ -370,7 +390,7 @@ class Advisor:
         """Stop candidates that the best is clearly ahead of (the paired difference of their scores)."""
         best = max(tallies, key=lambda t: (t.score(), len(t.scores)))
         for t in tallies:
-            if t is best or t.dropped or len(t.scores) < min(LEAST, self.most):
+            if t is best or t.dropped or len(t.scores) < LEAST:  # never on a handful of rollouts
                 continue
             gap = paired(best.scores, t.scores, Z_DROP)
             if gap.low > 0:
@@ -383,7 +403,7 @@ class Advisor:
         for t in order:
             n = len(t.scores)
             rated.append(Rated(
-                t.plan, n, t.win(), mean(t.scores),
+                t.plan, n, t.win(), mean(t.scores, Z, (0.0, 1.0)),
                 {label: share(count, n) for label, count in
                  sorted(t.outcomes.items(), key=lambda kv: -t.reach[kv[0]] / kv[1])},
                 mean([float(m) for m in t.margins]),

@@ -38,7 +38,7 @@ def show(as_json: bool, data: dict[str, Any], table: Callable[[], Any]) -> None:
         out.print(table())
 
 
-def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
+def register(app: typer.Typer, load: Callable[[Path, str], tuple[Any, Any]]) -> None:
     """Add the three commands to `app`; `load` reads and replays a save (exiting with its problem)."""
 
     @app.command()
@@ -51,14 +51,14 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
         candidates: Annotated[int, typer.Option(min=1, max=40, help="how many plans to draw up")] = 8,
         target: Annotated[float, typer.Option(
             min=0.5, max=25.0, help="stop when each win chance is known within ± this many points")] = 5.0,
-        most: Annotated[int, typer.Option(min=2, max=1_000_000, help="the most rollouts for one plan")] = 4000,
+        most: Annotated[int, typer.Option(min=1, max=1_000_000, help="the most rollouts for one plan")] = 4000,
         seconds: Annotated[float | None, typer.Option(
             min=0.1, help="stop after this much CPU time (the advice then depends on the machine)")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the advice as JSON")] = False,
     ) -> None:
         """Rank the plans for the side to act in a saved campaign: each plan's chances of every outcome level and
         its expected margin, with 95% intervals, and what it gives up against the best."""
-        _record, st = load(file)
+        _record, st = load(file, "advise on")
         bots = rollout_bots(st, bot)
         try:
             advisor = Advisor(st, bots, seed, candidates=candidates, target=target / 100, most=most,
@@ -79,7 +79,7 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
     ) -> None:
         """Each outcome level's chance from a saved position, as everyone may see it; for a battle waiting for
         its result from the table, the chances after each kind of result ('what result do we need?')."""
-        _record, st = load(file)
+        _record, st = load(file, "forecast")
         bots = rollout_bots(st, bot)
         if st.is_terminal():
             raise fail(f"cannot forecast {file}: the campaign is over ({st.outcome_text()})")
@@ -98,8 +98,11 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
     ) -> None:
         """After the game: the win-probability graph over the whole campaign, each side's costliest decisions,
         and how much the dice decided, turn by turn."""
-        record, st = load(file)
+        record, st = load(file, "analyse")
         bots = rollout_bots(st, bot)
+        if svg is not None and (svg.exists() or not svg.parent.is_dir()):
+            raise fail(f"--svg {svg}: " + ("the file exists; it is not overwritten (choose another name)"
+                                            if svg.exists() else f"there is no folder {svg.parent}"))
         if not st.is_terminal():
             raise fail(f"cannot analyse {file}: the campaign is not over yet (turn {st.turn}); ask "
                        f"'warroom advise {file}' or 'warroom forecast {file}' instead")
@@ -114,6 +117,10 @@ def register(app: typer.Typer, load: Callable[[Path], tuple[Any, Any]]) -> None:
         if svg is not None:
             from warroom.server.svg import win_graph
 
-            svg.write_text(win_graph(an, lambda camp: camp_name(st, camp)), encoding="utf-8")
+            try:
+                with svg.open("x", encoding="utf-8") as drawing:  # never over a file made meanwhile
+                    drawing.write(win_graph(an, lambda camp: camp_name(st, camp)))
+            except OSError as exc:
+                raise fail(f"--svg {svg}: cannot write it ({exc.strerror or exc})") from exc
         show(as_json, an.to_json(), lambda: analysis_table(st, an))
 

@@ -38,7 +38,7 @@ def advice_table(st: Any, advice: Advice) -> Group:
     words and the chance of every outcome level (the side's best first)."""
     unit = f" {advice.margin_of}" if advice.margin_of else " VP"
     rows: list[Any] = [Text(
-        f"Advice for the {side_name(st, advice.side)}, turn {advice.turn}: {len(advice.candidates)} plans, "
+        f"Advice for {side_name(st, advice.side)}, turn {advice.turn}: {len(advice.candidates)} plans, "
         f"{advice.rollouts:,} rollouts with {', '.join(sorted(set(advice.bots.values())))} bots (seed "
         f"{advice.seed}); stopped: {advice.stopped}.", style="bold")]
     for n, c in enumerate(advice.candidates, start=1):
@@ -51,12 +51,16 @@ def advice_table(st: Any, advice: Advice) -> Group:
             f"{signed(c.margin, unit)} · {c.rollouts} rollouts{dropped}\n",
             ("   " + "; ".join(c.plan.words) + "\n", "cyan"),
             ("   " + " · ".join(f"{label} {pct(e)}" for label, e in c.levels.items()), "dim")))
-    rows.append(Text("\nTo play the best plan, type its actions: " + "; ".join(advice.candidates[0].plan.actions)))
+    rows.append(Text("\nTo play the best plan, enter its actions one at a time: "
+                     + ", then ".join(advice.candidates[0].plan.actions)))
     return Group(*rows)
 
 
 def forecast_table(st: Any, fc: Forecast) -> Group:
-    """The chances of each outcome level now, and for each battle at the table, after each kind of result."""
+    """The chances of each outcome level now, and for each battle at the table, each camp's chance of winning
+    after each kind of result, the first camp's best first."""
+    names = camp_names(st.sc, st.params)
+    first, second = fc.camps
     rows: list[Any] = [f"Forecast at turn {fc.turn} ({fc.now.rollouts:,} rollouts a line, "
                        f"{', '.join(sorted(set(fc.bots.values())))} bots, seed {fc.seed})"]
     now = Table(title="Chances now")
@@ -67,15 +71,13 @@ def forecast_table(st: Any, fc: Forecast) -> Group:
     rows.append(now)
     for need in fc.needs:
         t = Table(title=f"What result do we need? {need.question.title}")
-        t.add_column("results (attacker–defender VP)", overflow="fold")
-        t.add_column("battle won by")
-        levels = sorted({label for k in need.kinds for label in k.chances.levels})
-        for label in levels:
-            t.add_column(label)
-        for kind in need.kinds:
-            t.add_row(", ".join(f"{a}–{d}" for a, d in kind.results), side_name(st, kind.winner) if kind.winner
-                      else "?", *[pct(kind.chances.levels[label]) if label in kind.chances.levels else "0%"
-                                  for label in levels])
+        for name in ("results (attacker–defender VP)", "battle won by", f"{names.get(first, first)} win", "draw",
+                     f"{names.get(second, second)} win"):
+            t.add_column(name, overflow="fold")
+        for kind in sorted(need.kinds, key=lambda k: -k.chances.wins[first].value):
+            t.add_row(", ".join(f"{a}–{d}" for a, d in kind.results),
+                      side_name(st, kind.winner) if kind.winner else "?",
+                      pct(kind.chances.wins[first]), pct(kind.chances.wins[""]), pct(kind.chances.wins[second]))
         rows.append(t)
     return Group(*rows)
 

@@ -188,24 +188,24 @@ def play(
         "advanced": advanced})
 
 
-def load_record(path: Path) -> tuple[GameRecord, Any]:
-    """Read a save and replay it; any problem is reported without touching the file."""
+def load_record(path: Path, verb: str = "resume") -> tuple[GameRecord, Any]:
+    """Read a save and replay it; any problem is reported ("cannot VERB PATH: ...") without touching the file."""
     try:
         record = GameRecord.load(path)
         sc = load_game(record.scenario)
     except (SaveError, UnknownNameError, ScenarioError) as exc:
-        raise fail(f"cannot resume {path}: {exc}") from exc
+        raise fail(f"cannot {verb} {path}: {exc}") from exc
     terminal_or_exit(sc)
     params = rulesets.of(sc).replay_params(sc, record.scenario_version, record.params)
     if params is None:
-        raise fail(f"cannot resume {path}: saved with scenario {record.scenario} version "
+        raise fail(f"cannot {verb} {path}: saved with scenario {record.scenario} version "
                    f"{record.scenario_version}, but version {sc.version} is installed")
     if params != record.params:  # an older version of the scenario: the game goes on under the rules it began with
         record = GameRecord(record.scenario, record.scenario_version, params, record.seed, record.log)
     try:
         st = replay(record, lambda: new_game(sc, dict(params)))
     except (SaveError, ValueError) as exc:
-        raise fail(f"cannot resume {path}: {exc}") from exc
+        raise fail(f"cannot {verb} {path}: {exc}") from exc
     return record, st
 
 

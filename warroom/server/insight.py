@@ -1,9 +1,11 @@
 """The club server's background work: the plan advisor, the forecast and the analysis after a game (`ai.advisor`,
 `ai.forecast`, `ai.analysis`).
 
-- **Never in a request's way.** A job runs in a worker process (`WORKERS` of them, started when first needed, at
-  a lower priority), never in the process that answers requests, so a request waits for none of it. A request
-  only starts a job or reads how far it got; the pages poll.
+- **Never in a request's way.** A job runs in a worker process, one for each kind (started when first needed, at a
+  lower priority), never in the process that answers requests, so a request waits for none of it, and a long
+  analysis holds up no advice. A request only starts a job or reads how far it got; the pages poll. A job for
+  an earlier position of a campaign is dropped when a later one is asked for (a running one at its next report
+  of progress), and one whose worker died is tried again in a new worker when asked again.
 - **Asked once.** A job is keyed by what it reads: the campaign, its position (undo epoch and log length) and,
   for advice, the side. A page reloaded or opened on two screens asks once. The last `KEEP` jobs are kept in
   memory; after a restart they are worked out again (they hold nothing that the log does not).
@@ -25,6 +27,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,8 +39,8 @@ from warroom.server.errors import ForbiddenError
 from warroom.server.portable import ANY_SIDE, seat_of
 from warroom.server.store import CampaignRow, Grant
 
-WORKERS = 1
-"""Worker processes: one leaves a core of a two-core server to the requests."""
+ANALYSIS_BUDGET = 8000
+"""The most rollouts one analysis plays: a long game gets fewer a position (Kampen om Norge's 800 entries: 4 each)."""
 KEEP = 64
 """Jobs kept in memory, the newest."""
 NICE = 10
@@ -87,13 +90,30 @@ class Job:
 
 _progress: Any = None
 """In a worker: the queue its progress goes back over."""
+_cancels: Any = None
+"""In a worker: the queue that names the jobs no longer wanted (each pool has one worker, which reads them all)."""
+_cancelled: set[str] = set()
 
 
-def _start_worker(progress: Any) -> None:
-    global _progress
-    _progress = progress
+class Cancelled(Exception):
+    """A job nobody wants any more (the campaign moved on): the worker drops it at its next progress."""
+
+
+def _start_worker(progress: Any, cancels: Any) -> None:
+    global _progress, _cancels
+    _progress, _cancels = progress, cancels
     with contextlib.suppress(OSError):  # not allowed here: the worker runs at the server's priority
         os.nice(NICE)
+
+
+def _check_cancelled(job_id: str) -> None:
+    while _cancels is not None:
+        try:
+            _cancelled.add(_cancels.get_nowait())
+        except queue.Empty:
+            break
+    if job_id in _cancelled:
+        raise Cancelled(job_id)
 
 
 def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -106,6 +126,7 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     from warroom.scenarios import load_game
     from warroom.server.service import uploaded_scenario
 
+    _check_cancelled(job_id)
     toml = payload["scenario_toml"]
     sc = uploaded_scenario(toml) if toml else load_game(payload["scenario_id"])
     params = payload["params"]
@@ -113,6 +134,7 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     last = [0.0]
 
     def progress(done: int, total: int) -> None:
+        _check_cancelled(job_id)
         now = time.monotonic()
         if _progress is not None and (now - last[0] > 0.25 or done >= total):
             last[0] = now
@@ -120,7 +142,8 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
 
     bots = dict.fromkeys(sc.sides, BOTS)
     seed, size = payload["seed"], payload["size"]
-    if kind == "analysis":
+    if kind == "analysis":  # within the budget: a long game gets fewer rollouts a position
+        size = min(size, max(2, ANALYSIS_BUDGET // (2 * max(1, len(record.log)))))
         return analyse(record, lambda: rulesets.new_game(sc, dict(params)), SPECTATOR, bots, seed, size,
                        progress=progress).to_json()
     st = replay(record, lambda: rulesets.new_game(sc, dict(params)))
@@ -130,37 +153,52 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     return advice.advise((), progress).to_json()
 
 
-class Insight:
-    """The jobs of one server process and the workers that do them. `sizes`: each kind's rollouts (advice: the
-    most for one plan; forecast: for each line; analysis: at each position)."""
+@dataclass(slots=True)
+class Pool:
+    """One kind's worker process, its progress and cancel queues."""
 
-    def __init__(self, workers: int = WORKERS) -> None:
-        self.workers = workers
+    executor: ProcessPoolExecutor
+    progress: Any
+    cancels: Any
+    reader: threading.Thread
+
+
+class Insight:
+    """The jobs of one server process and the workers that do them: a worker per kind, so that a long analysis
+    never holds up advice or a forecast. `sizes`: each kind's rollouts (advice: the most for one plan; forecast:
+    for each line; analysis: at each position, at most)."""
+
+    def __init__(self) -> None:
         self.sizes = {"advice": ADVICE_MOST, "forecast": FORECAST_ROLLOUTS, "analysis": ANALYSIS_ROLLOUTS}
-        self.pool: ProcessPoolExecutor | None = None
-        self.queue: Any = None
+        self.pools: dict[str, Pool] = {}
         self.jobs: OrderedDict[tuple[Any, ...], Job] = OrderedDict()
         self.by_id: dict[str, Job] = {}
+        self.ids: dict[tuple[Any, ...], str] = {}
         self.lock = threading.Lock()
-        self.reader: threading.Thread | None = None
+        self.closed = False
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self.pool is None:
+    def _pool(self, kind: str, fresh: bool = False) -> Pool:
+        pool = self.pools.get(kind)
+        if pool is None or fresh:
+            if pool is not None:  # a worker died: its pool is broken for good
+                pool.executor.shutdown(wait=False, cancel_futures=True)
+                pool.progress.put(None)
             ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
-            self.queue = ctx.Queue()
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
-                                            initargs=(self.queue,))
-            self.reader = threading.Thread(target=self._read_progress, daemon=True, name="insight-progress")
-            self.reader.start()
-        return self.pool
+            progress, cancels = ctx.Queue(), ctx.Queue()
+            executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=_start_worker,
+                                           initargs=(progress, cancels))
+            reader = threading.Thread(target=self._read_progress, args=(progress,), daemon=True,
+                                      name=f"insight-{kind}")
+            reader.start()
+            pool = self.pools[kind] = Pool(executor, progress, cancels, reader)
+        return pool
 
-    def _read_progress(self) -> None:
-        q = self.queue
+    def _read_progress(self, q: Any) -> None:
         while True:
             try:
                 got = q.get(timeout=1.0)
             except queue.Empty:
-                if self.pool is None:
+                if self.closed:
                     return
                 continue
             except (EOFError, OSError, ValueError):  # the queue closed: the server is stopping
@@ -174,31 +212,51 @@ class Insight:
                     job.done, job.total = done, total
 
     def ask(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """The status of the job `key`, started now if it is not known (or failed before)."""
+        """The status of the job `key` = (campaign, epoch, seq, kind, side), started now if it is not known (or
+        failed before). Jobs of the same kind for an earlier position of the campaign are dropped: their
+        answers could no longer be shown."""
         with self.lock:
             job = self.jobs.get(key)
             if job is not None and job.future is not None and job.future.done() and job.future.exception():
-                job = None  # a failure is tried again when asked again
+                self._forget(key)  # a failure is tried again when asked again
+                job = None
             if job is None:
-                job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
-                job = Job(kind)
-                self.jobs[key] = job
-                self.by_id[job_id] = job
-                job.future = self._pool().submit(work, job_id, kind, {**payload, "size": self.sizes[kind]})
-                job.future.add_done_callback(job.end)
+                for old in [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] != key[1:3]]:
+                    self._forget(old, cancel=True)
+                job = self._submit(key, kind, payload)
                 while len(self.jobs) > KEEP:
-                    _old, dropped = self.jobs.popitem(last=False)
-                    self.by_id = {i: j for i, j in self.by_id.items() if j is not dropped}
+                    self._forget(next(iter(self.jobs)), cancel=True)
             else:
                 self.jobs.move_to_end(key)
             return job.status()
 
+    def _submit(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any]) -> Job:
+        job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        job = Job(kind)
+        sized = {**payload, "size": self.sizes[kind]}
+        try:
+            job.future = self._pool(kind).executor.submit(work, job_id, kind, sized)
+        except BrokenProcessPool:  # its worker died (killed, out of memory): a new one takes the job
+            job.future = self._pool(kind, fresh=True).executor.submit(work, job_id, kind, sized)
+        job.future.add_done_callback(job.end)
+        self.jobs[key] = job
+        self.by_id[job_id] = job
+        self.ids[key] = job_id
+        return job
+
+    def _forget(self, key: tuple[Any, ...], cancel: bool = False) -> None:
+        job = self.jobs.pop(key)
+        job_id = self.ids.pop(key)
+        self.by_id.pop(job_id, None)
+        if cancel and job.future is not None and not job.future.cancel() and not job.future.done():
+            self.pools[job.kind].cancels.put(job_id)  # running: the worker drops it at its next progress
+
     def close(self) -> None:
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-            if self.queue is not None:
-                self.queue.put(None)
+        self.closed = True
+        pools, self.pools = self.pools, {}
+        for pool in pools.values():
+            pool.executor.shutdown(wait=False, cancel_futures=True)
+            pool.progress.put(None)
 
 
 # ----- who may ask what ---------------------------------------------------------------------------------------
@@ -218,8 +276,10 @@ def advice_side(st: Any, row: CampaignRow, grant: Grant, asked: str | None) -> s
     Raises `ForbiddenError` (403) for anyone else, and `IllegalActionError` (409) when it is not its decision."""
     if grant.role != "general":
         raise ForbiddenError("advice is for a side's generals: the organiser and the commanders play no side's plan")
-    if asked and asked != grant.side and grant.side != ANY_SIDE:
-        raise ForbiddenError("a link gets its own side's advice only")
+    if asked and grant.side != ANY_SIDE and seat_of(st.sc, st.params, asked) != grant.side:
+        raise ForbiddenError("a link gets its own side's advice only")  # its player's sides: Norway's also the Allies'
+    if asked and asked != st.current_player():
+        raise IllegalActionError(f"advice is for the side to act now, not {asked!r}")
     if not row.advisor:
         raise ForbiddenError("the organiser has switched the plan advisor off for this campaign")
     who = st.current_player()
