@@ -12,7 +12,7 @@ import pytest
 from test_mcts import hidden_split, split
 
 from warroom import rulesets
-from warroom.ai.advisor import Z_DROP, Advisor, Estimate, Plan, Tally, Z, mean, paired, share
+from warroom.ai.advisor import Z_DROP, Advisor, Estimate, Plan, Tally, Z, canonical, mean, paired, share
 from warroom.ai.analysis import analyse
 from warroom.ai.forecast import forecast
 from warroom.ai.rollout import EVERYTHING, SPECTATOR, Roller
@@ -252,3 +252,16 @@ def test_a_plan_naming_an_unknown_piece_is_refused_not_a_crash() -> None:
     first = Advisor(st, HEURISTIC, 1).candidates()[0].actions[0]
     with pytest.raises(ValueError, match=r"action 2 of the plan, 'commit bogus', cannot be played"):
         Advisor(st, HEURISTIC, 1).advise([f"{first}; commit bogus"])
+
+
+def test_the_same_cards_or_pieces_in_another_order_are_one_plan() -> None:
+    """Kampen om Norge's 9 April round: choosing the same hand in another order, or another copy of the same card,
+    is not another plan; every candidate is a different hand."""
+    system = rulesets.get("kampen")
+    st = next(s for s in decisions(system.new_game(load_game("kampen"), {"advanced": True}), 3)
+              if s.current_player() == "norway" and any(a.to_str().startswith("choose") for a in s.legal_actions()))
+    plans = Advisor(st, {"germany": "random", "norway": "random"}, 1, candidates=6).candidates()
+    hands = [tuple(sorted(w for w in p.words)) for p in plans]
+    assert len(plans) > 1 and len(set(hands)) == len(hands), hands
+    assert canonical({"hand": ["b#1", "a#0"], "at": [{"x": 2}, {"x": 1}]}) == {"hand": ["a", "b"],
+                                                                                "at": [{"x": 2}, {"x": 1}]}

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,19 @@ def mean(values: Sequence[float], z: float = Z, within: tuple[float, float] = (-
         return Estimate(m, lo, hi)
     half = z * math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1) / n)
     return Estimate(m, max(lo, m - half), min(hi, m + half))
+
+
+_COPY = re.compile(r"#\d+$")
+
+
+def canonical(data: Any) -> Any:
+    """A view with its lists of names sorted and the copy numbers of cards dropped (`Advisor.reached`)."""
+    if isinstance(data, dict):
+        return {str(k): canonical(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        items = [canonical(x) for x in data]
+        return sorted(items) if all(isinstance(x, str) for x in items) else items
+    return _COPY.sub("", data) if isinstance(data, str) else data
 
 
 def paired(a: Sequence[float], b: Sequence[float], z: float = Z) -> Estimate:
@@ -278,12 +292,16 @@ class Advisor:
         return found
 
     def reached(self, world: Any, actions: Sequence[str]) -> str:
-        """The position a plan leads to, as the side sees it: two plans that reach the same one are the same plan
-        (a Strategic Game group taken in another order)."""
+        """The position a plan leads to, as the side sees it, in a canonical form: two plans that reach the same
+        one are the same plan.
+
+        assumption: the same pieces in another order, or another copy of the same card, make the same plan for a
+        player (a hand of 9 April cards chosen in another order; a Strategic Game group taken in another order),
+        so lists of names are compared as sets and a card's copy number (`#n`) is ignored."""
         after = world.clone()
         for text in actions:
             after.apply_action(after.parse_action(text))
-        return json.dumps(after.view(self.side), sort_keys=True, default=str)
+        return json.dumps(canonical(after.view(self.side)), sort_keys=True, default=str)
 
     def ranked(self, world: Any, legal: list[Action], rank: int, salt: int) -> Action | None:
         """The heuristic's `rank`-th choice among `legal` (asking it again without its earlier choices): the
