@@ -220,7 +220,6 @@ class Advisor:
         self.most = most
         self.seconds = seconds
         self.heuristic = heuristic(system)
-        self.plans: list[Plan] = []
 
     # ----- candidates -----------------------------------------------------------------------------------------
     def twin(self) -> Any:

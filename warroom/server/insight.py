@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import multiprocessing
 import os
 import queue
@@ -39,6 +40,7 @@ from warroom.server.errors import ForbiddenError
 from warroom.server.portable import ANY_SIDE, seat_of
 from warroom.server.store import CampaignRow, Grant
 
+LOG = logging.getLogger("warroom.insight")
 ANALYSIS_BUDGET = 8000
 """The most rollouts one analysis plays: a long game gets fewer a position (Kampen om Norge's 800 entries: 4 each)."""
 KEEP = 64
@@ -54,7 +56,6 @@ FORECAST_ROLLOUTS = 200
 ANALYSIS_ROLLOUTS = 24
 BOTS = "heuristic"
 """The bot that plays every side in the rollouts."""
-KINDS = ("advice", "forecast", "analysis")
 
 
 @dataclass(slots=True)
@@ -81,8 +82,9 @@ class Job:
             out["status"] = "running"
             return out
         error = future.exception()
-        if error is not None:
-            out.update(status="failed", error=f"{type(error).__name__}: {error}")
+        if error is not None:  # the message stays in the server's log: it might quote the campaign's own log
+            LOG.warning("a %s job failed: %s: %s", self.kind, type(error).__name__, error)
+            out.update(status="failed", error=f"{type(error).__name__}; ask again to try once more")
         else:
             out.update(status="done", result=future.result(), done=max(self.done, self.total))
         return out
