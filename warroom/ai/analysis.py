@@ -139,7 +139,8 @@ def analyse(record: GameRecord, new_state: Callable[[], Any], viewer: str | None
         values.append([result(here.play(i).winner, camps[0]) for i in range(rollouts)])
         points.append(Point(k, entry.turn, entry.side, text, mean(values[k])))
         after = Roller(positions[k + 1], viewer, bots, seed)  # the same streams after the entry's own draws
-        gains.append(paired([result(after.play(i, before=here.world(i)).winner, camps[0])
+        drew = entry.side == st.current_player()  # a result reported out of turn drew nothing from the streams
+        gains.append(paired([result(after.play(i, before=here.world(i) if drew else None).winner, camps[0])
                              for i in range(rollouts)], values[k]))
         if progress is not None:
             progress(2 * rollouts * (k + 1), total)
