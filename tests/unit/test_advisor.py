@@ -265,3 +265,22 @@ def test_the_same_cards_or_pieces_in_another_order_are_one_plan() -> None:
     assert len(plans) > 1 and len(set(hands)) == len(hands), hands
     assert canonical({"hand": ["b#1", "a#0"], "at": [{"x": 2}, {"x": 1}]}) == {"hand": ["a", "b"],
                                                                                 "at": [{"x": 2}, {"x": 1}]}
+
+
+def test_a_forecast_for_a_parked_battle_while_the_dice_are_due() -> None:
+    """Battles in parallel: a battle parked at the table while the next initiative roll is due. Its results are
+    reported in each rollout as soon as the rules take them, after the roll."""
+    st = rulesets.new_game(load_game("caen"), {"mode": "tabletop", "parallel": True})
+    tabletop = rulesets.of(st).tabletop
+    assert tabletop is not None
+    rng = random.Random(3)
+    while not (any(tabletop.questions(st)) and st.current_player() == CHANCE):
+        who = st.current_player()
+        if who == REPORT:
+            st.apply_action(rng.choice(tabletop.reports(st)), REPORT)
+            continue
+        st.apply_action(st.chance_dice().sample(rng) if who == CHANCE else rng.choice(st.legal_actions()))
+    fc = forecast(st, HEURISTIC, 1, 4)
+    (need,) = fc.needs
+    assert need.question.no > 0 and sum(len(k.results) for k in need.kinds) == 49
+    assert {k.winner for k in need.kinds} == {need.question.attacker, need.question.defender}

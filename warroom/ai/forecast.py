@@ -9,7 +9,7 @@ defeated and the rolls to destroy that each side's VP set) are rolled out once, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,17 +118,13 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
     needs: dict[int, list[ResultKind]] = {}
     questions: dict[int, Question] = {}
     for q, group, role in jobs:
-        prepare: Callable[[Any], None] | None = None
+        owed: tuple[Any, ...] = ()
         if q is not None:
             assert tabletop is not None
-            report = tabletop.report(q.no, *group[0])
-
-            def prepare(world: Any, report: Any = report) -> None:
-                world.apply_action(report)
-
+            owed = (tabletop.report(q.no, *group[0]),)  # reported as soon as the rules take it (after any roll)
         endings = []
         for i in range(rollouts):
-            endings.append(roller.play(i, prepare))
+            endings.append(roller.play(i, owed=owed))
             done += 1
             if progress is not None and (done % 16 == 0 or done == total):
                 progress(done, total)

@@ -17,7 +17,7 @@ forecasts and the analysis after a game (`ai.advisor`, `ai.forecast`, `ai.analys
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,12 +104,13 @@ class Roller:
         by_seat = {seat: random.Random(seeds[seat]) for seat in set(self.seats.values())}
         return random.Random(seed), {side: by_seat[self.seats[side]] for side in self.sides}
 
-    def finish(self, world: Any, index: int, before: Any = None) -> Ending:
+    def finish(self, world: Any, index: int, before: Any = None, owed: Sequence[Action] = ()) -> Ending:
         """Play `world` on to its end with the bots and rollout `index`'s streams; how it ended. `before`: the
         position one action before `world` (as the viewer may know it). Its own first action is drawn first and set
         aside (a roll from the dice stream, a bot's choice from that bot's stream), so that from then on the streams
         are those a rollout from `before` meets after its first action: the two rollouts differ by that action
-        alone, which is how the analysis measures an action's worth sharply."""
+        alone, which is how the analysis measures an action's worth sharply. `owed`: results from the table to
+        report as soon as the rules take them (at the first position that is not a roll)."""
         dice, rngs = self.streams(index)
         made = {side: make_bot(self.bots[side], rngs[side]) for side in self.sides}
         if before is not None and not before.is_terminal():
@@ -126,6 +127,11 @@ class Roller:
         kernel = self.system.kernel
         while not world.is_terminal():
             who = world.current_player()
+            if owed and who != CHANCE:
+                for result in owed:
+                    world.apply_action(result)
+                owed = ()
+                continue
             if who == CHANCE:
                 action: Action = world.chance_dice().sample(dice)
             elif who == REPORT:
@@ -151,13 +157,14 @@ class Roller:
         a, d = self.results[int(dice.random() * len(self.results))]
         return tabletop.report(no, a, d)
 
-    def play(self, index: int, prepare: Callable[[Any], None] | None = None, before: Any = None) -> Ending:
+    def play(self, index: int, prepare: Callable[[Any], None] | None = None, before: Any = None,
+             owed: Sequence[Action] = ()) -> Ending:
         """Rollout `index`: the viewer's twin of the position, `prepare`d (a plan applied), played to its end
-        (`before`: see `finish`)."""
+        (`before`, `owed`: see `finish`)."""
         world = self.world(index)
         if prepare is not None:
             prepare(world)
-        return self.finish(world, index, before)
+        return self.finish(world, index, before, owed)
 
     def margin(self, ending: Ending, side: str) -> int:
         """The score difference as `side`'s camp counts it: its own camp's score minus the other's."""
