@@ -103,8 +103,10 @@ def test_forecast_and_analyse(saves: tuple[Path, Path], tmp_path: Path) -> None:
     assert r.code == 2 and "the file exists; it is not overwritten" in r.err and done.read_bytes() == before
     r = warroom("analyse", done, "--rollouts", "2", "--svg", tmp_path / "no" / "such" / "g.svg")
     assert r.code == 2 and "there is no folder" in r.err
+    r = warroom("analyse", done, "--rollouts", "2", "--svg", tmp_path)
+    assert r.code == 2 and "that is a folder; name the SVG file to write" in r.err
     shown = warroom("analyse", done, "--rollouts", "2")
-    assert shown.code == 0 and "Dice luck over the game" in shown.out
+    assert shown.code == 0 and "The accounts, as Allies count them: expected result" in shown.out
     assert "expected result through the game" in shown.out
     assert all(f"{side}: the decisions that cost the most" in shown.out or
                f"{side}: no decision cost anything measurable" in shown.out for side in ("Allies", "Germans"))
@@ -115,8 +117,36 @@ def test_advise_at_the_prompt(saves: tuple[Path, Path], tmp_path: Path) -> None:
     game.write_bytes(saves[0].read_bytes())
     r = warroom("resume", game, stdin="help\nadvise\nquit\n")
     assert r.code == 0, r.err
-    assert "advise (rank your" in r.out and "Advice for Allies" in r.out
+    assert "advise [SECONDS] (rank" in r.out and "Advice for Allies" in r.out
     assert game.read_bytes() == saves[0].read_bytes()  # asking changes nothing
+    r = warroom("resume", game, stdin="advise soon\nadvise 0.01\nadvise 1 2\nquit\n")
+    assert r.code == 0 and r.out.count("advise takes one limit in CPU seconds") == 3, r.out
+
+
+def test_advise_at_a_prompt_that_waits_for_the_table_says_so(tmp_path: Path) -> None:
+    r = warroom("play", "caen", "--allies", "human", "--axis", "human", "--mode", "tabletop", "--save",
+                tmp_path / "t.json", stdin="advise\nquit\n")
+    assert r.code == 0 and "No advice: nobody decides now: the position waits for a result from the table" in r.out
+
+
+def test_a_long_or_second_plan_is_named_briefly(saves: tuple[Path, Path]) -> None:
+    r = warroom("advise", saves[0], *QUICK, "--plan", "x" * 5000)
+    assert r.code == 2 and "action 1 of the plan, 'xxxx" in r.err and len(r.err) < 1000, len(r.err)
+    legal = json.loads(warroom("advise", saves[0], *QUICK, "--json").out)["candidates"][0]["plan"][0]
+    r = warroom("advise", saves[0], *QUICK, "--plan", legal, "--plan", "arrow Z9 Z8")
+    assert r.code == 2 and "action 1 of plan 2, 'arrow Z9 Z8', cannot be played" in r.err, r.err
+
+
+def test_a_save_that_is_not_a_file_is_refused_not_waited_for(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for command in ("advise", "forecast", "analyse"):
+        r = warroom(command, fifo)
+        assert r.code == 2 and "it is not a regular file" in r.err, r.err
+    r = warroom("advise", tmp_path)
+    assert r.code == 2 and "it is not a regular file" in r.err
 
 
 @pytest.mark.parametrize("most", ["1", "2"])

@@ -14,7 +14,8 @@ times, best first (after GNU Backgammon's hint window, which does this for one m
   random numbers), so the differences between candidates are measured more sharply than the candidates
   themselves. Rollouts go in rounds of `BATCH`; after each round a candidate stops when its win probability's
   interval is at most `target` wide on each side, or when the best is clearly ahead of it (by the paired
-  difference of their scores, at `Z_DROP`), or at `most` rollouts.
+  difference of their results, at `estimates.drop_z`: a plan as good as the best is dropped in at most 5% of all
+  advice), or at `most` rollouts.
 """
 
 from __future__ import annotations
@@ -24,68 +25,22 @@ import math
 import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.ai.rollout import Ending, Roller
-from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.ai.estimates import Estimate, Z, drop_z, mean, paired, result, share
+from warroom.ai.rollout import Ending, Progress, Roller
+from warroom.core.errors import IllegalActionError, UnknownNameError, shown
 from warroom.core.state import Action
-from warroom.core.stats import wilson_cc
 from warroom.rulesets import heuristic, of
 
 BATCH = 32
 """Rollouts per candidate per round."""
 LEAST = 64
 """No candidate is judged on fewer rollouts (unless `most` is lower)."""
-Z = 1.959964
-"""95% intervals."""
-Z_DROP = 2.807
-"""A candidate is dropped when the best's score beats its own by more than this many standard errors of their paired
-difference (99.5%: a candidate is tested after every round, so each test must be stricter than the intervals)."""
 LONGEST_PLAN = 400
 """No run of one player's decisions is longer (a guard: every rule system hands the turn on long before)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A measured share or mean, with its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-    def half(self) -> float:
-        """How far the interval reaches from the value on its wider side (a share's interval is lopsided)."""
-        return max(self.high - self.value, self.value - self.low)
-
-    def to_json(self) -> dict[str, float | None]:
-        """Rounded; a bound not known (fewer than two values) is null."""
-        return {"value": round(self.value, 4), "low": bound(self.low), "high": bound(self.high)}
-
-
-def bound(x: float) -> float | None:
-    return round(x, 4) if math.isfinite(x) else None
-
-
-def share(count: int, n: int) -> Estimate:
-    """A proportion with its Wilson interval, continuity-corrected: it holds its 95% for rare outcome levels too
-    (tests/property/test_advisor_calibration.py; the plain Wilson interval covered a 0.25% level 86% of the time
-    at 48 rollouts)."""
-    low, high = wilson_cc(count, n)
-    return Estimate(count / n if n else 0.0, low, high)
-
-
-def mean(values: Sequence[float], z: float = Z, within: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
-    """A mean with its normal interval at `z` standard errors, kept `within` the values' possible range (the whole
-    range below two values, where nothing measures the spread)."""
-    n = len(values)
-    m = sum(values) / n if n else 0.0
-    lo, hi = within
-    if n < 2:
-        return Estimate(m, lo, hi)
-    half = z * math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1) / n)
-    return Estimate(m, max(lo, m - half), min(hi, m + half))
 
 
 _COPY = re.compile(r"#\d+$")
@@ -99,12 +54,6 @@ def canonical(data: Any) -> Any:
         items = [canonical(x) for x in data]
         return sorted(items) if all(isinstance(x, str) for x in items) else items
     return _COPY.sub("", data) if isinstance(data, str) else data
-
-
-def paired(a: Sequence[float], b: Sequence[float], z: float = Z) -> Estimate:
-    """The mean of a[i] - b[i] over the rollouts both have (results from 0 to 1, so their differences lie
-    within -1 and 1), with its interval at `z` standard errors."""
-    return mean([x - y for x, y in zip(a, b, strict=False)], z, (-1.0, 1.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +87,6 @@ class Tally:
 
     def win(self) -> Estimate:
         return share(self.wins, len(self.scores))
-
-    def score(self) -> float:
-        return sum(self.scores) / len(self.scores) if self.scores else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +134,6 @@ class Advice:
         return {"side": self.side, "turn": self.turn, "rollouts": self.rollouts, "stopped": self.stopped,
                 "bots": self.bots, "seed": self.seed, "target": self.target, "margin_of": self.margin_of,
                 "candidates": [c.to_json() for c in self.candidates]}
-
-
-Progress = Callable[[int, int], None]
-"""(rollouts done, rollouts expected in all) -> None; the expectation grows or shrinks as the rounds go."""
 
 
 class Advisor:
@@ -314,23 +256,25 @@ class Advisor:
             left.remove(pick)
         return pick
 
-    def written(self, text: str) -> Plan:
+    def written(self, text: str, which: str = "the plan") -> Plan:
         """A plan the player wrote: actions separated by ';', each checked in turn on the side's twin. Raises
-        `ValueError` naming the first action that cannot be played, and why."""
+        `ValueError` naming the first action that cannot be played, and why (`which` plan: 'plan 2')."""
         world = self.twin()
         items = [t.strip() for t in text.split(";") if t.strip()]
         if not items:
-            raise ValueError("a plan is one or more actions separated by ';', e.g. 'arrow A2 B2; commit arm_7'")
+            raise ValueError(f"{which} is empty: a plan is one or more actions separated by ';', e.g. "
+                             "'arrow A2 B2; commit arm_7'")
         acts: list[str] = []
         words: list[str] = []
         for n, item in enumerate(items, start=1):
             if not self.mine(world):
-                raise ValueError(f"action {n} of the plan, {item!r}: by then it is no longer this side's decision")
+                raise ValueError(f"action {n} of {which}, {shown(item)}: by then it is no longer this side's "
+                                 "decision")
             try:
                 action = world.parse_action(item)
                 world.clone().apply_action(action)  # the rules say whether it is legal, and why not
             except (IllegalActionError, UnknownNameError) as exc:
-                raise ValueError(f"action {n} of the plan, {item!r}, cannot be played: {exc}") from exc
+                raise ValueError(f"action {n} of {which}, {shown(item)}, cannot be played: {exc}") from exc
             words.append(self.roller.system.describe(world, action))  # only a legal action is described
             world.apply_action(action)
             acts.append(action.to_str())
@@ -352,15 +296,17 @@ class Advisor:
         always have as many rollouts as each other, also when the time limit cuts a round short."""
         end = time.process_time() + self.seconds if self.seconds is not None else math.inf
         plans: list[Plan] = []
-        for plan in [*(self.written(text) for text in written), *self.candidates()]:
+        mine = [self.written(text, f"plan {k}" if len(written) > 1 else "the plan")
+                for k, text in enumerate(written, start=1)]
+        for plan in [*mine, *self.candidates()]:
             if len(plans) >= self.limit + len(written):
                 break
             if plan.actions not in {p.actions for p in plans} and plan.words not in {p.words for p in plans}:
                 plans.append(plan)  # the same actions, or actions that read the same, are one plan
         tallies = [Tally(p) for p in plans]
         roller, side = self.roller, self.side
-        done = 0
-        stopped = f"every candidate within ±{self.target:.0%} or clearly behind"
+        done = looks = 0
+        stopped = f"every candidate within ±{self.target * 100:g} points or clearly behind"
         while True:
             live = [t for t in tallies if self.needs(t)]
             if not live:
@@ -378,7 +324,8 @@ class Advisor:
             if time.process_time() >= end:
                 stopped = f"the time limit ({self.seconds:g} s of CPU) came first"
                 break
-            self.drop(tallies)
+            looks += 1
+            self.drop(tallies, looks)
         if stopped.startswith("every") and any(
                 len(t.scores) >= self.most and not t.dropped and t.win().half() > self.target for t in tallies):
             stopped = f"the rollout limit ({self.most} a candidate) came first"
@@ -403,28 +350,40 @@ class Advisor:
         p = min(max(t.win().value, 0.05), 0.95)
         return max(BATCH, min(self.most, math.ceil(Z * Z * p * (1 - p) / self.target ** 2)) - n)
 
-    def drop(self, tallies: list[Tally]) -> None:
-        """Stop candidates that the best is clearly ahead of (the paired difference of their scores)."""
-        best = max(tallies, key=lambda t: (t.score(), len(t.scores)))
+    def best(self, tallies: Sequence[Tally]) -> Tally:
+        """The best candidate not dropped: the highest mean result over the rollouts every such candidate has (a
+        candidate whose interval reached the target earlier stops earlier; comparing over the same rollout numbers
+        keeps the common random numbers' sharpness), then the one with more rollouts."""
+        alive = [t for t in tallies if not t.dropped and t.scores] or [t for t in tallies if t.scores]
+        common = min(len(t.scores) for t in alive)
+        return max(alive, key=lambda t: (sum(t.scores[:common]), len(t.scores)))
+
+    def drop(self, tallies: list[Tally], look: int) -> None:
+        """Stop candidates that the best is clearly ahead of at this `look` (1, 2, ...): by the paired difference
+        of their results, at `estimates.drop_z` standard errors, so that a plan as good as the best is dropped in
+        at most 5% of all advice, however many rounds it takes."""
+        best = self.best(tallies)
+        z = drop_z(look, len(tallies))
         for t in tallies:
             if t is best or t.dropped or len(t.scores) < LEAST:  # never on a handful of rollouts
                 continue
-            gap = paired(best.scores, t.scores, Z_DROP)
-            if gap.low > 0:
+            if paired(best.scores, t.scores, z).low > 0:
                 t.dropped = True
 
     def rate(self, tallies: list[Tally], done: int, stopped: str) -> Advice:
-        order = sorted(tallies, key=lambda t: (-t.score(), -len(t.scores)))
-        best = order[0]
+        """The candidates best first: the best (`best`), then the others by how much they give up against it
+        (paired over the rollouts both have), those dropped early last."""
+        best = self.best(tallies)
+        behind = {id(t): Estimate(0.0, 0.0, 0.0) if t is best else paired(best.scores, t.scores) for t in tallies}
+        order = sorted(tallies, key=lambda t: (t is not best, t.dropped, behind[id(t)].value, -len(t.scores)))
         rated = []
         for t in order:
             n = len(t.scores)
             rated.append(Rated(
-                t.plan, n, t.win(), mean(t.scores, Z, (0.0, 1.0)),
-                {label: share(count, n) for label, count in
-                 sorted(t.outcomes.items(), key=lambda kv: -t.reach[kv[0]] / kv[1])},
-                mean([float(m) for m in t.margins]),
-                Estimate(0.0, 0.0, 0.0) if t is best else paired(best.scores, t.scores), t.dropped))
+                t.plan, n, t.win(), result(t.scores),
+                {label: share(t.outcomes[label], n) for label in
+                 self.roller.order({k: t.reach[k] / v for k, v in t.outcomes.items()}, self.side)},
+                mean([float(m) for m in t.margins]), behind[id(t)], t.dropped))
         system = self.roller.system
         return Advice(self.side, int(getattr(self.root, "turn", 0)), tuple(rated), done, stopped,
                       dict(self.roller.bots), self.seed, self.target, system.score_label)

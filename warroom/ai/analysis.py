@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from warroom import rulesets
-from warroom.ai.advisor import Estimate, Progress, mean, paired
-from warroom.ai.rollout import EVERYTHING, Roller
+from warroom.ai.estimates import Estimate, Z, paired
+from warroom.ai.estimates import result as expected
+from warroom.ai.rollout import EVERYTHING, Progress, Roller
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.core.state import CHANCE, REPORT
@@ -77,6 +78,11 @@ class Analysis:
     """Per turn, per camp: what results from the table added to it (tabletop campaigns)."""
     final: float
     """The first camp's actual result: 1, 1/2 or 0."""
+    start: float
+    """The first camp's expected result at the start, as the accounts take it (`balance`): `start`, plus what
+    every decision added (`decided`), plus the luck of the dice and the table, is `final` exactly."""
+    decided: float
+    """What all decisions together added to the first camp's expected result."""
     outcome: str
     rollouts: int
     seed: int
@@ -93,14 +99,15 @@ class Analysis:
                            for s in v) for c, v in data["costly"].items()}
         first, second = data["camps"]
         return Analysis((first, second), points, costly, {int(t): per for t, per in data["luck"].items()},
-                        {int(t): per for t, per in data["table"].items()}, data["final"], data["outcome"],
-                        data["rollouts"], data["seed"], data["bots"])
+                        {int(t): per for t, per in data["table"].items()}, data["final"], data["start"],
+                        data["decided"], data["outcome"], data["rollouts"], data["seed"], data["bots"])
 
     def total_luck(self, camp: str) -> float:
         return sum(per.get(camp, 0.0) for per in self.luck.values())
 
     def to_json(self) -> dict[str, Any]:
-        return {"camps": list(self.camps), "outcome": self.outcome, "final": self.final, "rollouts": self.rollouts,
+        return {"camps": list(self.camps), "outcome": self.outcome, "final": self.final,
+                "start": round(self.start, 4), "decided": round(self.decided, 4), "rollouts": self.rollouts,
                 "seed": self.seed, "bots": self.bots, "points": [p.to_json() for p in self.points],
                 "costly": {c: [s.to_json() for s in v] for c, v in self.costly.items()},
                 "luck": {str(t): {c: round(v, 4) for c, v in per.items()} for t, per in self.luck.items()},
@@ -130,6 +137,8 @@ def analyse(record: GameRecord, new_state: Callable[[], Any], viewer: str | None
     points: list[Point] = []
     gains: list[Estimate] = []
     """Per log entry, what it added to the first camp's expected result (paired over the rollout numbers)."""
+    noise: list[float] = []
+    """Per log entry, the variance of that estimate (0 where every rollout agreed: a decision the bots make)."""
     total = 2 * rollouts * len(states)
     for k, st in enumerate(states):
         entry = shown[k]
@@ -137,16 +146,48 @@ def analyse(record: GameRecord, new_state: Callable[[], Any], viewer: str | None
             system.describe(st, st.parse_action(entry.action))
         here = Roller(st, viewer, bots, seed)
         values.append([result(here.play(i).winner, camps[0]) for i in range(rollouts)])
-        points.append(Point(k, entry.turn, entry.side, text, mean(values[k])))
+        points.append(Point(k, entry.turn, entry.side, text, expected(values[k])))
         after = Roller(positions[k + 1], viewer, bots, seed)  # the same streams after the entry's own draws
         drew = entry.side == st.current_player()  # a result reported out of turn drew nothing from the streams
-        gains.append(paired([result(after.play(i, before=here.world(i) if drew else None).winner, camps[0])
-                             for i in range(rollouts)], values[k]))
+        later = [result(after.play(i, before=here.world(i) if drew else None).winner, camps[0])
+                 for i in range(rollouts)]
+        gains.append(paired(later, values[k]))
+        noise.append(variance([a - b for a, b in zip(later, values[k], strict=True)]))
         if progress is not None:
             progress(2 * rollouts * (k + 1), total)
     points.append(Point(len(states), int(end.turn), "", "the end", Estimate(final, final, final)))
+    start = points[0].first  # its variance from its interval: a few rollouts that all agreed prove little
+    gains = balance(gains, noise, start.value, ((start.high - start.low) / (2 * Z)) ** 2, final)
     return summarise(points, gains, camps, camps_of(end), final, summary.outcome, rollouts, seed,
                      dict(Roller(end, viewer, bots, seed).bots), costly)
+
+
+def variance(values: list[float]) -> float:
+    """The variance of the mean of `values` (0 below two)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    m = sum(values) / n
+    return sum((v - m) ** 2 for v in values) / (n - 1) / n
+
+
+def balance(gains: list[Estimate], noise: list[float], start: float, start_noise: float,
+            final: float) -> list[Estimate]:
+    """The gains made to add up. The expected result at the start plus what every entry added is exactly the
+    final result, but the estimates of a long game's hundreds of entries do not quite sum so: their small errors
+    add up, to more than a whole result in a long game at a few rollouts a position. What is missing is shared
+    out among the estimates (the start's included) in proportion to their variances: the least-squares
+    adjustment of independent estimates to a sum known exactly. An entry whose rollouts all agreed (a decision
+    the bots would make themselves) keeps its 0. Each interval moves with its value."""
+    total = start_noise + sum(noise)
+    if total <= 0.0:
+        return gains
+    missing = final - start - sum(g.value for g in gains)
+    out = []
+    for g, v in zip(gains, noise, strict=True):
+        shift = missing * v / total
+        out.append(Estimate(g.value + shift, max(-1.0, g.low + shift), min(1.0, g.high + shift)))
+    return out
 
 
 def camps_of(st: Any) -> dict[str, str]:
@@ -169,12 +210,14 @@ def summarise(points: list[Point], gains: list[Estimate], camps: tuple[str, str]
     swings: dict[str, list[Swing]] = {c: [] for c in camps}
     luck: dict[int, dict[str, float]] = {}
     table: dict[int, dict[str, float]] = {}
+    decided = 0.0
     for before, moved in zip(points[:-1], gains, strict=True):  # the last point is the end
         if before.who in (CHANCE, REPORT):
             per = (luck if before.who == CHANCE else table).setdefault(before.turn, dict.fromkeys(camps, 0.0))
             per[camps[0]] += moved.value
             per[camps[1]] -= moved.value
             continue
+        decided += moved.value
         camp = camp_of.get(before.who)
         if camp is None:
             continue
@@ -182,4 +225,5 @@ def summarise(points: list[Point], gains: list[Estimate], camps: tuple[str, str]
         if cost.value > 0:
             swings[camp].append(Swing(before.index, before.turn, before.who, camp, before.text, cost))
     costly = {c: tuple(sorted(v, key=lambda s: -s.change.value)[:keep]) for c, v in swings.items()}
-    return Analysis(camps, tuple(points), costly, luck, table, final, outcome, rollouts, seed, bots)
+    start = final - sum(g.value for g in gains)
+    return Analysis(camps, tuple(points), costly, luck, table, final, start, decided, outcome, rollouts, seed, bots)

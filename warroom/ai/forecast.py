@@ -4,7 +4,8 @@ they might report).
 
 A forecast is public: its rollouts start from twins dealt for a spectator (`ai.rollout.SPECTATOR`), so it says
 nothing that a side's secrets decide. Results that change the game alike (`Tabletop.effect`: in Firestorm, who is
-defeated and the rolls to destroy that each side's VP set) are rolled out once, as one kind.
+defeated and the rolls to destroy that each side's VP set; for a D-Day landing, the row of its table) are rolled
+out once, as one kind.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.ai.advisor import Estimate, Progress, mean, share
-from warroom.ai.rollout import SPECTATOR, Ending, Roller
+from warroom.ai.estimates import Estimate, mean, share
+from warroom.ai.rollout import SPECTATOR, Ending, Progress, Roller
 from warroom.core.system import Question
 
 
@@ -33,9 +34,8 @@ class Chances:
                 "wins": {k or "draw": v.to_json() for k, v in self.wins.items()}, "diff": self.diff.to_json()}
 
 
-def chances(endings: list[Ending], camps: tuple[str, str]) -> Chances:
-    """The chances the endings show; the levels ordered from the first camp's best to its worst (by the mean score
-    difference of the rollouts that ended at each)."""
+def chances(endings: list[Ending], camps: tuple[str, str], roller: Roller) -> Chances:
+    """The chances the endings show; the levels ordered from the first camp's best to its worst (`Roller.order`)."""
     n = len(endings)
     levels: dict[str, int] = {}
     reach: dict[str, int] = {}
@@ -44,7 +44,8 @@ def chances(endings: list[Ending], camps: tuple[str, str]) -> Chances:
         levels[e.outcome] = levels.get(e.outcome, 0) + 1
         reach[e.outcome] = reach.get(e.outcome, 0) + e.diff
         wins[e.winner] = wins.get(e.winner, 0) + 1
-    return Chances(n, {k: share(v, n) for k, v in sorted(levels.items(), key=lambda kv: -reach[kv[0]] / kv[1])},
+    return Chances(n, {k: share(levels[k], n) for k in roller.order({k: reach[k] / v for k, v in levels.items()},
+                                                                     None)},
                    {k: share(v, n) for k, v in wins.items()}, mean([float(e.diff) for e in endings]))
 
 
@@ -55,11 +56,16 @@ class ResultKind:
     results: tuple[tuple[int, int], ...]
     """(attacker's VP, defender's VP) pairs."""
     winner: str
-    """The side a result of this kind makes the battle's winner ('' where the system does not say beforehand)."""
+    """The side a result of this kind makes the battle's winner ('' where nobody wins one: a D-Day landing, or a
+    system that does not say beforehand)."""
+    meaning: str
+    """What a result of this kind does, in words ('Allies win, Germans are defeated; Allies destroy enemy
+    Firestorm troops on 4+')."""
     chances: Chances
 
     def to_json(self) -> dict[str, Any]:
-        return {"results": [list(r) for r in self.results], "winner": self.winner, "chances": self.chances.to_json()}
+        return {"results": [list(r) for r in self.results], "winner": self.winner, "meaning": self.meaning,
+                "chances": self.chances.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,25 +105,24 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
     system = roller.system
     camps: tuple[str, str] = system.score_sides(root.sc)
     tabletop = system.tabletop
-    jobs: list[tuple[Question | None, tuple[tuple[int, int], ...], str]] = [(None, (), "")]
-    roles: dict[Hashable, str] = {}
+    jobs: list[tuple[Question | None, tuple[tuple[int, int], ...], str, str]] = [(None, (), "", "")]
     if tabletop is not None and not root.is_terminal():
         for asked in tabletop.questions(root).values():
-            if asked.attacker is None:  # a roll the table makes (a D-Day landing): no battle's result to need
-                continue
             kinds: dict[Hashable, list[tuple[int, int]]] = {}
+            said: dict[Hashable, tuple[str, str]] = {}
             for a in tabletop.vp:
                 for d in tabletop.vp:
-                    winner, key = tabletop.effect(root, a, d) if tabletop.effect is not None else ("", (a, d))
-                    kinds.setdefault((winner, key), []).append((a, d))
-                    roles[(winner, key)] = winner
-            jobs.extend((asked, tuple(group), roles[key]) for key, group in kinds.items())
+                    role, key, meaning = tabletop.effect(root, asked, a, d) if tabletop.effect is not None else \
+                        ("", (a, d), "")
+                    kinds.setdefault(key, []).append((a, d))
+                    said[key] = role, meaning
+            jobs.extend((asked, tuple(group), *said[key]) for key, group in kinds.items())
     total = rollouts * len(jobs)
     done = 0
     now: Chances | None = None
     needs: dict[int, list[ResultKind]] = {}
     questions: dict[int, Question] = {}
-    for q, group, role in jobs:
+    for q, group, role, meaning in jobs:
         owed: tuple[Any, ...] = ()
         if q is not None:
             assert tabletop is not None
@@ -128,13 +133,13 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
             done += 1
             if progress is not None and (done % 16 == 0 or done == total):
                 progress(done, total)
-        got = chances(endings, camps)
+        got = chances(endings, camps, roller)
         if q is None:
             now = got
             continue
         questions[q.no] = q
         winner = {"attacker": q.attacker, "defender": q.defender}.get(role) or ""
-        needs.setdefault(q.no, []).append(ResultKind(group, winner, got))
+        needs.setdefault(q.no, []).append(ResultKind(group, winner, meaning, got))
     assert now is not None
     return Forecast(int(getattr(root, "turn", 0)), camps, now,
                     tuple(Need(questions[no], tuple(kinds)) for no, kinds in sorted(needs.items())), seed,

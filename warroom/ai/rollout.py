@@ -17,6 +17,7 @@ forecasts and the analysis after a game (`ai.advisor`, `ai.forecast`, `ai.analys
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ SPECTATOR = ""
 """The viewer who sees only the public position (no side has this id)."""
 EVERYTHING = None
 """The viewer who sees everything: after the game, when its secrets are out."""
+Progress = Callable[[int, int], None]
+"""(rollouts done, rollouts expected in all) -> None; the expectation may grow or shrink as the work goes on."""
 _DEAL = 0x5DEECE66D
 _MASK = (1 << 62) - 1
 
@@ -50,7 +53,10 @@ def camp_names(sc: Any, params: Any) -> dict[str, str]:
     members: dict[str, list[str]] = {}
     for side, camp in camps(sc, params).items():
         members.setdefault(camp, []).append(names.get(side, side))
-    return {camp: names.get(camp) or " and ".join(sides) for camp, sides in members.items()}
+    def joined(sides: list[str]) -> str:  # 'Norway and the Allies', not 'Norway and The Allies'
+        return " and ".join([sides[0], *(re.sub(r"^The ", "the ", s) for s in sides[1:])])
+
+    return {camp: names.get(camp) or joined(sides) for camp, sides in members.items()}
 
 
 def rollout_seed(seed: int, index: int) -> int:
@@ -80,8 +86,10 @@ class Roller:
             self.results = tabletop.results or tuple((a, d) for a in tabletop.vp for d in tabletop.vp)
             self.for_bots = tabletop.for_bots
 
-    def world(self, index: int) -> Any:
-        """The position rollout `index` starts from: a twin dealt for the viewer, keeping no log."""
+    def world(self, index: int, owed: Sequence[Action] = ()) -> Any:
+        """The position rollout `index` starts from: a twin dealt for the viewer, keeping no log, with the results
+        `owed` by the table reported if the rules take them now, then made playable by bots (`Tabletop.for_bots`:
+        which may turn the table's question into a roll, so the results go in first)."""
         root, system = self.root, self.system
         if self.viewer is EVERYTHING or system.determinise is None:
             world = root.clone()
@@ -93,6 +101,9 @@ class Roller:
                 world = system.determinise(root, self.viewer, rng)
         world.record_events = False
         world.record_log = False
+        if owed and world.current_player() != CHANCE:
+            for result in owed:
+                world.apply_action(result)
         if self.for_bots is not None:
             self.for_bots(world)
         return world
@@ -161,14 +172,25 @@ class Roller:
              owed: Sequence[Action] = ()) -> Ending:
         """Rollout `index`: the viewer's twin of the position, `prepare`d (a plan applied), played to its end
         (`before`, `owed`: see `finish`)."""
-        world = self.world(index)
+        world = self.world(index, owed)
         if prepare is not None:
             prepare(world)
-        return self.finish(world, index, before, owed)
+        return self.finish(world, index, before, owed if self.root.current_player() == CHANCE else ())
 
     def margin(self, ending: Ending, side: str) -> int:
-        """The score difference as `side`'s camp counts it: its own camp's score minus the other's."""
-        return ending.diff if self.camps[side] == self.first_camp else -ending.diff
+        """The score difference as `side`'s camp counts it: its own camp's score minus the other's. Where the
+        system's score is a count rather than a difference (`RuleSystem.score_label`: Kampen om Norge's German
+        point cities), it is that count, the same for every side."""
+        return ending.diff if self.system.score_label or self.camps[side] == self.first_camp else -ending.diff
+
+    def order(self, margins: Mapping[str, float], side: str | None) -> list[str]:
+        """Outcome levels from the best for `side`'s camp (None: the first camp) to its worst: as the system ranks
+        them (`RuleSystem.levels`), else by `margins`, each level's mean margin as the camp counts it."""
+        ranked = self.system.levels(self.root.sc) if self.system.levels is not None else ()
+        if ranked and side is not None and self.camps[side] != self.first_camp:
+            ranked = ranked[::-1]
+        place = {label: i for i, label in enumerate(ranked)}
+        return sorted(margins, key=lambda label: (place.get(label, len(place)), -margins[label]))
 
     def score(self, ending: Ending, side: str) -> float:
         """`side`'s result: 1 for its camp's win, 0.5 for a draw, 0 for a loss."""

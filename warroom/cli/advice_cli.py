@@ -100,27 +100,40 @@ def register(app: typer.Typer, load: Callable[[Path, str], tuple[Any, Any]]) -> 
         and how much the dice decided, turn by turn."""
         record, st = load(file, "analyse")
         bots = rollout_bots(st, bot)
-        if svg is not None and (svg.exists() or not svg.parent.is_dir()):
-            raise fail(f"--svg {svg}: " + ("the file exists; it is not overwritten (choose another name)"
-                                            if svg.exists() else f"there is no folder {svg.parent}"))
         if not st.is_terminal():
             raise fail(f"cannot analyse {file}: the campaign is not over yet (turn {st.turn}); ask "
-                       f"'warroom advise {file}' or 'warroom forecast {file}' instead")
+                       f"'warroom forecast {file}' for its chances now")
+        drawing = None
+        if svg is not None:  # claimed before the work, so that no analysis is lost to a file it cannot write
+            if svg.is_dir():
+                raise fail(f"--svg {svg}: that is a folder; name the SVG file to write")
+            if not svg.parent.is_dir():
+                raise fail(f"--svg {svg}: there is no folder {svg.parent}")
+            try:
+                drawing = svg.open("x", encoding="utf-8")  # never over an existing file
+            except FileExistsError as exc:
+                raise fail(f"--svg {svg}: the file exists; it is not overwritten (choose another name)") from exc
+            except OSError as exc:
+                raise fail(f"--svg {svg}: cannot write it ({exc.strerror or exc})") from exc
         sc = st.sc
         params = dict(record.params)
         try:
             with bar("analysing", err) as progress:
                 an = analyse(record, lambda: new_game(sc, dict(params)), EVERYTHING, bots, seed, rollouts,
                              progress=progress)
-        except (ValueError, SaveError) as exc:
-            raise fail(f"cannot analyse {file}: {exc}") from exc
-        if svg is not None:
+        except BaseException as exc:  # a failed or interrupted analysis leaves no empty SVG behind
+            if drawing is not None:
+                drawing.close()
+                svg.unlink(missing_ok=True)  # type: ignore[union-attr]
+            if isinstance(exc, (ValueError, SaveError)):
+                raise fail(f"cannot analyse {file}: {exc}") from exc
+            raise
+        show(as_json, an.to_json(), lambda: analysis_table(st, an))
+        if drawing is not None:
             from warroom.server.svg import win_graph
 
             try:
-                with svg.open("x", encoding="utf-8") as drawing:  # never over a file made meanwhile
+                with drawing:
                     drawing.write(win_graph(an, lambda camp: camp_name(st, camp)))
             except OSError as exc:
                 raise fail(f"--svg {svg}: cannot write it ({exc.strerror or exc})") from exc
-        show(as_json, an.to_json(), lambda: analysis_table(st, an))
-

@@ -3,7 +3,8 @@ advise`, `warroom forecast` and `warroom analyse` print, and the `advise` comman
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import math
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -12,10 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from warroom.ai.advisor import Advice, Advisor, Estimate
+from warroom.ai.advisor import Advice, Advisor
 from warroom.ai.analysis import Analysis
+from warroom.ai.estimates import Estimate
 from warroom.ai.forecast import Forecast
 from warroom.ai.rollout import camp_names
+from warroom.core.errors import shown
 
 
 def pct(e: Estimate) -> str:
@@ -23,9 +26,24 @@ def pct(e: Estimate) -> str:
     return f"{e.value:.0%} [{max(e.low, 0.0) * 100:.0f}–{min(e.high, 1.0) * 100:.0f}]"
 
 
-def signed(e: Estimate, unit: str) -> str:
-    lo, hi = (f"{e.low:+.1f}", f"{e.high:+.1f}") if abs(e.low) != float("inf") else ("?", "?")
-    return f"{e.value:+.1f}{unit} [{lo} to {hi}]"
+def points(x: float) -> str:
+    """A change in expected result in points, signed ('+3', '-12'; never '-0')."""
+    return f"{round(x * 100):+d}"
+
+
+def margin(e: Estimate, advice: Advice) -> str:
+    """The expected margin with its interval: '+3.2 VP [+1.0 to +5.4]', or for a score that counts something
+    rather than a difference, 'point cities German at the end 5.4 [5.1 to 5.7]'."""
+    known = math.isfinite(e.low) and math.isfinite(e.high)
+    if advice.margin_of:
+        lo, hi = (f"{e.low:.1f}", f"{e.high:.1f}") if known else ("?", "?")
+        return f"{advice.margin_of} {e.value:.1f} [{lo} to {hi}]"
+    lo, hi = (f"{e.low:+.1f}", f"{e.high:+.1f}") if known else ("?", "?")
+    return f"margin {e.value:+.1f} VP [{lo} to {hi}]"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def side_name(st: Any, side: str) -> str:
@@ -36,19 +54,18 @@ def side_name(st: Any, side: str) -> str:
 def advice_table(st: Any, advice: Advice) -> Group:
     """The candidates best first: win chance, expected margin, what each gives up against the best, the plan in
     words and the chance of every outcome level (the side's best first)."""
-    unit = f" {advice.margin_of}" if advice.margin_of else " VP"
     rows: list[Any] = [Text(
-        f"Advice for {side_name(st, advice.side)}, turn {advice.turn}: {len(advice.candidates)} plans, "
-        f"{advice.rollouts:,} rollouts with {', '.join(sorted(set(advice.bots.values())))} bots (seed "
+        f"Advice for {side_name(st, advice.side)}, turn {advice.turn}: {plural(len(advice.candidates), 'plan')}, "
+        f"{plural(advice.rollouts, 'rollout')} with {', '.join(sorted(set(advice.bots.values())))} bots (seed "
         f"{advice.seed}); stopped: {advice.stopped}.", style="bold")]
     for n, c in enumerate(advice.candidates, start=1):
-        gives = "the best" if n == 1 else f"gives up {c.behind.value * 100:.1f} points [{c.behind.low * 100:+.0f} to " \
-                                          f"{c.behind.high * 100:+.0f}] of expected result"
+        gives = "the best" if n == 1 else f"gives up {c.behind.value * 100:.1f} points [{points(c.behind.low)} to " \
+                                          f"{points(c.behind.high)}] of expected result"
         dropped = " (dropped early: clearly behind)" if c.dropped else ""
         rows.append(Text.assemble(
             (f"\n{n}. ", "bold"), (c.plan.source, "bold"), f" — {gives}\n",
-            f"   expected result {c.score.value:.0%} (a draw counts half) · wins {pct(c.win)} · margin "
-            f"{signed(c.margin, unit)} · {c.rollouts} rollouts{dropped}\n",
+            f"   expected result {pct(c.score)} (a draw counts half) · wins {pct(c.win)} · "
+            f"{margin(c.margin, advice)} · {plural(c.rollouts, 'rollout')}{dropped}\n",
             ("   " + "; ".join(c.plan.words) + "\n", "cyan"),
             ("   " + " · ".join(f"{label} {pct(e)}" for label, e in c.levels.items()), "dim")))
     rows.append(Text("\nTo play the best plan, enter its actions one at a time: "
@@ -68,15 +85,17 @@ def forecast_table(st: Any, fc: Forecast) -> Group:
     now.add_column("chance")
     for label, e in fc.now.levels.items():
         now.add_row(label, pct(e))
+    for camp, e in fc.now.wins.items():
+        now.add_row(f"{names.get(camp, camp)} win" if camp else "a draw", pct(e), style="bold")
     rows.append(now)
     for need in fc.needs:
         t = Table(title=f"What result do we need? {need.question.title}")
-        for name in ("results (attacker–defender VP)", "battle won by", f"{names.get(first, first)} win", "draw",
+        for name in ("results (attacker–defender VP)", "what it does", f"{names.get(first, first)} win", "draw",
                      f"{names.get(second, second)} win"):
             t.add_column(name, overflow="fold")
         for kind in sorted(need.kinds, key=lambda k: -k.chances.wins[first].value):
             t.add_row(", ".join(f"{a}–{d}" for a, d in kind.results),
-                      side_name(st, kind.winner) if kind.winner else "?",
+                      kind.meaning or (f"{side_name(st, kind.winner)} win" if kind.winner else "?"),
                       pct(kind.chances.wins[first]), pct(kind.chances.wins[""]), pct(kind.chances.wins[second]))
         rows.append(t)
     return Group(*rows)
@@ -105,13 +124,16 @@ def analysis_table(st: Any, an: Analysis) -> Group:
         for name in ("turn", "decision", "cost"):
             t.add_column(name, overflow="fold")
         for s in an.costly[camp]:
-            t.add_row(str(s.turn), s.text, f"{s.change.value * 100:.1f} pts [{s.change.low * 100:+.0f} to "
-                                           f"{s.change.high * 100:+.0f}]")
+            t.add_row(str(s.turn), s.text, f"{s.change.value * 100:.1f} pts [{points(s.change.low)} to "
+                                           f"{points(s.change.high)}]")
         rows.append(t if an.costly[camp] else f"{camp_name(st, camp)}: no decision cost anything measurable.")
-    share0 = an.total_luck(first)
-    rows.append(f"Dice luck over the game: {camp_name(st, first)} {share0 * 100:+.0f} points, "
-                f"{camp_name(st, second)} {-share0 * 100:+.0f} points of expected result; the first camp's result "
-                f"was {an.final:g} against {an.points[0].first.value:.2f} expected at the start.")
+    dice = an.total_luck(first)
+    table = sum(per.get(first, 0.0) for per in an.table.values())
+    rows.append(f"The accounts, as {camp_name(st, first)} count them: expected result {an.start:.0%} at the start, "
+                f"decisions {points(an.decided)} points, the dice {points(dice)}"
+                + (f", results from the table {points(table)}" if an.table else "")
+                + f"; the result: {an.final:.0%} ({an.outcome}). {camp_name(st, second)} count the same with the "
+                  "signs turned round.")
     return Group(*rows)
 
 
@@ -132,9 +154,27 @@ def bar(label: str, console: Console) -> Iterator[Callable[[int, int], None]]:
         yield update
 
 
-def advise_at_prompt(st: Any, console: Console) -> Group:
-    """The plan advisor on the decision at hand, as `warroom advise` prints it. Its seed is the position's length,
-    never the game's dice seed, so advice tells nothing of the dice to come."""
-    with bar("advising", console) as progress:
-        advice = Advisor(st, dict.fromkeys(st.sc.sides, "heuristic"), len(st.log) + 1).advise((), progress)
+PROMPT_SECONDS = 60.0
+"""The CPU time `advise` at the game's prompt takes at most, unless the player gives another limit."""
+
+
+def advise_at_prompt(st: Any, console: Console, args: Sequence[str] = ()) -> Any:
+    """The plan advisor on the decision at hand, as `warroom advise` prints it, within `PROMPT_SECONDS` of CPU (or
+    the seconds given as `args`), or a sentence saying why not; Ctrl-C stops it and play goes on. Its seed is the
+    position's length, never the game's dice seed, so advice tells nothing of the dice to come."""
+    try:
+        seconds = float(args[0]) if args else PROMPT_SECONDS
+        if len(args) > 1 or not 0.1 <= seconds <= 86_400:
+            raise ValueError
+    except ValueError:
+        return Text(f"advise takes one limit in CPU seconds, from 0.1 to 86400, e.g. 'advise 30'; got "
+                    f"{shown(' '.join(args))}")
+    try:
+        with bar("advising (Ctrl-C stops)", console) as progress:
+            advisor = Advisor(st, dict.fromkeys(st.sc.sides, "heuristic"), len(st.log) + 1, seconds=seconds)
+            advice = advisor.advise((), progress)
+    except ValueError as exc:
+        return Text(f"No advice: {exc}")
+    except KeyboardInterrupt:
+        return Text("Advice stopped; the game goes on.")
     return advice_table(st, advice)

@@ -42,8 +42,9 @@ Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   aim COUNTER subs|ships   with enemy ships there too: each counter attacks the submarines or the ships
   sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
   move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
-Other commands: log (this turn's full log), options (every legal action), advise (rank your
-plans for this decision by playing the campaign on many times), help, quit (the save keeps the game)."""
+Other commands: log (this turn's full log), options (every legal action), advise [SECONDS] (rank
+your plans for this decision by playing the campaign on many times; 60 s of CPU at most unless you give
+another limit; Ctrl-C stops it), help, quit (the save keeps the game)."""
 
 
 Render = Callable[[Any, Sequence[Action], "int | None", "str | None"], Any]
@@ -75,8 +76,9 @@ a ship's name alone means its card #0):
   land SHIP AREA           (Germany, 9 April) the ship lands a battalion on the coast it faces
   recall                   (Germany) call the raiders home: then pay 6 symbols with 'exchange CARD'
   withdraw SHIP            (Allied deck used up) an Allied ship leaves the board
-Other commands: log (this round's full log), options (every legal action), advise (rank your
-plans for this decision by playing the game on many times), help, quit (the save keeps the game)."""
+Other commands: log (this round's full log), options (every legal action), advise [SECONDS] (rank
+your plans for this decision by playing the game on many times; 60 s of CPU at most unless you give
+another limit; Ctrl-C stops it), help, quit (the save keeps the game)."""
 
 
 class QuitGame(Exception):
@@ -129,8 +131,8 @@ class TerminalHuman:
                 for i, a in enumerate(legal, start=1):
                     self.console.print(f"{i:>4}. {a.to_str()}", markup=False, highlight=False)
                 continue
-            if text == "advise" and not reporting:
-                self.console.print(advise_at_prompt(st, self.console))
+            if text.split(maxsplit=1)[0] == "advise":
+                self.console.print(advise_at_prompt(st, self.console, text.split()[1:]))
                 continue
             if text == "log":
                 for turn, line in st.events:

@@ -139,6 +139,8 @@ class GameRecord:
     @classmethod
     def load(cls, path: Path) -> GameRecord:
         try:
+            if path.exists() and not path.is_file():  # a folder, a pipe or a device would never end or never open
+                raise SaveError(f"cannot read save file {path}: it is not a regular file")
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise SaveError(f"no save file at {path}") from exc
@@ -153,7 +155,7 @@ def parse_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"not a warroom save: invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+        raise SaveError(f"not a warroom save: invalid JSON ({exc.msg}, line {exc.lineno})") from exc
     except (RecursionError, ValueError) as exc:
         raise SaveError(f"not a warroom save: unreadable JSON ({type(exc).__name__})") from exc
 

@@ -34,9 +34,10 @@ def percentile(hist: dict[int, int], q: float) -> int:
     return max(hist)
 
 
-def wilson_cc(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson_cc(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """95 % Wilson score interval with continuity correction (Newcombe 1998, method 4). Unlike the plain Wilson
     interval it keeps its coverage for a share near 0 or 1 (a rare outcome level seen once in a few dozen trials).
+    `successes` may be fractional: a sum of results that each lie between 0 and 1 (a draw counting half).
 
     >>> wilson_cc(1, 48)
     (0.0011, 0.1247)

@@ -114,10 +114,11 @@ class Tabletop:
     """The (battle number, attacker's VP, defender's VP) an action reports, or None if it reports nothing."""
     only_results_since: Callable[[Any, int], bool]
     """Whether nothing but results of battles at the table happened after a log position."""
-    effect: Callable[[Any, int, int], tuple[str, Hashable]] | None = None
-    """(position, attacker's VP, defender's VP) -> who wins the battle ('attacker' or 'defender'), and a key that
-    two results share exactly when they change the game alike (the forecasts roll out one result of each kind).
-    None: every result is its own kind, and the winner is not known before it is reported."""
+    effect: Callable[[Any, Question, int, int], tuple[str, Hashable, str]] | None = None
+    """(position, question, attacker's VP, defender's VP) -> who wins the battle ('attacker', 'defender', or ''
+    where nobody does: a D-Day landing), a key that two results share exactly when they change the game alike (the
+    forecasts roll out one result of each kind), and what such a result does, in words. None: every result is its
+    own kind, and what it does is not known before it is reported."""
     results: tuple[tuple[int, int], ...] = ()
     """The (attacker's VP, defender's VP) results a rollout draws, each as likely, for a battle whose result the
     table still owes (`ai.rollout`). Empty: every pair of `vp`."""
@@ -230,6 +231,10 @@ class RuleSystem:
     """Each side's standing in a position on a scale of 0 to 1 (1: the best result the game allows), read by
     searching bots (`ai.mcts`) at a game's end and, as their evaluation, at a search horizon. None: the bots
     squash `returns()`."""
+    levels: Callable[[Any], tuple[str, ...]] | None = None
+    """The scenario's outcome levels (`GameSummary.outcome`) from the first camp of `score_sides` at its best to
+    its worst, for reports that list levels in order. None: they are ordered by the mean score difference of the
+    games that ended at each, which is enough where that difference decides the level."""
     seat_view: Callable[[Any, str | None], dict[str, Any]] | None = None
     """What the player of a seat sees (`seats`: one person may decide for several sides): everything any of
     its sides may see. None: each seat is one side, and this is `state.view(side)`."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warroom.core.dice import Roll
-from warroom.core.errors import IllegalActionError, UnknownNameError
+from warroom.core.errors import IllegalActionError, UnknownNameError, shown
 
 AIR = "@air"
 """The side's air sortie, as a committed Firestorm Troop."""
@@ -227,7 +227,7 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> FirestormAction
         return PASS
     if verb in NAVAL_VERBS:
         return _parse_order(verb, args, area)
-    raise IllegalActionError(f"unknown action {verb!r}")
+    raise IllegalActionError(f"unknown action {shown(verb)}")
 
 
 def _parse_order(verb: str, args: list[str], area: Callable[[str], str]) -> Order:

@@ -91,6 +91,37 @@ def dday_row(st: St, action: Report | Roll) -> int:
     return int(action.values[0])
 
 
+def landing(st: St) -> str:
+    """The D-Day landing a tabletop result is asked for now, in words: which operation, who lands, and where."""
+    sc = st.sc
+    if st.step == "dday_tonga":
+        t = sc.tables["tonga"]
+        return f"Operation Tonga: {st.name(t['unit'])} drops on {st.area_label(t['area'])}"
+    beach, division, _brigade = sc.tables["neptune"]["beaches"][int(st.flags.beach_idx)]
+    return f"Operation Neptune: {st.name(division)} lands on {st.area_label(beach)}"
+
+
+FATES = {"lands": "lands", "pool": "is destroyed (into the Reinforcement Pool)", "captured": "is captured"}
+
+
+def row_effect(st: St, row: int) -> tuple[tuple[Any, ...], str]:
+    """What row `row` of the table of the landing asked for now (Caen 3.2: Tonga or Neptune) does: the row's
+    entries, which two rows share exactly when they do the same, and that in words."""
+    sc = st.sc
+    if st.step == "dday_tonga":
+        t = sc.tables["tonga"]
+        fate, taken = t["rows"][row - 1]
+        return (fate, taken), f"{st.name(t['unit'])} {FATES[fate]}, {st.area_label(t['area'])} " \
+            f"{'taken' if taken else 'not taken'}"
+    t = sc.tables["neptune"]
+    _beach, _division, brigade = t["beaches"][int(st.flags.beach_idx)]
+    fate, attack_ft, blocked_until = t["rows"][row - 1]
+    follow = f"a follow-up attack with {attack_ft} Firestorm troop{'s' * (attack_ft > 1)}" if attack_ft else \
+        "no follow-up attack"
+    return (fate, attack_ft, blocked_until), f"{st.name(brigade)} {FATES[fate]}, {follow}, no other attack " \
+        f"from the beach until turn {int(blocked_until) + 1}"
+
+
 def dday_begin(st: St) -> None:
     st.flags.dice = 1
     st.flags.dday_done = False

@@ -3,17 +3,20 @@ campaign asks for now, and the action that reports one. The club server and the 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from warroom.core.state import REPORT, Action
 from warroom.core.system import Question, Tabletop
 from warroom.rulesets.firestorm.actions import Report
-from warroom.rulesets.firestorm.battle import VP_RANGE, Battle, fow_destroy_need, tabletop_winner
+from warroom.rulesets.firestorm.battle import ATTACKER, VP_RANGE, Battle, fow_destroy_need, tabletop_winner
+from warroom.rulesets.firestorm.dday import dday_row, landing, row_effect
 from warroom.rulesets.firestorm.state import FirestormState
 
 
 def title(st: FirestormState, b: Battle | None, no: int) -> str:
-    """"Battle 2: Allies attack B2 Creully from A2 Gold Beach", or what the result asked for now is."""
+    """"Battle 2: Allies attack B2 Creully from A2 Gold Beach", or the D-Day landing a result is asked for."""
     text = f"{st.sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}" \
-        if b is not None else "the tabletop roll asked for now"
+        if b is not None else landing(st) if st.step.startswith("dday_") else "the tabletop roll asked for now"
     return (f"Battle {no}: " if no else "") + text
 
 
@@ -45,12 +48,23 @@ def only_results_since(st: FirestormState, seq: int) -> bool:
                                       and p.battle != 0 for e in st.log[seq:])
 
 
-def effect(st: FirestormState, attacker_vp: int, defender_vp: int) -> tuple[str, tuple[str, int, int]]:
-    """Who wins, and what a result changes (core 7.1, 7.3): who is defeated, and the roll each side needs to destroy
-    the other's troops, which its own VP set. Nothing else reads the numbers."""
+def effect(st: FirestormState, q: Question, attacker_vp: int, defender_vp: int) -> tuple[str, Hashable, str]:
+    """Who wins, what a result changes and that in words. A battle (core 7.1, 7.3): who is defeated, and the roll
+    each side needs to destroy the other's troops, which its own VP set; nothing else reads the numbers. A D-Day
+    landing fought at the table (Caen 3.2; ambiguity 7): what the row of its table that the Allied VP pick does."""
+    if q.attacker is None or q.defender is None:
+        key, words = row_effect(st, dday_row(st, Report(attacker_vp, defender_vp)))
+        return "", key, words
     rules = st.sc.rules
     winner = tabletop_winner(attacker_vp, defender_vp)
-    return winner, (winner, fow_destroy_need(attacker_vp, rules), fow_destroy_need(defender_vp, rules))
+    needs = fow_destroy_need(attacker_vp, rules), fow_destroy_need(defender_vp, rules)
+    names = st.sc.side_names
+    won, lost = (q.attacker, q.defender) if winner == ATTACKER else (q.defender, q.attacker)
+    rolls = [f"{names[side]} destroy enemy Firestorm troops on {need}+" if need < 6 else
+             f"{names[side]} destroy enemy Firestorm troops on a 6"
+             for side, need in zip((q.attacker, q.defender), needs, strict=True) if need]
+    return winner, (winner, *needs), f"{names[won]} win, {names[lost]} are defeated; " + \
+        ("; ".join(rolls) if rolls else "no roll to destroy")
 
 
 TABLE_RESULTS = ((6, 1), (5, 2), (4, 3), (3, 4), (2, 5), (1, 6))

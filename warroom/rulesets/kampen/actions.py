@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warroom.core.dice import Roll
-from warroom.core.errors import IllegalActionError
+from warroom.core.errors import IllegalActionError, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +371,6 @@ def parse_words(words: list[str], area: Callable[[str], str]) -> KampenAction:
     if verb == "withdraw":
         need(1, "a ship card")
         return Withdraw(ship_key(args[0]))
-    raise IllegalActionError(f"unknown action {verb!r} (move, fight, play, lose, refuse, retreat, exchange, place, "
-                             "discard, remove, done; advanced game: choose, ship, sail, intercept, join, sea, "
+    raise IllegalActionError(f"unknown action {shown(verb)} (move, fight, play, lose, refuse, retreat, exchange, "
+                             "place, discard, remove, done; advanced game: choose, ship, sail, intercept, join, sea, "
                              "raid, land, recall, withdraw)")

@@ -62,6 +62,8 @@ SYSTEM = RuleSystem(
     summarise=summarise,
     score_sides=lambda sc: (GERMANY, "norway_allies"),
     score_label="point cities German at the end",
+    levels=lambda sc: ("Germany: clear victory", "Germany: narrow victory", "Norway and the Allies: narrow victory",
+                       "Norway and the Allies: clear victory"),
     log_for=log_for,
     describe=describe,
     title=lambda sc, params: game_title(sc, bool(params.get("advanced"))),
