@@ -87,6 +87,32 @@ def test_the_organisers_switches_are_honoured(c: TestClient) -> None:
     page = c.get(f"/c/{cid}", headers=allies).text
     assert 'id="advisor"' in page and 'id="forecast"' in page
     assert c.post(switch, headers=organiser, json={"advisor": "perhaps"}).status_code == 422
+    for loose in ("no", "on", 0, 1.0):  # only true and false switch
+        assert c.post(switch, headers=organiser, json={"advisor": loose}).status_code == 422, loose
+
+
+def test_the_switch_off_comes_before_every_other_answer_and_drops_advice_at_work(c: TestClient) -> None:
+    cid, links = lorraine(c)
+    allies, axis, organiser = (auth(links[k]) for k in ("Allies general", "Germans general", "organiser"))
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    insight.sizes["advice"] = 100_000  # minutes of work
+    assert c.get(f"/api/campaigns/{cid}/advice", headers=allies).json()["status"] == "running"
+    (job,) = insight.jobs.values()
+    switch = f"/api/campaigns/{cid}/switches"
+    assert c.post(switch, headers=organiser, json={"advisor": False}).status_code == 200
+    end = time.monotonic() + 30
+    while not job.future.done():  # dropped: nobody may see its answer
+        assert time.monotonic() < end
+        time.sleep(0.1)
+    assert job not in insight.jobs.values()
+    r = c.get(f"/api/campaigns/{cid}/advice?side=axis", headers=axis)  # not their turn either: the switch speaks
+    assert r.status_code == 403 and "switched the plan advisor off" in r.json()["detail"]
+
+
+def test_a_side_that_is_not_in_the_campaign_is_refused_by_name(c: TestClient) -> None:
+    cid, links = new_campaign(c, "lorraine", hotseat=True)
+    r = c.get(f"/api/campaigns/{cid}/advice?side=zz", headers=auth(links["every side (hot-seat)"]))
+    assert r.status_code == 422 and "there is no side 'zz'" in r.json()["detail"], r.text
 
 
 def test_a_forecast_tells_a_tabletop_battle_what_result_it_needs(c: TestClient) -> None:
@@ -184,13 +210,76 @@ def test_a_dead_worker_is_replaced_and_its_job_tried_again(c: TestClient) -> Non
     legal = c.get(f"/api/campaigns/{cid}/view", headers=allies).json()["legal"]
     assert c.post(f"/api/campaigns/{cid}/act", headers=allies, json={"action": legal[0]}).is_success
     end = time.monotonic() + 120
-    while True:  # the next forecast is worked out by a new worker (a job lost with the old one fails, then retries)
-        r = c.get(f"/api/campaigns/{cid}/forecast", headers=allies)
+    path = f"/api/campaigns/{cid}/forecast"
+    while True:  # the next forecast is worked out by a new worker; a job lost with the old one says so once
+        r = c.get(path, headers=allies)
         assert r.status_code == 200, r.text
-        if r.json()["status"] == "done":
+        job = r.json()
+        if job["status"] == "done":
             break
-        assert time.monotonic() < end, r.json()
+        if job["status"] == "failed":
+            assert job["error"] == "the background worker stopped (killed, or out of memory); ask again to try " \
+                "once more"
+            assert c.get(path, headers=allies).json()["status"] == "failed"  # not tried again behind one's back
+            path += "?retry=true"
+        assert time.monotonic() < end, job
         time.sleep(0.2)
+
+
+def test_a_job_pushed_out_while_at_work_can_be_asked_for_again(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each submission is cancelled by an id of its own: a job dropped from the kept ones while it ran is worked
+    out afresh when asked again (its key's old id once stopped every later job of that key)."""
+    from warroom.server import insight as module
+
+    monkeypatch.setattr(module, "KEEP", 2)
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    insight.sizes["forecast"] = 100_000
+    assert c.get(f"/api/campaigns/{cid}/forecast", headers=allies).json()["status"] == "running"
+    end = time.monotonic() + 60
+    while not c.get(f"/api/campaigns/{cid}/forecast", headers=allies).json()["done"]:  # at work
+        assert time.monotonic() < end
+        time.sleep(0.2)
+    insight.sizes["forecast"] = SMALL["forecast"]
+    for _ in range(2):
+        other, others = lorraine(c)
+        c.get(f"/api/campaigns/{other}/forecast", headers=auth(others["Allies general"]))
+    job = finished(c, f"/api/campaigns/{cid}/forecast", allies, most=120.0)
+    assert job["result"]["now"]["rollouts"] == SMALL["forecast"]
+
+
+def test_a_request_that_read_an_older_position_leaves_the_newer_job_alone(c: TestClient) -> None:
+    from warroom.core.errors import IllegalActionError
+
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    finished(c, f"/api/campaigns/{cid}/forecast", allies)
+    (key,) = insight.jobs
+    newer = insight.jobs[key]
+    older = (key[0], key[1], key[2] - 1, key[3], key[4])
+    with pytest.raises(IllegalActionError, match="moved on since this page was drawn"):
+        insight.ask(older, "forecast", {})
+    assert insight.jobs[key] is newer
+
+
+def test_a_job_for_a_position_left_behind_is_dropped_without_anyone_asking(c: TestClient) -> None:
+    """A general asks, then moves at once: the advice for the old position stops within a few seconds, and holds
+    up no other campaign's advice."""
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    insight = c.app.state.insight  # type: ignore[attr-defined]
+    insight.sizes["advice"] = 100_000
+    assert c.get(f"/api/campaigns/{cid}/advice", headers=allies).json()["status"] == "running"
+    (job,) = insight.jobs.values()
+    legal = c.get(f"/api/campaigns/{cid}/view", headers=allies).json()["legal"]
+    assert c.post(f"/api/campaigns/{cid}/act", headers=allies, json={"action": legal[0]}).is_success
+    end = time.monotonic() + 30
+    while not job.future.done():
+        assert time.monotonic() < end, "the job for the old position kept working"
+        time.sleep(0.1)
+    assert job not in insight.jobs.values()
 
 
 def test_a_job_for_an_earlier_position_is_dropped(c: TestClient) -> None:

@@ -180,7 +180,7 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         migrate(url)
     settings = settings or ServerSettings()
     campaigns = Campaigns(EventStore(engine_for(url)))
-    insight = Insight()
+    insight = Insight(lambda cid: (lambda row: (row.epoch, row.seq))(campaigns.store.campaign(cid)))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

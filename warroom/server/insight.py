@@ -27,16 +27,17 @@ import queue
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from warroom import rulesets
-from warroom.core.errors import IllegalActionError
+from warroom.core.errors import IllegalActionError, shown
 from warroom.core.log import GameRecord, LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
-from warroom.server.errors import ForbiddenError
+from warroom.server.errors import BadRequestError, ForbiddenError
 from warroom.server.portable import ANY_SIDE, seat_of
 from warroom.server.store import CampaignRow, Grant
 
@@ -54,6 +55,8 @@ ADVICE_SECONDS = 120.0
 time for one answer (a Norway position, played on the reference engine, may need more for ±5)."""
 FORECAST_ROLLOUTS = 200
 ANALYSIS_ROLLOUTS = 24
+WATCH = 1.0
+"""How often, in seconds, the jobs still working are checked against their campaign's position."""
 BOTS = "heuristic"
 """The bot that plays every side in the rollouts."""
 
@@ -68,23 +71,35 @@ class Job:
     total: int = 0
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
+    closing: bool = False
+    """The server is stopping: the job's end is no failure worth a line in the log."""
 
-    def end(self, _future: Future[dict[str, Any]]) -> None:
+    def end(self, future: Future[dict[str, Any]]) -> None:
         self.finished = time.monotonic()
+        error = None if future.cancelled() else future.exception()
+        if error is not None and not isinstance(error, Cancelled) and not self.closing:  # logged once; the text in
+            LOG.warning("a %s job failed: %s: %s", self.kind, type(error).__name__, error)  # the log only: it
+            # might quote the campaign's own log
+
+    def failed(self) -> bool:
+        future = self.future
+        return future is not None and future.done() and (future.cancelled() or future.exception() is not None)
 
     def status(self) -> dict[str, Any]:
         """{status: running | done | failed, done, total, seconds, result | error}: the seconds it has taken so
-        far, or took."""
+        far, or took. A failure is reported, not tried again, until someone asks to retry (`Insight.ask`)."""
         took = (self.finished if self.finished is not None else time.monotonic()) - self.started
         out: dict[str, Any] = {"kind": self.kind, "done": self.done, "total": self.total, "seconds": round(took, 1)}
         future = self.future
         if future is None or not future.done():
             out["status"] = "running"
             return out
-        error = future.exception()
-        if error is not None:  # the message stays in the server's log: it might quote the campaign's own log
-            LOG.warning("a %s job failed: %s: %s", self.kind, type(error).__name__, error)
-            out.update(status="failed", error=f"{type(error).__name__}; ask again to try once more")
+        if self.failed():
+            error = None if future.cancelled() else future.exception()
+            why = "the background worker stopped (killed, or out of memory)" if isinstance(error, BrokenProcessPool) \
+                else "it was stopped" if error is None or isinstance(error, Cancelled) \
+                else "something went wrong (the server's log says what)"
+            out.update(status="failed", error=f"{why}; ask again to try once more")
         else:
             out.update(status="done", result=future.result(), done=max(self.done, self.total))
         return out
@@ -115,6 +130,7 @@ def _check_cancelled(job_id: str) -> None:
         except queue.Empty:
             break
     if job_id in _cancelled:
+        _cancelled.discard(job_id)  # every submission has an id of its own: this one will not be asked again
         raise Cancelled(job_id)
 
 
@@ -170,7 +186,12 @@ class Insight:
     never holds up advice or a forecast. `sizes`: each kind's rollouts (advice: the most for one plan; forecast:
     for each line; analysis: at each position, at most)."""
 
-    def __init__(self) -> None:
+    def __init__(self, position: Callable[[str], tuple[int, int]] | None = None) -> None:
+        """`position`: a campaign's (undo epoch, log length) now, read from the store (None: jobs are only
+        dropped when a later position of their campaign is asked about)."""
+        self.position = position
+        self.watcher: threading.Thread | None = None
+        self.submitted = 0
         self.sizes = {"advice": ADVICE_MOST, "forecast": FORECAST_ROLLOUTS, "analysis": ANALYSIS_ROLLOUTS}
         self.pools: dict[str, Pool] = {}
         self.jobs: OrderedDict[tuple[Any, ...], Job] = OrderedDict()
@@ -213,17 +234,20 @@ class Insight:
                 if job is not None:
                     job.done, job.total = done, total
 
-    def ask(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    def ask(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any], retry: bool = False) -> dict[str, Any]:
         """The status of the job `key` = (campaign, epoch, seq, kind, side), started now if it is not known (or
-        failed before). Jobs of the same kind for an earlier position of the campaign are dropped: their
-        answers could no longer be shown."""
+        failed before and `retry` asks again). Jobs of the same kind for an earlier position of the campaign are
+        dropped: their answers could no longer be shown."""
         with self.lock:
             job = self.jobs.get(key)
-            if job is not None and job.future is not None and job.future.done() and job.future.exception():
-                self._forget(key)  # a failure is tried again when asked again
+            if job is not None and retry and job.failed():
+                self._forget(key)
                 job = None
             if job is None:
-                for old in [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] != key[1:3]]:
+                later = [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] > key[1:3]]
+                if later:  # this request read the campaign before a move that a job has already seen
+                    raise IllegalActionError("the campaign moved on since this page was drawn: reload it")
+                for old in [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] < key[1:3]]:
                     self._forget(old, cancel=True)
                 job = self._submit(key, kind, payload)
                 while len(self.jobs) > KEEP:
@@ -233,7 +257,8 @@ class Insight:
             return job.status()
 
     def _submit(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any]) -> Job:
-        job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        self.submitted += 1  # an id of its own for every submission: cancelling one never touches a later one
+        job_id = f"{hashlib.sha256(repr(key).encode()).hexdigest()[:16]}-{self.submitted}"
         job = Job(kind)
         sized = {**payload, "size": self.sizes[kind]}
         try:
@@ -244,7 +269,40 @@ class Insight:
         self.jobs[key] = job
         self.by_id[job_id] = job
         self.ids[key] = job_id
+        self._watch()
         return job
+
+    def drop(self, campaign: str, kinds: tuple[str, ...]) -> None:
+        """Drop the campaign's jobs of these kinds (the organiser switched the advisor off)."""
+        with self.lock:
+            for key in [k for k in self.jobs if k[0] == campaign and k[3] in kinds]:
+                self._forget(key, cancel=True)
+
+    def _watch(self) -> None:
+        """Start the thread that drops jobs whose campaign moved on (called with the lock held)."""
+        if self.position is not None and self.watcher is None:
+            self.watcher = threading.Thread(target=self._watching, daemon=True, name="insight-watch")
+            self.watcher.start()
+
+    def _watching(self) -> None:
+        """Every `WATCH` seconds: a job still working for a position its campaign has left (a move, a result, an
+        undo) is dropped at once, so that a general who asked and then moved holds up nobody's advice."""
+        assert self.position is not None
+        while not self.closed:
+            time.sleep(WATCH)
+            with self.lock:
+                working = [k for k, job in self.jobs.items() if job.future is not None and not job.future.done()]
+            moved = []
+            for key in working:
+                try:
+                    if self.position(key[0]) != tuple(key[1:3]):
+                        moved.append(key)
+                except Exception:
+                    LOG.debug("insight: cannot read campaign %s", key[0], exc_info=True)
+            with self.lock:
+                for key in moved:
+                    if key in self.jobs:
+                        self._forget(key, cancel=True)
 
     def _forget(self, key: tuple[Any, ...], cancel: bool = False) -> None:
         job = self.jobs.pop(key)
@@ -254,10 +312,16 @@ class Insight:
             self.pools[job.kind].cancels.put(job_id)  # running: the worker drops it at its next progress
 
     def close(self) -> None:
+        """Stop the workers: their work is thrown away (it is worked out again when asked after a restart)."""
         self.closed = True
+        with self.lock:
+            for job in self.jobs.values():
+                job.closing = True
         pools, self.pools = self.pools, {}
         for pool in pools.values():
-            pool.executor.shutdown(wait=False, cancel_futures=True)
+            for process in list(getattr(pool.executor, "_processes", {}).values()):
+                process.terminate()  # a worker still starting would otherwise outlive the queues it reads
+            pool.executor.shutdown(wait=True, cancel_futures=True)
             pool.progress.put(None)
 
 
@@ -276,14 +340,16 @@ def payload(row: CampaignRow, log: list[LogEntry], kind: str, side: str) -> dict
 def advice_side(st: Any, row: CampaignRow, grant: Grant, asked: str | None) -> str:
     """The side whose advice the holder of `grant` may ask for now: its own side, when its player decides.
     Raises `ForbiddenError` (403) for anyone else, and `IllegalActionError` (409) when it is not its decision."""
+    if not row.advisor:
+        raise ForbiddenError("the organiser has switched the plan advisor off for this campaign")
     if grant.role != "general":
         raise ForbiddenError("advice is for a side's generals: the organiser and the commanders play no side's plan")
+    if asked and asked not in st.sc.sides:
+        raise BadRequestError(f"there is no side {shown(asked)} in this campaign")
     if asked and grant.side != ANY_SIDE and seat_of(st.sc, st.params, asked) != grant.side:
         raise ForbiddenError("a link gets its own side's advice only")  # its player's sides: Norway's also the Allies'
     if asked and asked != st.current_player():
         raise IllegalActionError(f"advice is for the side to act now, not {asked!r}")
-    if not row.advisor:
-        raise ForbiddenError("the organiser has switched the plan advisor off for this campaign")
     who = st.current_player()
     if who in (CHANCE, REPORT, TERMINAL):
         raise IllegalActionError("nobody decides now: advice is for the side to act" if who != TERMINAL

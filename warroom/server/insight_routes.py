@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool
 
 from warroom.ai.analysis import Analysis
 from warroom.ai.rollout import camp_names
@@ -29,8 +29,8 @@ from warroom.server.web import Member, OrganiserActing, templates
 
 class Switches(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    advisor: bool | None = None  # may the sides ask the plan advisor?
-    forecast: bool | None = None  # does the page show the forecast?
+    advisor: StrictBool | None = None  # may the sides ask the plan advisor?
+    forecast: StrictBool | None = None  # does the page show the forecast?
 
 
 def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses: dict[int | str, Any]) -> None:
@@ -40,63 +40,67 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses:
         row = campaigns.store.campaign(who.campaign_id)
         return row, campaigns.position(row)
 
-    def ask(row: CampaignRow, kind: str, side: str = "") -> dict[str, Any]:
+    def ask(row: CampaignRow, kind: str, side: str = "", retry: bool = False) -> dict[str, Any]:
         return insight.ask((row.id, row.epoch, row.seq, kind, side), kind,
-                           payload(row, campaigns.store.log(row.id), kind, side))
+                           payload(row, campaigns.store.log(row.id), kind, side), retry)
 
-    def advice_job(who: Grant, side: str) -> dict[str, Any]:
+    def advice_job(who: Grant, side: str, retry: bool = False) -> dict[str, Any]:
         row, st = reading(who)
-        return ask(row, "advice", advice_side(st, row, who, side or None))
+        return ask(row, "advice", advice_side(st, row, who, side or None), retry)
 
-    def forecast_job(who: Grant) -> dict[str, Any]:
+    def forecast_job(who: Grant, retry: bool = False) -> dict[str, Any]:
         row, st = reading(who)
         if not row.forecast and who.role != "organiser":
             raise ForbiddenError("the organiser has hidden the forecast in this campaign")
         if st.is_terminal():
             raise IllegalActionError("the campaign is over: see its analysis")
-        return ask(row, "forecast")
+        return ask(row, "forecast", retry=retry)
 
-    def analysis_job(who: Grant) -> dict[str, Any]:
+    def analysis_job(who: Grant, retry: bool = False) -> dict[str, Any]:
         row, st = reading(who)
         if not st.is_terminal():
             raise IllegalActionError("the analysis reads a finished campaign: this one is still being played")
-        return ask(row, "analysis")
+        return ask(row, "analysis", retry=retry)
 
     @router.get("/api/campaigns/{cid}/advice")
-    def advice(cid: str, who: Member, side: str = "") -> dict[str, Any]:
+    def advice(cid: str, who: Member, side: str = "", retry: bool = False) -> dict[str, Any]:
         """The plan advisor for the caller's side at the current position: started when first asked, then its
-        progress, then its answer (`warroom advise`'s JSON)."""
-        return advice_job(who, side[:40])
+        progress, then its answer (`warroom advise`'s JSON). A job that failed stays failed until asked again
+        with `retry=true`."""
+        return advice_job(who, side[:40], retry)
 
     @router.get("/api/campaigns/{cid}/forecast")
-    def forecast(cid: str, who: Member) -> dict[str, Any]:
+    def forecast(cid: str, who: Member, retry: bool = False) -> dict[str, Any]:
         """Each outcome level's chance from the current position, and "what result do we need?" for every battle
-        waiting for its result from the table (`warroom forecast`'s JSON)."""
-        return forecast_job(who)
+        waiting for its result from the table (`warroom forecast`'s JSON; `retry` as for advice)."""
+        return forecast_job(who, retry)
 
     @router.get("/api/campaigns/{cid}/analysis")
-    def analysis(cid: str, who: Member) -> dict[str, Any]:
-        """The analysis of a finished campaign (`warroom analyse`'s JSON)."""
-        return analysis_job(who)
+    def analysis(cid: str, who: Member, retry: bool = False) -> dict[str, Any]:
+        """The analysis of a finished campaign (`warroom analyse`'s JSON; `retry` as for advice)."""
+        return analysis_job(who, retry)
 
     @router.post("/api/campaigns/{cid}/switches")
     def switches(cid: str, body: Switches, who: OrganiserActing) -> dict[str, bool]:
-        """The organiser switches the plan advisor on or off, and shows or hides the forecast."""
+        """The organiser switches the plan advisor on or off, and shows or hides the forecast. Advice being
+        worked out when the advisor goes off is dropped."""
         campaigns.store.switch(cid, body.advisor, body.forecast)
+        if body.advisor is False:
+            insight.drop(cid, ("advice",))
         row = campaigns.store.campaign(cid)
         return {"advisor": row.advisor, "forecast": row.forecast}
 
     @router.get("/c/{cid}/insight/{kind}", response_class=HTMLResponse)
-    def panel(request: Request, cid: str, kind: str, who: Member) -> Response:
+    def panel(request: Request, cid: str, kind: str, who: Member, retry: bool = False) -> Response:
         """A campaign page's panel, as HTML to drop in: the advice or the forecast, or how far it got."""
         _row, st = reading(who)
         context: dict[str, Any] = {"kind": kind, "names": dict(st.sc.side_names),
                                    "camps": camp_names(st.sc, st.params)}
         try:
             if kind == "advice":
-                context["job"] = advice_job(who, "")
+                context["job"] = advice_job(who, "", retry)
             elif kind == "forecast":
-                context["job"] = forecast_job(who)
+                context["job"] = forecast_job(who, retry)
             else:
                 return HTMLResponse("<p>No such panel.</p>", status_code=404)
         except (ForbiddenError, IllegalActionError) as exc:
@@ -104,10 +108,10 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses:
         return templates.TemplateResponse(request, "insight_panel.html", context)
 
     @router.get("/c/{cid}/analysis", response_class=HTMLResponse)
-    def analysis_page(request: Request, cid: str, who: Member) -> Response:
+    def analysis_page(request: Request, cid: str, who: Member, retry: bool = False) -> Response:
         """The analysis of a finished campaign: the win-probability graph, the costliest decisions, the luck."""
         row, st = reading(who)
-        job = analysis_job(who)
+        job = analysis_job(who, retry)
         names = camp_names(st.sc, st.params)
         graph = ""
         if job["status"] == "done":
