@@ -262,10 +262,11 @@ def test_a_forecast_in_a_tabletop_campaign_answers_what_result_is_needed() -> No
     assert st.mode == "tabletop" and st.params["mode"] == "tabletop"  # the rollouts' stand-in changed copies only
     assert len(kinds) == 17  # core 7.1 and 7.3: 7 ways for the attacker to win, 10 for the defender
     att, dfn = (st.sc.side_names[side] for side in (st.battle.attacker, st.battle.defender))
-    assert {k.meaning for k in kinds if (4, 2) in k.results} == \
-        {f"{att} win, {dfn} are defeated; {att} destroy enemy Firestorm troops on a 6"}
-    assert {k.meaning for k in kinds if (1, 6) in k.results} == \
-        {f"{dfn} win, {att} are defeated; {dfn} destroy enemy Firestorm troops on 4+"}
+    assert {k.meaning for k in kinds if (4, 2) in k.results} == {f"{att} win; to destroy Firestorm troops: {att} 6"}
+    assert {k.meaning for k in kinds if (1, 6) in k.results} == {f"{dfn} win; to destroy Firestorm troops: {dfn} 4+"}
+    assert {k.meaning for k in kinds if (5, 3) in k.results} == {
+        f"{att} win; to destroy Firestorm troops: {att} 5+, {dfn} 6"}
+    assert {k.meaning for k in kinds if (2, 2) in k.results} == {f"{dfn} win; no roll to destroy"}
 
 
 def test_a_d_day_landing_at_the_table_is_forecast_by_the_row_its_result_picks() -> None:

@@ -102,7 +102,8 @@ class Rated:
     levels: dict[str, Estimate]
     """The chance of each outcome level (the outcomes' labels), the side's best level first."""
     margin: Estimate
-    """The expected score difference as the side counts it (its camp's minus the other's)."""
+    """The expected score difference as the side counts it (its camp's minus the other's), or where the score is a
+    count (`RuleSystem.score_label`: Kampen om Norge's German point cities) that count, the same for every side."""
     behind: Estimate
     """How much expected result it gives up against the best (paired over the same rollouts; 0 for the best)."""
     dropped: bool

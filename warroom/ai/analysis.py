@@ -18,6 +18,7 @@ says how much of the result the dice decided. Every estimate carries its 95% int
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -74,6 +75,9 @@ class Analysis:
     """Per camp, its decisions that lost it the most, worst first (only those that lost it anything)."""
     luck: dict[int, dict[str, float]]
     """Per turn, per camp: what the dice added to its expected result."""
+    luck_half: dict[int, float]
+    """Per turn, how far the 95% interval of that reaches on either side (many rolls a turn, each measured by a few
+    rollouts: a turn's luck is far less sure than one roll's)."""
     table: dict[int, dict[str, float]]
     """Per turn, per camp: what results from the table added to it (tabletop campaigns)."""
     final: float
@@ -99,6 +103,7 @@ class Analysis:
                            for s in v) for c, v in data["costly"].items()}
         first, second = data["camps"]
         return Analysis((first, second), points, costly, {int(t): per for t, per in data["luck"].items()},
+                        {int(t): half for t, half in data["luck_half"].items()},
                         {int(t): per for t, per in data["table"].items()}, data["final"], data["start"],
                         data["decided"], data["outcome"], data["rollouts"], data["seed"], data["bots"])
 
@@ -111,6 +116,7 @@ class Analysis:
                 "seed": self.seed, "bots": self.bots, "points": [p.to_json() for p in self.points],
                 "costly": {c: [s.to_json() for s in v] for c, v in self.costly.items()},
                 "luck": {str(t): {c: round(v, 4) for c, v in per.items()} for t, per in self.luck.items()},
+                "luck_half": {str(t): round(half, 4) for t, half in self.luck_half.items()},
                 "table": {str(t): {c: round(v, 4) for c, v in per.items()} for t, per in self.table.items()},
                 "total_luck": {c: round(self.total_luck(c), 4) for c in self.camps}}
 
@@ -158,7 +164,7 @@ def analyse(record: GameRecord, new_state: Callable[[], Any], viewer: str | None
     points.append(Point(len(states), int(end.turn), "", "the end", Estimate(final, final, final)))
     start = points[0].first  # its variance from its interval: a few rollouts that all agreed prove little
     gains = balance(gains, noise, start.value, ((start.high - start.low) / (2 * Z)) ** 2, final)
-    return summarise(points, gains, camps, camps_of(end), final, summary.outcome, rollouts, seed,
+    return summarise(points, gains, noise, camps, camps_of(end), final, summary.outcome, rollouts, seed,
                      dict(Roller(end, viewer, bots, seed).bots), costly)
 
 
@@ -204,17 +210,21 @@ def lost(moved: Estimate) -> Estimate:
     return Estimate(-moved.value, -moved.high, -moved.low)
 
 
-def summarise(points: list[Point], gains: list[Estimate], camps: tuple[str, str], camp_of: Mapping[str, str],
-              final: float, outcome: str, rollouts: int, seed: int, bots: dict[str, str], keep: int) -> Analysis:
+def summarise(points: list[Point], gains: list[Estimate], noise: list[float], camps: tuple[str, str],
+              camp_of: Mapping[str, str], final: float, outcome: str, rollouts: int, seed: int, bots: dict[str, str],
+              keep: int) -> Analysis:
     """The costly decisions and the luck, from the gains of every log entry."""
     swings: dict[str, list[Swing]] = {c: [] for c in camps}
     luck: dict[int, dict[str, float]] = {}
+    spread: dict[int, float] = {}
     table: dict[int, dict[str, float]] = {}
     decided = 0.0
-    for before, moved in zip(points[:-1], gains, strict=True):  # the last point is the end
+    for before, moved, var in zip(points[:-1], gains, noise, strict=True):  # the last point is the end
         if before.who in (CHANCE, REPORT):
             per = (luck if before.who == CHANCE else table).setdefault(before.turn, dict.fromkeys(camps, 0.0))
             per[camps[0]] += moved.value
+            if before.who == CHANCE:
+                spread[before.turn] = spread.get(before.turn, 0.0) + var
             per[camps[1]] -= moved.value
             continue
         decided += moved.value
@@ -226,4 +236,6 @@ def summarise(points: list[Point], gains: list[Estimate], camps: tuple[str, str]
             swings[camp].append(Swing(before.index, before.turn, before.who, camp, before.text, cost))
     costly = {c: tuple(sorted(v, key=lambda s: -s.change.value)[:keep]) for c, v in swings.items()}
     start = final - sum(g.value for g in gains)
-    return Analysis(camps, tuple(points), costly, luck, table, final, start, decided, outcome, rollouts, seed, bots)
+    half = {turn: Z * math.sqrt(var) for turn, var in spread.items()}
+    return Analysis(camps, tuple(points), costly, luck, half, table, final, start, decided, outcome, rollouts, seed,
+                    bots)

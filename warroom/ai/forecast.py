@@ -59,8 +59,7 @@ class ResultKind:
     """The side a result of this kind makes the battle's winner ('' where nobody wins one: a D-Day landing, or a
     system that does not say beforehand)."""
     meaning: str
-    """What a result of this kind does, in words ('Allies win, Germans are defeated; Allies destroy enemy
-    Firestorm troops on 4+')."""
+    """What a result of this kind does, in words ('Allies win; to destroy Firestorm troops: Allies 4+, Germans 6')."""
     chances: Chances
 
     def to_json(self) -> dict[str, Any]:

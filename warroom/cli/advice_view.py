@@ -116,7 +116,9 @@ def analysis_table(st: Any, an: Analysis) -> Group:
     for turn, values in turns.items():
         bars = "".join(BARS[min(8, int(v * 8.999))] for v in values[:: -(-len(values) // 30)])
         luck = an.luck.get(turn, {}).get(first, 0.0)
-        graph.add_row(str(turn), f"{values[0]:.0%}", f"{values[-1]:.0%}", bars, f"{luck * 100:+.0f} pts")
+        half = an.luck_half.get(turn, 0.0)
+        graph.add_row(str(turn), f"{values[0]:.0%}", f"{values[-1]:.0%}", bars,
+                      f"{points(luck)} pts" + (f" ±{half * 100:.0f}" if half else ""))
     rows: list[Any] = [f"Analysis of a game that ended in {an.outcome} ({an.rollouts} rollouts a position, seed "
                        f"{an.seed})", graph]
     for camp in an.camps:

@@ -59,12 +59,11 @@ def effect(st: FirestormState, q: Question, attacker_vp: int, defender_vp: int) 
     winner = tabletop_winner(attacker_vp, defender_vp)
     needs = fow_destroy_need(attacker_vp, rules), fow_destroy_need(defender_vp, rules)
     names = st.sc.side_names
-    won, lost = (q.attacker, q.defender) if winner == ATTACKER else (q.defender, q.attacker)
-    rolls = [f"{names[side]} destroy enemy Firestorm troops on {need}+" if need < 6 else
-             f"{names[side]} destroy enemy Firestorm troops on a 6"
+    won = q.attacker if winner == ATTACKER else q.defender
+    rolls = [f"{names[side]} {need}+" if need < 6 else f"{names[side]} 6"
              for side, need in zip((q.attacker, q.defender), needs, strict=True) if need]
-    return winner, (winner, *needs), f"{names[won]} win, {names[lost]} are defeated; " + \
-        ("; ".join(rolls) if rolls else "no roll to destroy")
+    return winner, (winner, *needs), f"{names[won]} win; " + \
+        (f"to destroy Firestorm troops: {', '.join(rolls)}" if rolls else "no roll to destroy")
 
 
 TABLE_RESULTS = ((6, 1), (5, 2), (4, 3), (3, 4), (2, 5), (1, 6))
