@@ -137,38 +137,9 @@ def test_a_long_or_second_plan_is_named_briefly(saves: tuple[Path, Path]) -> Non
     assert r.code == 2 and "action 1 of plan 2, 'arrow Z9 Z8', cannot be played" in r.err, r.err
 
 
-def test_a_save_that_is_not_a_file_is_refused_not_waited_for(tmp_path: Path) -> None:
-    import os
-
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
+def test_a_save_that_is_a_device_or_a_folder_is_refused_not_read(tmp_path: Path) -> None:
     for command in ("advise", "forecast", "analyse"):
-        r = warroom(command, fifo)
-        assert r.code == 2 and "it is not a regular file" in r.err, r.err
+        r = warroom(command, "/dev/zero")
+        assert r.code == 2 and "it is a device, not a file" in r.err, r.err
     r = warroom("advise", tmp_path)
-    assert r.code == 2 and "it is not a regular file" in r.err
-
-
-@pytest.mark.parametrize("most", ["1", "2"])
-def test_a_handful_of_rollouts_gives_finite_sane_intervals(saves: tuple[Path, Path], most: str) -> None:
-    r = warroom("advise", saves[0], "--candidates", "3", "--most", most, "--json")
-    assert r.code == 0, r.err
-    advice = json.loads(r.out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
-    for c in advice["candidates"]:
-        assert not c["dropped"]  # nothing is judged clearly behind on one or two rollouts
-        for key in ("win", "score", "behind"):
-            e = c[key]
-            assert e["low"] is not None and e["high"] is not None
-            assert -1.0 <= e["low"] <= e["value"] <= e["high"] <= 1.0
-    text = warroom("advise", saves[0], "--candidates", "3", "--most", most)
-    assert text.code == 0 and "-inf" not in text.out and "inf]" not in text.out
-
-
-def test_too_little_time_is_said_plainly(saves: tuple[Path, Path]) -> None:
-    r = warroom("advise", saves[0], "--seconds", "0.1", "--candidates", "40", "--json")
-    if r.code == 0:  # some plans got rollouts: the others are left out, and said so
-        advice = json.loads(r.out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
-        assert all(c["rollouts"] > 0 for c in advice["candidates"])
-        assert "time limit" in advice["stopped"]
-    else:
-        assert r.code == 2 and "ran out before a single rollout" in r.err
+    assert r.code == 2 and "cannot read save file" in r.err, r.err

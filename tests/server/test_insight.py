@@ -156,6 +156,9 @@ def finished_campaign(c: TestClient, tmp_path: Path) -> tuple[str, dict[str, str
 def test_the_analysis_of_a_finished_campaign(c: TestClient, tmp_path: Path) -> None:
     cid, links = finished_campaign(c, tmp_path)
     allies = auth(links["Allies general"])
+    running = c.get(f"/c/{cid}/analysis?retry=true", headers=allies).text  # its refresh never asks to retry
+    assert f'<meta http-equiv="refresh" content="2; url=/c/{cid}/analysis">' in running or \
+        'data-status="done"' in running
     job = finished(c, f"/api/campaigns/{cid}/analysis", allies)
     an = job["result"]
     assert an["camps"] == ["allies", "axis"] and len(an["points"]) > 10

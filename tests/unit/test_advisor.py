@@ -13,7 +13,7 @@ from test_mcts import hidden_split, split
 
 from warroom import rulesets
 from warroom.ai.advisor import Advisor, Plan, Tally, canonical
-from warroom.ai.analysis import analyse
+from warroom.ai.analysis import analyse, balance, uncertainty
 from warroom.ai.estimates import Estimate, Z, mean, paired, share
 from warroom.ai.forecast import forecast
 from warroom.ai.rollout import EVERYTHING, SPECTATOR, Ending, Roller
@@ -389,3 +389,19 @@ def test_kampen_levels_are_listed_from_the_asking_sides_best_and_its_score_is_a_
     assert roller.order(margins, "norway") == list(reversed(ranked))
     ending = Ending(ranked[0], "germany", 6)
     assert roller.margin(ending, "germany") == roller.margin(ending, "norway") == 6
+
+
+def test_the_accounts_add_up_with_the_start_kept_possible() -> None:
+    """The start (2 rollouts, both won: 100%) and a game lost (0): what the noisy gains miss is shared out by their
+    uncertainty, the start never leaves 0..1, and a decision the bots would make (every rollout the same) keeps
+    its 0."""
+    certain = uncertainty([0.0, 0.0], chance=False)
+    rolls = [uncertainty([-1.0, 0.0], chance=True), uncertainty([0.0, 0.0], chance=True)]
+    assert certain == 0.0 and all(v > 0.0 for v in rolls)  # two rolls that agreed still leave room for doubt
+    gains = [Estimate(0.0, 0.0, 0.0), Estimate(-0.5, -1.0, 0.2), Estimate(0.0, -0.6, 0.6)]
+    for start, final in ((1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.4, 0.5)):
+        shifted, begun = balance(gains, [certain, *rolls], start, 0.04, final)
+        assert 0.0 <= begun <= 1.0
+        assert math.isclose(begun + sum(g.value for g in shifted), final, abs_tol=1e-12)
+        assert shifted[0] == gains[0]
+        assert all(g.low <= g.value <= g.high for g in shifted)

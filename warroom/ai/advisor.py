@@ -275,7 +275,8 @@ class Advisor:
                 action = world.parse_action(item)
                 world.clone().apply_action(action)  # the rules say whether it is legal, and why not
             except (IllegalActionError, UnknownNameError) as exc:
-                raise ValueError(f"action {n} of {which}, {shown(item)}, cannot be played: {exc}") from exc
+                why = str(exc) if len(str(exc)) <= 300 else str(exc)[:297] + "..."  # the rules may quote it whole
+                raise ValueError(f"action {n} of {which}, {shown(item)}, cannot be played: {why}") from exc
             words.append(self.roller.system.describe(world, action))  # only a legal action is described
             world.apply_action(action)
             acts.append(action.to_str())

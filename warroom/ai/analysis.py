@@ -158,42 +158,50 @@ def analyse(record: GameRecord, new_state: Callable[[], Any], viewer: str | None
         later = [result(after.play(i, before=here.world(i) if drew else None).winner, camps[0])
                  for i in range(rollouts)]
         gains.append(paired(later, values[k]))
-        noise.append(variance([a - b for a, b in zip(later, values[k], strict=True)]))
+        noise.append(uncertainty([a - b for a, b in zip(later, values[k], strict=True)],
+                                 entry.side in (CHANCE, REPORT)))
         if progress is not None:
             progress(2 * rollouts * (k + 1), total)
     points.append(Point(len(states), int(end.turn), "", "the end", Estimate(final, final, final)))
     start = points[0].first  # its variance from its interval: a few rollouts that all agreed prove little
-    gains = balance(gains, noise, start.value, ((start.high - start.low) / (2 * Z)) ** 2, final)
-    return summarise(points, gains, noise, camps, camps_of(end), final, summary.outcome, rollouts, seed,
+    gains, begun = balance(gains, noise, start.value, ((start.high - start.low) / (2 * Z)) ** 2, final)
+    return summarise(points, gains, noise, begun, camps, camps_of(end), final, summary.outcome, rollouts, seed,
                      dict(Roller(end, viewer, bots, seed).bots), costly)
 
 
-def variance(values: list[float]) -> float:
-    """The variance of the mean of `values` (0 below two)."""
-    n = len(values)
-    if n < 2:
+def uncertainty(diffs: list[float], chance: bool) -> float:
+    """How uncertain an entry's gain is, measured from its paired differences: the variance of their mean, on
+    Agresti and Min's pseudo-rollouts (`estimates.paired`), so that a few rollouts that happened to agree still
+    leave room for doubt. Only a decision whose rollouts all agreed exactly is certain: the same streams after it
+    played the same game (the bots would have chosen it themselves)."""
+    n = len(diffs)
+    if not chance and not any(diffs):
         return 0.0
-    m = sum(values) / n
-    return sum((v - m) ** 2 for v in values) / (n - 1) / n
+    m = n + 2
+    centre = sum(diffs) / m
+    return max(0.0, (sum(d * d for d in diffs) + 1.0) / m - centre * centre) / m
 
 
 def balance(gains: list[Estimate], noise: list[float], start: float, start_noise: float,
-            final: float) -> list[Estimate]:
-    """The gains made to add up. The expected result at the start plus what every entry added is exactly the
-    final result, but the estimates of a long game's hundreds of entries do not quite sum so: their small errors
-    add up, to more than a whole result in a long game at a few rollouts a position. What is missing is shared
-    out among the estimates (the start's included) in proportion to their variances: the least-squares
-    adjustment of independent estimates to a sum known exactly. An entry whose rollouts all agreed (a decision
-    the bots would make themselves) keeps its 0. Each interval moves with its value."""
-    total = start_noise + sum(noise)
-    if total <= 0.0:
-        return gains
-    missing = final - start - sum(g.value for g in gains)
+            final: float) -> tuple[list[Estimate], float]:
+    """The gains made to add up, and the start as the accounts take it. The expected result at the start plus
+    what every entry added is exactly the final result, but the estimates of a long game's hundreds of entries do
+    not quite sum so: their small errors add up, to more than a whole result in a long game at a few rollouts a
+    position. What is missing is shared out among the estimates (the start's included) in proportion to their
+    uncertainties: the least-squares adjustment of independent estimates to a sum known exactly. The start stays
+    within 0 and 1 (what it cannot take goes to the gains). An entry that is certain (`uncertainty`) keeps its
+    value. Each interval moves with its value."""
+    total, spread = start_noise + sum(noise), sum(noise)
+    added = sum(g.value for g in gains)
+    if spread <= 0.0:  # every entry is certain: the start takes what is missing
+        return gains, min(1.0, max(0.0, final - added))
+    begun = min(1.0, max(0.0, start + (final - start - added) * start_noise / total))
+    rest = final - begun - added
     out = []
     for g, v in zip(gains, noise, strict=True):
-        shift = missing * v / total
+        shift = rest * v / spread
         out.append(Estimate(g.value + shift, max(-1.0, g.low + shift), min(1.0, g.high + shift)))
-    return out
+    return out, begun
 
 
 def camps_of(st: Any) -> dict[str, str]:
@@ -210,7 +218,7 @@ def lost(moved: Estimate) -> Estimate:
     return Estimate(-moved.value, -moved.high, -moved.low)
 
 
-def summarise(points: list[Point], gains: list[Estimate], noise: list[float], camps: tuple[str, str],
+def summarise(points: list[Point], gains: list[Estimate], noise: list[float], start: float, camps: tuple[str, str],
               camp_of: Mapping[str, str], final: float, outcome: str, rollouts: int, seed: int, bots: dict[str, str],
               keep: int) -> Analysis:
     """The costly decisions and the luck, from the gains of every log entry."""
@@ -235,7 +243,6 @@ def summarise(points: list[Point], gains: list[Estimate], noise: list[float], ca
         if cost.value > 0:
             swings[camp].append(Swing(before.index, before.turn, before.who, camp, before.text, cost))
     costly = {c: tuple(sorted(v, key=lambda s: -s.change.value)[:keep]) for c, v in swings.items()}
-    start = final - sum(g.value for g in gains)
     half = {turn: Z * math.sqrt(var) for turn, var in spread.items()}
     return Analysis(camps, tuple(points), costly, luck, half, table, final, start, decided, outcome, rollouts, seed,
                     bots)

@@ -3,9 +3,10 @@
 rollouts. The plan advisor, the forecast and the analysis (`ai.advisor`, `ai.forecast`, `ai.analysis`) all report
 through these, so every interval means the same thing wherever it is shown.
 
-Every interval stays within what is possible, and none collapses to a point because the rollouts happened to agree
-(a handful of rollouts that all ended alike prove little): that is what the plain normal interval does near 0 and 1,
-and what `tests/unit/test_estimates.py` measures against.
+Every interval stays within what is possible, and none collapses to a point because a few rollouts happened to
+agree (a handful of rollouts that all ended alike prove little): that is what the plain normal interval does near 0
+and 1, and what `tests/unit/test_estimates.py` measures against. A VP mean is the one exception: `FEW` or more
+rollouts that all agree give it an interval of that single value.
 """
 
 from __future__ import annotations

@@ -139,8 +139,8 @@ class GameRecord:
     @classmethod
     def load(cls, path: Path) -> GameRecord:
         try:
-            if path.exists() and not path.is_file():  # a folder, a pipe or a device would never end or never open
-                raise SaveError(f"cannot read save file {path}: it is not a regular file")
+            if path.is_char_device() or path.is_block_device():  # /dev/zero would never end
+                raise SaveError(f"cannot read save file {path}: it is a device, not a file")
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise SaveError(f"no save file at {path}") from exc

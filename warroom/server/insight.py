@@ -43,7 +43,7 @@ from warroom.server.store import CampaignRow, Grant
 
 LOG = logging.getLogger("warroom.insight")
 ANALYSIS_BUDGET = 8000
-"""The most rollouts one analysis plays: a long game gets fewer a position (Kampen om Norge's 800 entries: 4 each)."""
+"""The most rollouts one analysis plays: a long game gets fewer a position (Kampen om Norge's 800 entries: 5 each)."""
 KEEP = 64
 """Jobs kept in memory, the newest."""
 NICE = 10
@@ -71,13 +71,13 @@ class Job:
     total: int = 0
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
-    closing: bool = False
-    """The server is stopping: the job's end is no failure worth a line in the log."""
+    quiet: bool = False
+    """Dropped, or the server is stopping: the job's end is no failure worth a line in the log."""
 
     def end(self, future: Future[dict[str, Any]]) -> None:
         self.finished = time.monotonic()
         error = None if future.cancelled() else future.exception()
-        if error is not None and not isinstance(error, Cancelled) and not self.closing:  # logged once; the text in
+        if error is not None and not isinstance(error, Cancelled) and not self.quiet:  # logged once; the text in
             LOG.warning("a %s job failed: %s: %s", self.kind, type(error).__name__, error)  # the log only: it
             # might quote the campaign's own log
 
@@ -244,8 +244,9 @@ class Insight:
                 self._forget(key)
                 job = None
             if job is None:
-                later = [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] > key[1:3]]
-                if later:  # this request read the campaign before a move that a job has already seen
+                later = [k for k in self.jobs if k[0] == key[0] and k[3:] == key[3:] and k[1:3] > key[1:3]]
+                if later:  # this request read the campaign before a move that its own kind of job (for the same
+                    # side: another side's asking must not show) has already seen
                     raise IllegalActionError("the campaign moved on since this page was drawn: reload it")
                 for old in [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] < key[1:3]]:
                     self._forget(old, cancel=True)
@@ -306,6 +307,7 @@ class Insight:
 
     def _forget(self, key: tuple[Any, ...], cancel: bool = False) -> None:
         job = self.jobs.pop(key)
+        job.quiet = cancel
         job_id = self.ids.pop(key)
         self.by_id.pop(job_id, None)
         if cancel and job.future is not None and not job.future.cancel() and not job.future.done():
@@ -316,7 +318,7 @@ class Insight:
         self.closed = True
         with self.lock:
             for job in self.jobs.values():
-                job.closing = True
+                job.quiet = True
         pools, self.pools = self.pools, {}
         for pool in pools.values():
             for process in list(getattr(pool.executor, "_processes", {}).values()):
