@@ -310,8 +310,10 @@ class Insight:
         job.quiet = cancel
         job_id = self.ids.pop(key)
         self.by_id.pop(job_id, None)
-        if cancel and job.future is not None and not job.future.cancel() and not job.future.done():
-            self.pools[job.kind].cancels.put(job_id)  # running: the worker drops it at its next progress
+        pool = self.pools.get(job.kind)  # none once the server stops
+        if cancel and pool is not None and job.future is not None and not job.future.cancel() \
+                and not job.future.done():
+            pool.cancels.put(job_id)  # running: the worker drops it at its next progress
 
     def close(self) -> None:
         """Stop the workers: their work is thrown away (it is worked out again when asked after a restart)."""
