@@ -31,7 +31,7 @@ from typing import Any
 
 from warroom.ai.estimates import Estimate, Z, drop_z, mean, paired, result, share
 from warroom.ai.rollout import Ending, Progress, Roller
-from warroom.core.errors import IllegalActionError, UnknownNameError, shown
+from warroom.core.errors import IllegalActionError, UnknownNameError, clipped, shown
 from warroom.core.state import Action
 from warroom.rulesets import heuristic, of
 
@@ -275,8 +275,8 @@ class Advisor:
                 action = world.parse_action(item)
                 world.clone().apply_action(action)  # the rules say whether it is legal, and why not
             except (IllegalActionError, UnknownNameError) as exc:
-                why = str(exc) if len(str(exc)) <= 300 else str(exc)[:297] + "..."  # the rules may quote it whole
-                raise ValueError(f"action {n} of {which}, {shown(item)}, cannot be played: {why}") from exc
+                raise ValueError(f"action {n} of {which}, {shown(item)}, cannot be played: "
+                                 f"{clipped(str(exc), 300)}") from exc  # the rules may quote the input whole
             words.append(self.roller.system.describe(world, action))  # only a legal action is described
             world.apply_action(action)
             acts.append(action.to_str())

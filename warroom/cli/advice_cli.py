@@ -128,17 +128,16 @@ def register(app: typer.Typer, load: Callable[[Path, str], tuple[Any, Any]]) -> 
             if isinstance(exc, (ValueError, SaveError)):
                 raise fail(f"cannot analyse {file}: {exc}") from exc
             raise
-        if drawing is None:
-            show(as_json, an.to_json(), lambda: analysis_table(st, an))
-            return
-        from warroom.server.svg import win_graph
+        problem = ""
+        if drawing is not None:
+            from warroom.server.svg import win_graph
 
-        try:
-            with drawing:
-                drawing.write(win_graph(an, lambda camp: camp_name(st, camp)))
-        except OSError as exc:
-            assert svg is not None
-            svg.unlink(missing_ok=True)
-            show(as_json, an.to_json(), lambda: analysis_table(st, an))  # the analysis is not lost with the file
-            raise fail(f"--svg {svg}: cannot write it ({exc.strerror or exc})") from exc
-        show(as_json, an.to_json(), lambda: analysis_table(st, an))
+            try:
+                with drawing:
+                    drawing.write(win_graph(an, lambda camp: camp_name(st, camp)))
+            except OSError as exc:
+                svg.unlink(missing_ok=True)  # type: ignore[union-attr]
+                problem = f"--svg {svg}: cannot write it ({exc.strerror or exc})"
+        show(as_json, an.to_json(), lambda: analysis_table(st, an))  # the analysis is not lost with the file
+        if problem:
+            raise fail(problem)

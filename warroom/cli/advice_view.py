@@ -34,12 +34,11 @@ def points(x: float) -> str:
 def margin(e: Estimate, advice: Advice) -> str:
     """The expected margin with its interval: '+3.2 VP [+1.0 to +5.4]', or for a score that counts something
     rather than a difference, 'point cities German at the end 5.4 [5.1 to 5.7]'."""
+    form = ".1f" if advice.margin_of else "+.1f"  # a count, or a difference
     known = math.isfinite(e.low) and math.isfinite(e.high)
-    if advice.margin_of:
-        lo, hi = (f"{e.low:.1f}", f"{e.high:.1f}") if known else ("?", "?")
-        return f"{advice.margin_of} {e.value:.1f} [{lo} to {hi}]"
-    lo, hi = (f"{e.low:+.1f}", f"{e.high:+.1f}") if known else ("?", "?")
-    return f"margin {e.value:+.1f} VP [{lo} to {hi}]"
+    lo, hi = (format(e.low, form), format(e.high, form)) if known else ("?", "?")
+    what = f"{advice.margin_of} {e.value:.1f}" if advice.margin_of else f"margin {e.value:+.1f} VP"
+    return f"{what} [{lo} to {hi}]"
 
 
 def plural(n: int, word: str) -> str:

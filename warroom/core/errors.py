@@ -34,5 +34,9 @@ def shown(value: object, limit: int = 40) -> str:
     >>> shown("x" * 100, 10)
     "'xxxxxx..."
     """
-    text = repr(value)
+    return clipped(repr(value), limit)
+
+
+def clipped(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, '...' marking the cut."""
     return text if len(text) <= limit else text[:limit - 3] + "..."

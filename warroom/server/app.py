@@ -180,7 +180,13 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         migrate(url)
     settings = settings or ServerSettings()
     campaigns = Campaigns(EventStore(engine_for(url)))
-    insight = Insight(lambda cid: (lambda row: (row.epoch, row.seq))(campaigns.store.campaign(cid)))
+
+    def position(cid: str) -> tuple[int, int]:
+        """A campaign's (undo epoch, log length) now: the background jobs for any other position are dropped."""
+        row = campaigns.store.campaign(cid)
+        return row.epoch, row.seq
+
+    insight = Insight(position)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

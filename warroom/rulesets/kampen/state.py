@@ -245,6 +245,16 @@ class KampenRules(Flow["KampenState"]):
 
 # not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
 @mypyc_attr(native_class=False)
+def level_label(winner: str, level: str) -> str:
+    """An outcome level's name: 'Germany: clear victory' ('germany' or 'norway_allies', 'clear' or 'narrow')."""
+    return f"{'Germany' if winner == GERMANY else 'Norway and the Allies'}: {level} victory"
+
+
+LEVELS = tuple(level_label(w, lv) for w, lv in ((GERMANY, "clear"), (GERMANY, "narrow"),
+                                                  ("norway_allies", "narrow"), ("norway_allies", "clear")))
+"""Every outcome level, from Germany's best to its worst (`RuleSystem.levels`)."""
+
+
 class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
@@ -410,10 +420,7 @@ class KampenState(FlowRecording):
 
     def outcome_label(self) -> str:
         winner, level = self.result
-        if not winner:
-            return "Unfinished"
-        side = "Germany" if winner == GERMANY else "Norway and the Allies"
-        return f"{side}: {level} victory"
+        return level_label(winner, level) if winner else "Unfinished"
 
     def outcome_text(self) -> str:
         if not self.terminal:

@@ -13,7 +13,7 @@ from warroom.rulesets.kampen.determinise import determinise, seat_determinise
 from warroom.rulesets.kampen.encoding import encoding
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
-from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY, KampenState
+from warroom.rulesets.kampen.state import ALLIES, GERMANY, LEVELS, NORWAY, KampenState
 from warroom.rulesets.kampen.victory import value
 from warroom.rulesets.kampen.view import seat_view
 
@@ -62,8 +62,7 @@ SYSTEM = RuleSystem(
     summarise=summarise,
     score_sides=lambda sc: (GERMANY, "norway_allies"),
     score_label="point cities German at the end",
-    levels=lambda sc: ("Germany: clear victory", "Germany: narrow victory", "Norway and the Allies: narrow victory",
-                       "Norway and the Allies: clear victory"),
+    levels=lambda sc: LEVELS,
     log_for=log_for,
     describe=describe,
     title=lambda sc, params: game_title(sc, bool(params.get("advanced"))),
