@@ -243,8 +243,6 @@ class KampenRules(Flow["KampenState"]):
         raise NotImplementedError
 
 
-# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
-@mypyc_attr(native_class=False)
 def level_label(winner: str, level: str) -> str:
     """An outcome level's name: 'Germany: clear victory' ('germany' or 'norway_allies', 'clear' or 'narrow')."""
     return f"{'Germany' if winner == GERMANY else 'Norway and the Allies'}: {level} victory"
@@ -255,6 +253,8 @@ LEVELS = tuple(level_label(w, lv) for w, lv in ((GERMANY, "clear"), (GERMANY, "n
 """Every outcome level, from Germany's best to its worst (`RuleSystem.levels`)."""
 
 
+# not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
+@mypyc_attr(native_class=False)
 class KampenState(FlowRecording):
     """A Kampen om Norge position. Drive it only through the state API verbs."""
 
