@@ -15,6 +15,7 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,32 @@ def links_of(page: Page) -> dict[str, str]:
 
 
 def new_page(browser: Browser, phone: bool = False) -> Page:
-    """A page in a browser context of its own. The test reloads pages itself, so the pages' own
-    following of the others' moves (a reload on a timer) is switched off to avoid two reloads at once."""
+    """A page in a browser context of its own (its own cookies: one person's browser)."""
     context = browser.new_context(viewport={"width": 390, "height": 844} if phone else None)
-    context.add_init_script("window.warroomNoFollow = true")
     return context.new_page()
+
+
+def position(page: Page) -> str:
+    """The position a campaign page shows (its seq, undo epoch and waiting results)."""
+    return str(page.evaluate("(() => { const p = document.querySelector('#position span').dataset;"
+                             " return `${p.seq}/${p.epoch}/${p.waiting}`; })()"))
+
+
+@contextmanager
+def redrawn(page: Page, timeout: float = 15_000) -> Iterator[None]:
+    """Wait, after the body, until the page shows another position: the page redraws itself, without a reload."""
+    before = position(page)
+    yield
+    page.wait_for_function("(before) => { const p = document.querySelector('#position span').dataset;"
+                           " return `${p.seq}/${p.epoch}/${p.waiting}` !== before; }", arg=before, timeout=timeout)
+
+
+def choices(page: Page) -> list[tuple[str, str]]:
+    """(action, words) of every choice button: the words as a reader takes them in, a group's heading first."""
+    rows = page.evaluate("""[...document.querySelectorAll('[data-action]')].map(b => {
+        const legend = b.closest('fieldset')?.querySelector('legend')?.textContent;
+        return [b.dataset.action, (legend ? legend + ' ' : '') + b.textContent]; })""")
+    return [(str(a), str(w)) for a, w in rows]
 
 
 def open_link(browser: Browser, link: str, phone: bool = False) -> Page:
@@ -106,7 +128,7 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
     phone = generals["allies"]
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "fits a phone"
 
-    cid = boss.url.rsplit("/", 1)[1]
+    cid = boss.url.split("?")[0].rsplit("/", 1)[1]
     secret = links["organiser"].rsplit("/", 1)[1]
 
     def status() -> dict[str, Any]:
@@ -135,11 +157,11 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
             reporter.reload()
             reporter.fill(f"{box} form.report input[name=attacker]", "5")
             reporter.fill(f"{box} form.report input[name=defender]", "1")
-            with reporter.expect_navigation():
+            with redrawn(reporter):
                 reporter.click(f"{box} form.report button")
             assert reporter.locator(f"{box} .pending").count()
             confirmer.reload()
-            with confirmer.expect_navigation():
+            with redrawn(confirmer):
                 confirmer.click(f"{box} .confirm")
             reported.add((view["turn"], no))
             captured = (result["attacker"], result["to"], no)
@@ -147,9 +169,7 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
         who = view["to_act"]
         page = generals[who]
         page.reload()
-        actions = [b.get_attribute("data-action") for b in page.locator("[data-action]").all()]
-        if not actions:
-            actions = [o.inner_text() for o in page.locator("#choice option").all()]
+        actions = [a for a, _words in choices(page)]
         assert actions, (view["step"], who, page.locator("#console").inner_text())
         if "mode tabletop" in actions and not tabletop_done and captured is None:
             choice = "mode tabletop"
@@ -159,12 +179,8 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
             choice = "pass"
         else:
             choice = str(actions[0])
-        with page.expect_navigation():  # the page reloads once the server has applied the action
-            if page.locator(f'[data-action="{choice}"]').count():
-                page.click(f'[data-action="{choice}"]')
-            else:
-                page.select_option("#choice", choice)
-                page.click("#choose")
+        with redrawn(page):  # the page redraws itself once the server has applied the action
+            page.click(f'[data-action="{choice}"]')
     assert tabletop_done and gw_done
     assert "General's Wargame" in boss.locator(".log").inner_text()
 
@@ -204,7 +220,7 @@ def test_a_page_follows_the_other_sides_moves_by_itself(browser: Browser, base_u
         page = watchers[acting]
         if not page.locator("[data-action]").count():
             break
-        with page.expect_navigation():
+        with redrawn(page):
             page.locator("[data-action]").first.click()
     waiting.wait_for_function(f"document.querySelector('header').innerText !== {json.dumps(before)}"
                               " || document.querySelectorAll('[data-action]').length > 0", timeout=15_000)
@@ -271,7 +287,7 @@ def test_the_organiser_decides_undoes_and_manages_links_in_the_browser(browser: 
     assert "attacker 2, defender 5 VP" in question
     _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
     assert any(r["battle"] == first["battle"] for r in view["results"])  # not yet
-    with boss.expect_navigation():
+    with redrawn(boss):
         boss.click(f"{box} .decide-yes")
     _, log = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])
     assert f"report {first['battle']} 2 5" in [e["action"] for e in log["log"]]
@@ -302,10 +318,7 @@ KAMPEN_PRIORITY = ("attack ", "fight ", "play ", "exchange ", "place ", "retreat
 def kampen_choice(page: Page) -> str:
     """The text of the action the player presses: the first of its buttons (or list entries) by priority; 'done'
     only when nothing else is offered."""
-    if page.locator("#choice").count():
-        words = page.locator("#choice option").all_inner_texts()
-    else:
-        words = page.locator(".actions button").all_inner_texts()
+    words = [w for _action, w in choices(page)]
     for prefix in KAMPEN_PRIORITY:
         hit = next((w for w in words if w.startswith(prefix)), None)
         if hit is not None:
@@ -314,12 +327,10 @@ def kampen_choice(page: Page) -> str:
 
 
 def press(page: Page, words: str) -> None:
-    with page.expect_navigation():
-        if page.locator("#choice").count():
-            page.select_option("#choice", label=words)
-            page.click("#choose")
-        else:
-            page.locator(".actions button", has_text=words).first.click()
+    """Press the choice button with these words (a group's heading and the button's own)."""
+    action = next(a for a, w in choices(page) if w == words)
+    with redrawn(page):
+        page.locator(f'[data-action="{action}"]').first.click()
 
 
 def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url: str) -> None:
@@ -341,7 +352,7 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
         assert hand.count() == (5 if country == "germany" else 3), "each player sees their own hand"
         assert page.locator("section.hand").count() == 1, "and no one else's"
     boss = open_link(browser, links["organiser"])
-    cid = boss.url.rsplit("/", 1)[1]
+    cid = boss.url.split("?")[0].rsplit("/", 1)[1]
     secret = links["organiser"].rsplit("/", 1)[1]
 
     def status() -> dict[str, Any]:
@@ -382,14 +393,14 @@ def test_a_kampen_hot_seat_hides_the_last_players_hand_until_the_next_takes_over
     assert set(links) == {"organiser", "Germany player", "Norway and the Allies player", "every side (hot-seat)"}
     screen = open_link(browser, links["every side (hot-seat)"])
     assert "Hand the screen to Germany" in screen.locator("#handover").inner_text()
-    assert screen.locator("section.hand").count() == 0 and screen.locator(".actions, #choice").count() == 0
+    assert screen.locator("section.hand").count() == 0 and screen.locator("[data-action]").count() == 0
     with screen.expect_navigation():
         screen.click("#take-over")
     assert screen.locator('section.hand[data-country="germany"] .card').count() == 5
     for _ in range(60):  # Germany passes through its round
         if screen.locator("#handover").count():
             break
-        words = screen.locator(".actions button, #choice option").all_inner_texts()
+        words = [w for _action, w in choices(screen)]
         press(screen, "done" if "done" in words else words[0])
     handover = screen.locator("#handover").inner_text()
     assert "Hand the screen to Norway" in handover

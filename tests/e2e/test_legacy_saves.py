@@ -1,7 +1,7 @@
 """Saves made before a rule fix replay, and go on, under the rules they began with (issue 13).
 
 `tests/data/legacy/` holds two finished bot games saved by the release before the fixes of Caen 4.1 (strategic
-moves through a full area) and Norway 6.8 (mixed defence): Caen version 1.0.0, seed 3, ending in an Axis Strategic
+moves through a full area) and Norway 6.8 (mixed defence): Caen version 1.0.0, seed 3, ending in a German Strategic
 Victory by 500 VP, and Norway version 0.1.0, seed 2, ending in an Allied Operational Victory by 145 VP. Under the new
 rules their logs no longer replay; the scenarios name the old versions under `replays`, with the rules' revision
 that replays them."""
@@ -23,7 +23,7 @@ from warroom.core.log import GameRecord
 from warroom.scenarios import load_game
 
 LEGACY = Path(__file__).parents[1] / "data" / "legacy"
-CASES = {"caen-1.0.0.json": "Axis Strategic Victory by 500 VP",
+CASES = {"caen-1.0.0.json": "German Strategic Victory by 500 VP",
          "norway-0.1.0.json": "Allied Operational Victory by 145 VP"}
 ROOT = Path(__file__).parents[2]
 

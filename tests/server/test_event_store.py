@@ -226,7 +226,7 @@ def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: s
     store.append("c1", 0, list(old.log), None)
     assert store.campaign("c1").params == {"mode": "gw", "revision": 1}
     st = service(database_url).state("c1")
-    assert st.is_terminal() and st.outcome_text() == "Axis Strategic Victory by 500 VP"
+    assert st.is_terminal() and st.outcome_text() == "German Strategic Victory by 500 VP"
     new = store.create_campaign("t", "caen", {"mode": "gw", "revision": 2})  # begun under the fixed rules
     command.downgrade(cfg, "0005")
     migrate(database_url)  # and up again: the new campaign is not taken for an old one

@@ -144,7 +144,7 @@ def test_the_links_page_lists_revokes_and_reissues_links(url: str) -> None:
         assert label in page.text
     assert not [s for s in links.values() if s in page.text]  # no secret on the page
     assert 'id="reissue"' in page.text and page.text.count('class="revoke"') == 6
-    assert f'href="/c/{cid}/links"' in organiser.get(f"/c/{cid}").text
+    assert f'href="/c/{cid}/links?as=' in organiser.get(f"/c/{cid}").text  # acting as the organiser's link
     general = client(url)
     general.get(f"/join/{links['Allies general']}")
     refused = general.get(f"/c/{cid}/links")
@@ -245,12 +245,14 @@ def test_the_decide_form_asks_for_the_result_and_a_confirmation(url: str) -> Non
     page = client(url)
     page.get(f"/join/{links['organiser']}")
     html = page.get(f"/c/{cid}").text
-    form = html[html.index('<form class="decide">'):html.index("</form>", html.index('<form class="decide">'))]
+    start = html.index('<form class="decide" id="decide-')
+    form = html[start:html.index("</form>", start)]
     assert 'value="0"' not in form and form.count("required") == 2
     assert "decide-confirm" in form and "yes, settle it" in form
     assert c.post(f"/api/campaigns/{cid}/decide", headers=auth(links["organiser"]), json={"battle": 1}
                   ).status_code == 422  # the API never settles a result nobody typed either
-    assert re.search(r'decide\.querySelector\("\.decide-yes"\)\.onclick', html)
+    assert re.search(r'classList\.contains\("decide-yes"\)\) \{\s+const form = t\.closest\("form"\);\s+'
+                     r'post\("decide", \{\.\.\.result\(box, form\), key: form\.dataset\.key\}', html)
 
 
 # ----- a waiting result answers one battle's trip to the table, in one undo epoch ---------------------------------
@@ -475,7 +477,7 @@ def test_a_confirmation_names_the_result_it_saw(url: str) -> None:
     page.get("/join/" + links[f"{SIDE_NAMES[asked['defender']]} commanders"])
     html = page.get(f"/c/{cid}").text
     assert f'data-battle="{no}" data-attacker="0"' in html and 'data-defender="6"' in html
-    assert 'post("confirm", shown)' in html and "epoch: epoch" in html
+    assert 'post("confirm", showing(box))' in html and "epoch: shown().epoch" in html
     r = c.post(f"/api/campaigns/{cid}/confirm", headers=confirmer,
                json={"battle": no, "attacker_vp": 0, "defender_vp": 6, "epoch": 0})
     assert r.status_code == 200 and r.json()["applied"][0] == f"report {no} 0 6"

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from warroom import rulesets
 from warroom.ai import make_bot
 from warroom.cli.advice_view import advise_at_prompt
 from warroom.cli.screen import screen
@@ -18,18 +19,7 @@ from warroom.core.game import Player
 from warroom.core.log import SEALED, GameRecord
 from warroom.core.state import CHANCE, REPORT, Action
 
-HELP = """Type the number of a choice, or the action itself:
-  arrow FROM TO            attack an adjacent enemy area           e.g. arrow A2 B2
-  commit UNIT [UNIT]       commit troops; @air = air sortie, @carpet = carpet bombing,
-                           @defence = German Defence troop; 'commit -' = none
-  retreat UNIT AREA        move a defeated troop to a friendly neighbour
-  advance UNIT             move into the captured area (battle survivors first)
-  place UNIT AREA          place a reinforcement ('place UNIT reserve' for the Tactical Reserve)
-  move UNIT AREA           strategic move
-  mode gw|tabletop         (mixed mode) roll this battle, or claim it for the tabletop
-  report A D               a tabletop result: attacker's and defender's victory points (0-6)
-  pass                     no (more) attacks, advances or moves
-Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
+NAVAL_HELP = """Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   activate LOC ships|subs|air  start an action with a group from one area
   take COUNTER / launch    add a counter to the group (take rodney) / set off
   sail LOC / halt          ships: move on one area / end the action
@@ -42,7 +32,21 @@ Norway, Strategic Actions (locations as codes or ids: B3, narvik_harbour):
   aim COUNTER subs|ships   with enemy ships there too: each counter attacks the submarines or the ships
   sortie COUNTER           Germans, first: lend a Ju-87 to the land battles
   move COUNTER LOC         Strategic Phase: a ship, submarine or aircraft moves
-Other commands: log (this turn's full log), options (every legal action), advise [SECONDS] (rank
+"""
+"""The Strategic Game's commands: shown only in a campaign that has one (Norway)."""
+
+HELP = """Type the number of a choice, or the action itself:
+  arrow FROM TO            attack an adjacent enemy area           e.g. arrow A2 B2
+  commit UNIT [UNIT]       commit troops; @air = air sortie, @carpet = carpet bombing,
+                           @defence = German Defence troop; 'commit -' = none
+  retreat UNIT AREA        move a defeated troop to a friendly neighbour
+  advance UNIT             move into the captured area (battle survivors first)
+  place UNIT AREA          place a reinforcement ('place UNIT reserve' for the Tactical Reserve)
+  move UNIT AREA           strategic move
+  mode gw|tabletop         (mixed mode) roll this battle, or claim it for the tabletop
+  report A D               a tabletop result: attacker's and defender's victory points (0-6)
+  pass                     no (more) attacks, advances or moves
+""" + NAVAL_HELP + """Other commands: log (this turn's full log), options (every legal action), advise [SECONDS] (rank
 your plans for this decision by playing the campaign on many times; 60 s of CPU at most unless you give
 another limit; Ctrl-C stops it), help, quit (the save keeps the game)."""
 
@@ -85,6 +89,11 @@ class QuitGame(Exception):
     """The human asked to stop (or input ran out); the game so far is kept."""
 
 
+def help_for(text: str, st: Any) -> str:
+    """The help as this game needs it: the Strategic Game's commands only where there is one."""
+    return text.replace(NAVAL_HELP, "") if getattr(st, "navy", True) is None else text
+
+
 class TerminalHuman:
     """A person at the terminal: the `Player` that shows the screen and reads a choice.
 
@@ -106,6 +115,8 @@ class TerminalHuman:
         self.before()
         viewer = None if reporting else st.current_player()
         self.console.print(self.render(st, [] if reporting else legal, self.seen, viewer))
+        if (ask := rulesets.of(st).asking) is not None:  # what is asked, and why (the club pages say the same)
+            self.console.print(ask(st), markup=False, highlight=False, style="italic")
         if reporting and st.step == "await_reports":
             self.console.print("Battles at the table: " + "; ".join(
                 f"{b.no}: {st.sc.side_names[b.attacker]} attack {st.area_label(b.to)} from {st.area_label(b.frm)}"
@@ -125,7 +136,7 @@ class TerminalHuman:
             if text in ("quit", "exit", "q"):
                 raise QuitGame
             if text in ("help", "?"):
-                self.console.print(self.help_text, markup=False)
+                self.console.print(help_for(self.help_text, st), markup=False)
                 continue
             if text == "options":
                 for i, a in enumerate(legal, start=1):

@@ -235,6 +235,9 @@ class RuleSystem:
     """The scenario's outcome levels (`GameSummary.outcome`) from the first camp of `score_sides` at its best to
     its worst, for reports that list levels in order. None: they are ordered by the mean score difference of the
     games that ended at each, which is enough where that difference decides the level."""
+    asking: Callable[[Any], str] | None = None
+    """The decision a position asks for, and why, in a sentence for everyone watching (pages and the terminal put
+    it above the choices): it may say only what every side may see. None: '<side> to decide'."""
     seat_view: Callable[[Any, str | None], dict[str, Any]] | None = None
     """What the player of a seat sees (`seats`: one person may decide for several sides): everything any of
     its sides may see. None: each seat is one side, and this is `state.view(side)`."""

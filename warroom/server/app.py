@@ -17,6 +17,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -26,6 +27,7 @@ from fastapi_offline import FastAPIOffline
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from warroom.core.errors import IllegalActionError, SaveError, shown
@@ -56,6 +58,8 @@ STREAM_SECONDS = 300
 """How long one event stream lasts; the browser's EventSource reconnects by itself."""
 LINK_CHECK_TICKS = 20
 """An event stream checks every 20 half-seconds that its link still works."""
+STATIC = Path(__file__).with_name("static")
+"""The pages' own files: the favicon, and the browser libraries (static/vendor, see scripts/vendor-web.sh)."""
 UPLOAD_PATHS = ("/api/campaigns", "/api/campaigns/import", "/new", "/import")
 """Where a scenario or campaign file may be sent: these take bodies up to the upload limit."""
 
@@ -293,16 +297,22 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         "description": "server-sent events: {seq, epoch, waiting} now and at each change",
         "content": {"text/event-stream": {"schema": {"type": "object", "properties": {
             "seq": {"type": "integer"}, "epoch": {"type": "integer"}, "waiting": {"type": "string"}}}}}}})
-    async def events(cid: str, who: Member, request: Request) -> StreamingResponse:
+    async def events(cid: str, who: Member, request: Request,
+                     seq: Annotated[int | None, Query(ge=0, le=10**9)] = None,
+                     epoch: Annotated[int | None, Query(ge=0, le=10**9)] = None,
+                     waiting: Annotated[str | None, Query(max_length=10_000)] = None) -> StreamingResponse:
         """Server-sent events: the campaign's position (undo epoch and number) and its waiting results now, then
-        each time any of them changes. The stream ends when its link is revoked."""
+        each time any of them changes. The stream ends when its link is revoked. A page that already shows a
+        position names it (`seq`, `epoch` and `waiting`, all three): the stream then starts with the first change
+        from it."""
 
         def now() -> dict[str, Any]:
             row = campaigns.store.campaign(cid)
             return {"seq": row.seq, "epoch": row.epoch, "waiting": campaigns.store.pending_signature(cid)}
 
         async def stream() -> AsyncIterator[str]:
-            last: dict[str, Any] | None = {}
+            last: dict[str, Any] | None = {} if seq is None or epoch is None or waiting is None else {
+                "seq": seq, "epoch": epoch, "waiting": waiting}
             for tick in range(STREAM_SECONDS * 2):
                 if await request.is_disconnected():
                     return
@@ -350,4 +360,5 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
     app.include_router(api)
     add_insight(app, campaigns, insight, api_errors())
     add_pages(app)
+    app.mount("/static", StaticFiles(directory=STATIC, follow_symlink=False), name="static")
     return app

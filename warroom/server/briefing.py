@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.rulesets.firestorm import dday
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS, is_token
+from warroom.rulesets.firestorm.prompts import asking, mode_words
 from warroom.rulesets.firestorm.state import FirestormState
 
 MISSIONS = (
@@ -48,8 +50,21 @@ def troop_lines(st: FirestormState, side: str, units: list[str]) -> list[str]:
     return out
 
 
+def landing_briefing(st: FirestormState) -> dict[str, Any]:
+    """Caen's D-Day landing asked for at the table now (Tonga, then each Neptune beach): what it is, and what
+    each result does (the Allied score picks the row of the landing's table, Caen ambiguity 7)."""
+    rows = []
+    for row in range(1, 7):
+        scores = {1: "0 or 1", 3: "3, or neither side reaches 3"}.get(row, str(row))
+        rows.append({"row": row, "allied_vp": scores, "effect": dday.row_effect(st, row)[1]})
+    return {"title": dday.landing(st), "landing": rows, "asking": asking(st)}
+
+
 def briefing(st: FirestormState, view: dict[str, Any], no: int = 0) -> dict[str, Any] | None:
-    """The briefing of battle `no` at the table, or (0) of the battle being fought now; None if there is none."""
+    """The briefing of battle `no` at the table, or (0) of the battle being fought now, or of the D-Day landing
+    asked for; None if there is none."""
+    if not no and st.step in ("dday_tonga", "dday_neptune"):
+        return landing_briefing(st)
     b = view.get("battle") if not no else next((o for o in view.get("open_battles", []) if o["no"] == no), None)
     if not b:
         return None
@@ -73,6 +88,6 @@ def briefing(st: FirestormState, view: dict[str, Any], no: int = 0) -> dict[str,
         "out_of_supply": f"General's Wargame {sc.rules.oos_gw:+d}; on the tabletop roll a die (highest face: effect) "
                          f"{oos}",
         "mission": suggested_mission(st, b),
-        "mode": b["mode"],
+        "mode": b["mode"] if no or mode_words(st, b["mode"]) else "",  # '': a mixed campaign has not chosen yet
         "notes": list(b["notes"]),
     }

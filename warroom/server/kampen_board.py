@@ -14,6 +14,7 @@ from warroom import rulesets
 from warroom.rulesets.kampen.view import seat_view
 from warroom.server.portable import ANY_SIDE, seat_label, seat_of
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
+from warroom.server.words import asking, choices
 
 if TYPE_CHECKING:
     from warroom.rulesets.kampen.scenario import KampenScenario
@@ -221,9 +222,11 @@ def context(st: KampenState, view: Mapping[str, Any], seat: str | None) -> dict[
     return {"board": board_svg(sc, view), "hands": hands, "decks": decks, "names": sc.names,
             "point_cities": {"german": len(german), "of": len(cities)},
             "battle": None if battle is None else {**battle, "area_name": sc.board.land[battle["area"]].name},
-            "areas": {a.id: {"name": a.name, "point_city": a.point_city, "airfield": a.airfield,
-                             "troops": {sc.names[c]: n for c, n in view["troops"].get(a.id, {}).items()}}
-                      for a in sc.board.land.values()}}
+            "areas": {a.id: {"title": a.name, "rows": [
+                ["battalions", ", ".join(f"{sc.names[c]} {n}" for c, n in view["troops"].get(a.id, {}).items())
+                 or "none"],
+                ["point city", "yes" if a.point_city else "no"], ["airfield", "yes" if a.airfield else "no"]]}
+                for a in sc.board.land.values()}}
 
 
 def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -> tuple[str, dict[str, Any]]:
@@ -239,13 +242,12 @@ def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -
     seat = handed_over if hotseat else who.side or None
     view = seat_view(st, seat) if hotseat else shown["view"]  # a player's own view is the one the service read
     legal = campaigns.legal_for(st, who) if seat is not None or not hotseat else []
-    describe = rulesets.of(st).describe
     return "kampen.html", {
         **context(st, view, seat),
         "view": {k: shown["view"][k] for k in ("seq", "epoch", "waiting", "terminal")},  # the position: no secret
         "you": "organiser" if who.role == "organiser" else "every player, at one screen" if hotseat
         else seat_label(sc, who.role, who.side, st.params),
-        "legal": [{"action": a.to_str(), "words": describe(st, a)} for a in legal],
+        "legal": bool(legal), "choices": choices(st, legal), "asking": asking(st),
         "hotseat": hotseat, "handover": sc.side_names[actor_seat] if hotseat and seat is None and actor_seat else "",
         "handover_seat": actor_seat, "seat": seat or "", "to_act": sc.names.get(actor, ""),
         "phase": st.phase(), "round": st.round, "country": sc.names[st.country],

@@ -5,6 +5,7 @@ plain JavaScript posts actions to the JSON API and follows the others' moves."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -18,7 +19,8 @@ from warroom.scenarios import bundled_ids, load_game, load_scenario
 from warroom.server.briefing import briefing
 from warroom.server.errors import BadRequestError, KeyRequiredError, TooLargeError
 from warroom.server.portable import ANY_SIDE, read_export, seat_label, seats_in_order
-from warroom.server.service import Invitation, scenario_of
+from warroom.server.results import asked
+from warroom.server.service import Campaigns, Invitation, scenario_of
 from warroom.server.store import NotFoundError
 from warroom.server.web import (
     KEY_COOKIE,
@@ -29,10 +31,14 @@ from warroom.server.web import (
     campaigns_of,
     client_address,
     cookie_name,
+    held_links,
+    holding,
     limits_of,
+    link_tag,
     settings_of,
     templates,
 )
+from warroom.server.words import asking
 
 BOARDS: dict[str, str] = {
     "firestorm": "warroom.server.firestorm_board:page",
@@ -69,6 +75,67 @@ def page_errors() -> dict[int | str, dict[str, Any]]:
     return {code: {"description": meaning, "content": html} for code, meaning in TITLES_AND_MEANINGS.items()}
 
 
+def held_roles(request: Request, campaigns: Campaigns, cid: str) -> list[dict[str, Any]]:
+    """The links of campaign `cid` this browser holds, still live: each one's tag, label, and whether the page acts
+    as it."""
+    current = getattr(request.state, "acting_as", "")
+    sc = None
+    out = []
+    for secret in held_links(request, cid):
+        try:
+            grant = campaigns.store.grant(secret)
+        except NotFoundError:
+            continue  # revoked since
+        if grant.campaign_id != cid:
+            continue
+        if sc is None:
+            row = campaigns.store.campaign(cid)
+            sc, params = scenario_of(row), row.params
+        tag = link_tag(secret)
+        out.append({"tag": tag, "label": seat_label(sc, grant.role, grant.side, params), "current": tag == current})
+    return out
+
+
+HELD_COOKIE = re.compile(r"wr_([0-9a-f]{16})")
+"""A campaign's cookie (`web.cookie_name`): the links of that campaign this browser holds."""
+MAX_HOME = 50
+"""The most campaigns the home page lists (the latest joined cookies first are not known: by campaign id)."""
+
+
+def home_rows(request: Request, campaigns: Campaigns) -> list[dict[str, Any]]:
+    """Each campaign this browser holds links to: its title, where it stands, who is to act, the results awaited at
+    the table, its latest events, and a way into it as each held link. Read as the first live link held allows."""
+    out = []
+    for name in sorted(request.cookies)[:MAX_HOME * 2]:
+        match = HELD_COOKIE.fullmatch(name)
+        if match is None:
+            continue
+        cid = match.group(1)
+        try:
+            roles = held_roles(request, campaigns, cid)
+        except NotFoundError:
+            continue  # the campaign is gone
+        if not roles:
+            continue
+        grant = campaigns.store.grant(next(s for s in held_links(request, cid)
+                                           if link_tag(s) == roles[0]["tag"]))
+        row = campaigns.store.campaign(cid)
+        st = campaigns.position(row)
+        out.append({"cid": cid, "title": row.title, "where": standing(st), "asking": asking(st),
+                    "at_table": [q.title for q in asked(st).values()], "roles": roles,
+                    "events": campaigns.events(grant, 4, row), "over": st.is_terminal()})
+        if len(out) >= MAX_HOME:
+            break
+    return out
+
+
+def standing(st: Any) -> str:
+    """'Turn 2 of 5, battle' or 'Round 3, movement': where a game stands, as its header says."""
+    if hasattr(st, "round"):
+        return f"Round {st.round}, {st.phase()}"
+    return f"Turn {st.turn} of {len(st.sc.turns)}, {st.phase()}"
+
+
 def add_pages(app: FastAPI) -> None:
     pages = APIRouter(responses=page_errors(), default_response_class=HTMLResponse)
     service = campaigns_of
@@ -83,6 +150,11 @@ def add_pages(app: FastAPI) -> None:
         locked = not settings.key_matches(request.cookies.get(KEY_COOKIE))
         return templates.TemplateResponse(request, "index.html", {"scenarios": info, "games": games,
                                                                   "locked": locked})
+
+    @pages.get("/organise", response_class=HTMLResponse)
+    def organise(request: Request) -> Response:
+        """The organiser's home: every campaign this browser holds links to, where each stands and who is to act."""
+        return templates.TemplateResponse(request, "home.html", {"campaigns": home_rows(request, service(request))})
 
     @pages.post("/server-key", response_class=HTMLResponse)
     async def server_key(request: Request) -> Response:
@@ -150,10 +222,11 @@ def add_pages(app: FastAPI) -> None:
         "description": "to the campaign's page, signed in", "content": {"text/html": {"schema": {"type": "string"}}}}})
     def join(request: Request, secret: str) -> Response:
         grant = service(request).store.grant(secret)
-        response = RedirectResponse(f"/c/{grant.campaign_id}", status_code=303,
+        cid = grant.campaign_id
+        response = RedirectResponse(f"/c/{cid}?as={link_tag(secret)}", status_code=303,
                                     headers={"Content-Type": "text/html; charset=utf-8"})
-        response.set_cookie(cookie_name(grant.campaign_id), secret, httponly=True, samesite="strict",
-                            max_age=365 * 24 * 3600)
+        response.set_cookie(cookie_name(cid), holding(held_links(request, cid), secret), httponly=True,
+                            samesite="strict", max_age=365 * 24 * 3600)  # the links joined before are kept
         return response
 
     @pages.get("/c/{cid}/links", response_class=HTMLResponse)
@@ -175,14 +248,15 @@ def add_pages(app: FastAPI) -> None:
         shown = campaigns.page(who)
         row, st = shown["row"], shown["state"]
         sc = st.sc
-        you = f"{who.role}" + (f" of the {sc.side_names[who.side]}" if who.side in sc.side_names else
-                               " of every side" if who.side else "")
+        you = seat_label(sc, who.role, who.side, row.params)
         template, context = rulesets.resolve(BOARDS[rulesets.of(st).id])(campaigns, who, shown, seat[:40])
         organising = who.role == "organiser"
         insight = {"advice": who.role == "general" and row.advisor and bool(shown["view"]["legal"]),
                    "forecast": (row.forecast or organising) and not st.is_terminal(),
                    "analysis": st.is_terminal(), "switches": {"advisor": row.advisor, "forecast": row.forecast}}
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
+                   "here": here, "roles": held_roles(request, campaigns, cid),
                    "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)

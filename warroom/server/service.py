@@ -65,6 +65,7 @@ from warroom.server.store import (
     battle_label,
     signature,
 )
+from warroom.server.words import undone_words
 
 CACHE_SIZE = 256
 RESULT_RETRIES = 20
@@ -569,8 +570,8 @@ class Campaigns:
             entry = {"battle": no, "title": waiting_now[no].title, **pending_view(st, pending)}
             (kept if survives else discarded).append(entry)
         return {"seq": row.seq, "epoch": row.epoch, "keep": keep, "waiting": signature(pendings),
-                "undone": [{"action": e.action, "side": e.side, "turn": e.turn, "dice": e.automatic}
-                           for e in rulesets.of(st).log_for(st, None, keep)],  # as the organiser's log
+                "undone": undone_words(back, log[keep:], rulesets.of(st).log_for(st, None, keep)),  # as the
+                # organiser's log shows them, each decision in words
                 "discarded": discarded, "kept": kept, "stale": stale}
 
     def undo(self, grant: Grant, count: int, seq: int, waiting: str | None = None, epoch: int | None = None

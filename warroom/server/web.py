@@ -4,6 +4,8 @@ requests, and answers to errors, as JSON for the API and as a page in the site's
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +21,22 @@ from warroom.server.guards import RateLimits, ServerSettings
 from warroom.server.service import Campaigns
 from warroom.server.store import Grant
 
-templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+
+def acting_as(request: Request) -> dict[str, str]:
+    """What every page may put in its addresses and requests to act as the link it was drawn for (`?as=`; see
+    `chosen_secret`): the tag, and the query string to append ('?as=...' or '&as=...'), empty without one."""
+    tag = getattr(request.state, "acting_as", "")
+    return {"acting_as": tag, "as_q": f"?as={tag}" if tag else "", "as_amp": f"&as={tag}" if tag else ""}
+
+
+def version(markup: str) -> str:
+    """A short digest of a rendered part of a page: a page following the campaign swaps in only the parts whose
+    digest changed (play.js.html)."""
+    return hashlib.blake2b(str(markup).encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
+templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")), context_processors=[acting_as])
+templates.env.filters["version"] = version
 KEY_HEADER = "X-Warroom-Key"
 KEY_COOKIE = "wr_server_key"
 KEY_NEEDED = ("creating or importing campaigns on this server needs its server key (ask the server's owner; send it "
@@ -98,12 +115,53 @@ class MissingLinkError(Exception):
     """A request that carries no invitation secret (HTTP 401)."""
 
 
+MAX_HELD = 8
+"""How many of one campaign's links a browser holds at once (the oldest is let go first)."""
+AS_HEADER = "X-Warroom-As"
+
+
+def link_tag(secret: str) -> str:
+    """A short public name for a held link, to say which of its links a browser acts as (`?as=`): derived from
+    the secret one way, so that it tells nothing about it."""
+    return hashlib.sha256(b"warroom-as:" + secret.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def held_links(request: Request, cid: str) -> list[str]:
+    """The secrets of campaign `cid` this browser holds (its cookie: '.'-separated, the latest joined last)."""
+    raw = request.cookies.get(cookie_name(cid), "")
+    return [s for s in raw.split(".") if s and len(s) <= 100][-MAX_HELD:]
+
+
+def holding(held: list[str], secret: str) -> str:
+    """The cookie value once `secret` is joined: it comes last (acted as by default), the oldest let go."""
+    return ".".join([*[s for s in held if s != secret][-(MAX_HELD - 1):], secret])
+
+
+def chosen_secret(request: Request, cid: str) -> str | None:
+    """The held link a request acts as: the one its `?as=` (or `X-Warroom-As` header) names, else the latest
+    joined. A page carries its link's tag in every address and request, so that two tabs of one browser can act as
+    two roles at once."""
+    held = held_links(request, cid)
+    tag = request.query_params.get("as") or request.headers.get(AS_HEADER)
+    if not tag:
+        return held[-1] if held else None
+    for secret in held:
+        if hmac.compare_digest(link_tag(secret), tag[:40]):
+            return secret
+    raise MissingLinkError("this browser does not hold the link this page acted as (was it replaced, or are the "
+                           "cookies cleared?): open that invitation link again")
+
+
 def member(cid: str, request: Request, service: Service,
            authorization: Annotated[str | None, Header()] = None) -> Grant:
-    """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or the
-    campaign's cookie set by its join link), who must belong to campaign `cid`."""
-    secret = authorization.removeprefix("Bearer ").strip() if authorization and authorization.startswith("Bearer ") \
-        else request.cookies.get(cookie_name(cid))
+    """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or one of the
+    links this browser joined, kept in the campaign's cookie), who must belong to campaign `cid`."""
+    if authorization and authorization.startswith("Bearer "):
+        secret: str | None = authorization.removeprefix("Bearer ").strip()
+    else:
+        secret = chosen_secret(request, cid)
+        if secret:
+            request.state.acting_as = link_tag(secret)
     if not secret:
         raise MissingLinkError("open your invitation link first (it signs this browser in), or send its secret as "
                                "'Authorization: Bearer <secret>'")

@@ -15,10 +15,12 @@ from warroom.rulesets.firestorm.actions import (
     Advance,
     Arrow,
     Commit,
+    Mode,
     Move,
     Order,
     Pass,
     Place,
+    Report,
     Retreat,
 )
 from warroom.rulesets.firestorm.naval_combat import target_name
@@ -119,4 +121,11 @@ def describe(st: FirestormState, action: Action) -> str:
         return f"move {st.name(action.unit)} from {st.loc[action.unit]} to {st.area_label(action.to)}"
     if isinstance(action, Pass):
         return "pass / done"
+    if isinstance(action, Mode):
+        words = {"gw": "roll it now by the General's Wargame",
+                 "tabletop": "fight it at the table (the commanders report the result)"}
+        return words.get(action.mode, action.to_str())
+    if isinstance(action, Report):
+        which = f"battle {action.battle}" if action.battle else "the battle"
+        return f"result of {which}: attacker {action.attacker_vp} VP, defender {action.defender_vp} VP"
     return action.to_str()

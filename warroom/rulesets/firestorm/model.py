@@ -220,6 +220,7 @@ class FirestormScenario:
     strat_borders: list[tuple[str, str, str]] = field(default_factory=list)  # (a, b, kind), for drawing the map
     no_stop: frozenset[str] = frozenset()  # pass-through areas (Norway's Ofotfjord, hook ofotfjord)
     replays: dict[str, dict[str, Any]] = field(default_factory=dict)  # older version -> the params that replay it
+    side_adjectives: dict[str, str] = field(default_factory=dict)  # 'German' for the Germans, in outcome labels
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -297,6 +298,8 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
         head.fail("key 'sides': the two sides need two different ids")
     side_names_r = head.table("side_names")
     side_names = {s: side_names_r.text(s, s.title()) for s in sides}
+    adjectives_r = head.table("side_adjectives")
+    side_adjectives = {s: adjectives_r.text(s, side_names[s]) for s in sides}
     n_turns = head.integer("turns", lo=1, hi=20)
 
     mapset = parse_maps(root, sides, problems, where)
@@ -428,7 +431,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
 
     scenario = FirestormScenario(
         id=head.text("id"), version=head.text("version", "1"), title=head.text("title"),
-        system=head.text("system", "firestorm"), sides=sides, side_names=side_names,
+        system=head.text("system", "firestorm"), sides=sides, side_names=side_names, side_adjectives=side_adjectives,
         description=head.text("description", ""), status=head.text("status", "ready", ("ready", "draft")),
         maps=mapset.maps, areas=areas, borders=mapset.borders,
         troops=troops, air=air, turns=turns, rules=rules,

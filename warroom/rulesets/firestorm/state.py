@@ -142,7 +142,7 @@ def outcome_label_of(sc: FirestormScenario, diff: int) -> str:
     winner, level, _ = outcome_of(sc, diff)
     if not winner:
         return "Draw"
-    adjective = {"allies": "Allied", "axis": "Axis"}.get(winner, sc.side_names[winner])
+    adjective = sc.side_adjectives.get(winner, sc.side_names[winner])
     return f"{adjective} {level}"
 
 

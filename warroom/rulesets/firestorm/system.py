@@ -12,6 +12,7 @@ from warroom.rulesets.firestorm.describe import describe
 from warroom.rulesets.firestorm.determinise import determinise
 from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
+from warroom.rulesets.firestorm.prompts import asking
 from warroom.rulesets.firestorm.secrets import log_for
 from warroom.rulesets.firestorm.state import FirestormState, standing_of
 from warroom.rulesets.firestorm.tabletop import TABLETOP
@@ -85,6 +86,7 @@ SYSTEM = RuleSystem(
     score_label="",
     log_for=log_for,
     describe=describe,
+    asking=asking,
     title=lambda sc, params: str(sc.title),
     assumptions=lambda sc: len(sc.assumptions),
     facts=facts,
