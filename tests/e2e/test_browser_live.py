@@ -4,6 +4,7 @@ words. Screenshots of the pages go to the test's folder."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser
 from test_browser import base_url, browser, choices, position, redrawn  # noqa: F401  (the fixtures, shared)
 
+from warroom.rulesets.firestorm.secrets import HIDDEN
 from warroom.server.local import call, play_to_a_table
 
 NAMES = {"allies": "Allies", "axis": "Germans"}
@@ -31,6 +33,7 @@ def test_a_half_typed_result_survives_another_browser_acting(browser: Browser, b
     commander = browser.new_context().new_page()
     errors: list[str] = []
     commander.on("pageerror", lambda e: errors.append(str(e)))
+    commander.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     commander.goto(f"{base_url}/join/{links[NAMES[str(result['attacker'])] + ' commanders']}")
     form = f'.result[data-battle="{result["battle"]}"] form.report'
     commander.fill(f"{form} input[name=attacker]", "5")
@@ -99,3 +102,77 @@ def test_choices_read_as_words(browser: Browser, base_url: str, tmp_path: Path) 
     assert not [w for _a, w in shown if w.startswith("arrow ")], "no engine syntax on a button"
     general.screenshot(path=str(tmp_path / "choices.png"), full_page=True)
     assert position(general)
+
+
+def test_a_battle_arrow_is_drawn_by_clicking_two_areas(browser: Browser, base_url: str,  # noqa: F811
+                                                       tmp_path: Path) -> None:
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    cid = body["id"]
+    _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    general = browser.new_context().new_page()
+    general.goto(f"{base_url}/join/{links[NAMES[view['to_act']] + ' general']}")
+    arrow = next(a for a, _w in choices(general) if a.startswith("arrow "))
+    _, frm, to = arrow.split()
+    general.hover(f'[data-action="{arrow}"]')  # a choice shows its areas on the map
+    assert sorted(general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")) == \
+        sorted([frm, to])
+    general.click(f'g.area[data-area="{frm}"] circle')
+    assert "now click one of the highlighted areas" in general.locator("#hint").inner_text()
+    assert to in general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")
+    general.screenshot(path=str(tmp_path / "arrow-on-the-map.png"), full_page=True)
+    with redrawn(general):
+        general.click(f'g.area[data-area="{to}"] circle')
+    _, after = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    assert after["battle"] is not None and (after["battle"]["from"], after["battle"]["to"]) == (frm, to)
+
+
+def test_an_undo_confirmed_closes_its_preview(browser: Browser, base_url: str) -> None:  # noqa: F811
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    cid = body["id"]
+    _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    general = links[NAMES[view["to_act"]] + " general"]
+    _, mine = call(base_url, "GET", f"/api/campaigns/{cid}/view", general)
+    assert call(base_url, "POST", f"/api/campaigns/{cid}/act", general, {"action": mine["legal"][0]})[0] == 200
+    boss = browser.new_context().new_page()
+    boss.goto(f"{base_url}/join/{links['organiser']}")
+    boss.click("#undo button[type=submit]")
+    boss.wait_for_selector("#undo-preview:not([hidden])")
+    assert "turn 1, the " in boss.locator("#undone").inner_text(), "who did it, in words"
+    with redrawn(boss):
+        boss.click("#undo-confirm")
+    boss.wait_for_selector("#undo-preview", state="hidden")
+    _, after = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+    assert after["epoch"] == 1
+
+
+def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Browser, base_url: str,  # noqa: F811
+                                                                  tmp_path: Path) -> None:
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "norway"})
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    cid = body["id"]
+    rng = random.Random(5)
+    for _ in range(800):  # generals keen on the Strategic Game, until a side shares out its dice
+        _, view = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
+        if view["step"] == "nv_alloc":
+            break
+        who = links[NAMES[view["to_act"]] + " general"]
+        legal = call(base_url, "GET", f"/api/campaigns/{cid}/view", who)[1]["legal"]
+        keen = [a for a in legal if a.startswith(("activate", "take", "launch", "sail", "attack", "fight", "stand",
+                                                  "dive", "fly"))]
+        assert call(base_url, "POST", f"/api/campaigns/{cid}/act", who, {"action": rng.choice(keen or legal)})[0] == 200
+    assert view["step"] == "nv_alloc"
+    page = browser.new_context().new_page()
+    page.goto(f"{base_url}/join/{links[NAMES[view['to_act']] + ' general']}")
+    assert page.locator("#maps section.map").first.locator("svg.map-strategic").count() == 1, "the sea first"
+    fields = page.locator("#allocate-form input[type=number]")
+    assert fields.count() >= 1 and page.locator('[data-action^="allocate "]').count() == 0
+    first = fields.first
+    first.fill(first.get_attribute("max") or "1")
+    page.screenshot(path=str(tmp_path / "fight-at-sea.png"), full_page=True)
+    before = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"]
+    with redrawn(page):
+        page.click("#allocate-form button[type=submit]")
+    after = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"]
+    assert any(e["action"].startswith("allocate ") or e["action"] == HIDDEN for e in after[len(before):])

@@ -3,6 +3,7 @@ undo previews in words, the D-Day landing's briefing, and the pages' own files."
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from support import auth, client, new_campaign
 from test_organiser_tools import play_to_a_table
 
+from warroom.scenarios import load_scenario
 from warroom.server.web import MAX_HELD, cookie_name, link_tag
 
 
@@ -134,7 +136,7 @@ def test_caens_opening_briefing_says_what_a_result_does(url: str) -> None:
     assert "Operation Tonga: 6th Airborne Division drops on B5 Bréville" in brief
     rows = re.findall(r"<tr><td>([^<]*)</td><td>(\d)</td><td>([^<]*)</td></tr>", brief)
     assert [int(r[1]) for r in rows] == [1, 2, 3, 4, 5, 6]
-    assert rows[2][0] == "3, or neither side reaches 3" and rows[0][0] == "0 or 1"
+    assert rows[2][0] == "3, or neither side reaches 3" and rows[0][0] == "0 or 1 (the Germans 3 or more)"
     assert all("6th Airborne Division" in r[2] and "B5 Bréville" in r[2] for r in rows)
 
 
@@ -147,3 +149,164 @@ def test_the_pages_own_files_are_served(url: str) -> None:
         assert js.status_code == 200 and "javascript" in js.headers["content-type"] and len(js.content) > 2000
     assert 'rel="icon" href="/static/favicon.svg"' in c.get("/").text
     assert c.get("/static/../app.py").status_code == 404
+
+
+def to_a_fight_at_sea(c: TestClient, cid: str, links: dict[str, str]) -> dict[str, object]:
+    """Generals of a Norway campaign take random legal actions, preferring the Strategic Game's moves towards a
+    fight, until a side shares out its dice in a fight at sea; the view then."""
+    rng = random.Random(5)
+    names = {"allies": "Allies", "axis": "Germans"}
+    for _ in range(800):
+        view: dict[str, object] = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+        if view["step"] == "nv_alloc":
+            return view
+        who = links[f"{names[str(view['to_act'])]} general"]
+        legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
+        keen = [a for a in legal if a.startswith(("activate", "take", "launch", "sail", "attack", "fight", "stand",
+                                                  "dive", "fly"))]
+        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(who),
+                      json={"action": rng.choice(keen or legal)}).status_code == 200
+    raise AssertionError("no fight at sea")
+
+
+def test_a_fight_at_sea_asks_for_one_number_per_enemy_unit_and_keeps_the_other_sides_secret(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, scenario="norway")
+    view = to_a_fight_at_sea(c, cid, links)
+    names = {"allies": "Allies", "axis": "Germans"}
+    deciding = str(view["to_act"])
+    me = links[f"{names[deciding]} general"]
+    legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(me)).json()["legal"]
+    most: dict[str, int] = {}
+    for a in legal:
+        if a.startswith("allocate "):
+            _, target, n = a.split()
+            most[target] = max(most.get(target, 0), int(n))
+    page = client(url)
+    joined(page, me)
+    html = page.get(f"/c/{cid}").text
+    assert "Fight at sea at" in html and 'id="allocate-form"' in html
+    fields = re.findall(r'<input type="number" name="([^"]+)" min="0" max="(\d+)" value="0">', html)
+    assert {t: int(n) for t, n in fields} == most, "one field per enemy unit, as many dice as may go at it"
+    assert 'data-action="allocate ' not in html, "no button per allocation"
+    # once one side has declared, the other side and the organiser see how many dice it has, not where they go
+    counters = load_scenario("norway").counters
+    rng = random.Random(7)
+    for _ in range(400):
+        now = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+        combat = (now.get("strategic") or {}).get("combat")
+        if now["step"] == "nv_alloc" and combat and not combat["rolled"]:
+            waiting = str(now["to_act"])
+            declared_by = "axis" if waiting == "allies" else "allies"
+            theirs = c.get(f"/api/campaigns/{cid}/view", headers=auth(links[f"{names[declared_by]} general"])).json()
+            declared = [(t, k) for v in theirs["strategic"]["combat"]["volleys"] if v["side"] == declared_by
+                        for t, k in (v.get("alloc") or {}).items()]
+            if declared:
+                for watcher in (links[f"{names[waiting]} general"], links["organiser"]):
+                    other_page = client(url)
+                    joined(other_page, watcher)
+                    seen = other_page.get(f"/c/{cid}").text
+                    assert "secret until the roll" in seen
+                    for t, k in declared:
+                        name = counters[t].name if t in counters else "harbour"
+                        assert f"{name} {k}" not in seen, "where the dice go is the declaring side's secret"
+                return
+        who = links[f"{names[str(now['to_act'])]} general"]
+        legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
+        keen = [a for a in legal if a.startswith(("allocate", "activate", "take", "launch", "sail", "attack",
+                                                  "fight", "stand", "dive", "fly"))]
+        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(who),
+                      json={"action": rng.choice(keen or legal)}).status_code == 200
+    raise AssertionError("no fight with one side declared and the other to declare")
+
+
+def test_a_bad_or_foreign_as_tag_is_refused_plainly(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, scenario="lorraine")
+    _, other_links = new_campaign(c, scenario="lorraine")
+    browser = client(url)
+    joined(browser, links["organiser"])
+    for tag in ("%C3%A9", "é" * 12, "0" * 13, "../" * 4, link_tag(other_links["organiser"])):
+        for path in (f"/c/{cid}?as={tag}", f"/api/campaigns/{cid}/view?as={tag}"):
+            r = browser.get(path)
+            assert r.status_code == 401 and "does not hold the link" in r.text, (tag, path, r.status_code)
+    r = browser.get(f"/api/campaigns/{cid}/view", headers={b"X-Warroom-As": b"\xc3\xa9" * 6})
+    assert r.status_code == 401
+
+
+def test_a_page_keeps_acting_as_its_own_link_and_a_revoked_link_gives_way(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, scenario="lorraine")
+    browser = client(url)
+    joined(browser, links["organiser"])
+    boss_tag = link_tag(links["organiser"])
+    page = browser.get(f"/c/{cid}").text  # opened from a bookmark: no ?as= in the address
+    assert f'hx-get="/c/{cid}?as={boss_tag}"' in page, "its live redrawing stays the organiser's"
+    links_page = browser.get(f"/c/{cid}/links?as={boss_tag}").text
+    assert f"const as = \"{boss_tag}\";" in links_page, "revoking and reissuing act as the organiser too"
+    joined(browser, links["Allies general"])
+    tokens = c.get(f"/api/campaigns/{cid}/tokens", headers=auth(links["organiser"])).json()["tokens"]
+    general = next(t for t in tokens if t["label"] == "Allies general")
+    assert c.post(f"/api/campaigns/{cid}/tokens/{general['token']}/revoke",
+                  headers=auth(links["organiser"])).status_code == 204
+    assert browser.get(f"/api/campaigns/{cid}/view").json()["you"]["role"] == "organiser", \
+        "the latest link revoked, the browser acts as the latest that still works"
+
+
+def test_the_home_page_shows_a_campaign_that_cannot_be_read_without_hiding_the_others(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(url)
+    good, good_links = new_campaign(c, scenario="lorraine", title="Readable")
+    bad, bad_links = new_campaign(c, scenario="lorraine", title="Unreadable")
+    browser = client(url)
+    joined(browser, good_links["organiser"], bad_links["organiser"])
+    campaigns = browser.app.state.campaigns  # type: ignore[attr-defined]
+    original = campaigns.position
+
+    def position(row: object) -> object:
+        if getattr(row, "id", "") == bad:
+            raise ValueError("scenario 'nosuch' is not installed")
+        return original(row)
+
+    monkeypatch.setattr(campaigns, "position", position)
+    home = browser.get("/organise")
+    assert home.status_code == 200
+    assert "Readable" in home.text
+    assert "cannot be read just now: scenario &#39;nosuch&#39; is not installed" in home.text
+    assert f'data-campaign="{bad}"' in home.text and f'data-campaign="{good}"' in home.text
+
+
+def test_an_after_action_report_of_each_finished_turn(url: str) -> None:
+    c = client(url)
+    cid, links = new_campaign(c, scenario="lorraine")
+    names = {"allies": "Allies", "axis": "Germans"}
+    rng = random.Random(3)
+    browser = client(url)
+    joined(browser, links["organiser"])
+    assert browser.get(f"/c/{cid}/report?turn=1").status_code == 422, "turn 1 is not over yet"
+    for _ in range(600):  # both generals play on until turn 2 begins
+        view = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+        if view["turn"] >= 2:
+            break
+        who = links[f"{names[view['to_act']]} general"]
+        legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
+        acted = c.post(f"/api/campaigns/{cid}/act", headers=auth(who), json={"action": rng.choice(legal)})
+        assert acted.status_code == 200
+    page = browser.get(f"/c/{cid}").text
+    assert f'href="/c/{cid}/report?turn=1&amp;as=' in page, "the organiser's tools link the report"
+    report = browser.get(f"/c/{cid}/report?turn=1")
+    assert report.status_code == 200
+    post = re.search(r'<textarea id="post"[^>]*>(.*?)</textarea>', report.text, re.S)
+    assert post is not None
+    text = post.group(1)
+    assert text.startswith("Firestorm: Lorraine: after-action report, turn 1")
+    assert "At the end of turn 1: Allies " in text and " VP, Germans " in text
+    assert 'class="warroom-svg map-land"' in report.text and "button" in report.text
+    log = c.get(f"/api/campaigns/{cid}/log", headers=auth(links["organiser"])).json()["log"]
+    assert len([e for e in log if e["turn"] == 1]) > 0
+    general = client(url)
+    joined(general, links["Allies general"])
+    assert general.get(f"/c/{cid}/report?turn=1").text == report.text.replace(
+        link_tag(links["organiser"]), link_tag(links["Allies general"])), "every side reads the same report"
+    assert browser.get(f"/c/{cid}/report?turn=9").status_code == 422
+    assert browser.get(f"/c/{cid}/report?turn=abc").status_code == 422

@@ -135,7 +135,7 @@ def test_the_norway_strategic_map_shows_locations_and_counters(stage: str) -> No
         assert (g.find("svg:g[@class='defence']", NS) is not None) == bool(loc["defence"])
     assert strat["counters"]
     for c in strat["counters"]:
-        found = groups[c["location"]].findall(f"svg:g[@data-counter='{c['id']}']", NS)
+        found = groups[c["location"]].findall(f".//svg:g[@data-counter='{c['id']}']", NS)  # in its side's fleet
         assert len(found) == 1
         cls = classes(found[0])
         assert f"side-{c['side']}" in cls
@@ -153,7 +153,10 @@ def test_activated_counters_and_bombed_ports_are_marked() -> None:
     svg = map_svgs(st, None)[-1][1]
     root = parse(svg)
     activated = {g.get("data-counter") for g in root.iter("{http://www.w3.org/2000/svg}g")
-                 if "activated" in classes(g)}
+                 if "activated" in classes(g) and g.get("data-counter")}
+    fleets = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "fleet" in classes(g)]
+    assert all(("activated" in classes(f)) == any(c.get("data-counter") in activated
+                                                  for c in f.iter("{http://www.w3.org/2000/svg}g")) for f in fleets)
     assert activated == set(st.navy.activated)
     bergen = root.find(".//svg:g[@data-location='bergen_harbour']", NS)
     assert bergen is not None and "bombed" in classes(bergen)

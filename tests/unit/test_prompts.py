@@ -8,6 +8,8 @@ import random
 from warroom import rulesets
 from warroom.cli.session import HELP, NAVAL_HELP, help_for
 from warroom.core.state import CHANCE
+from warroom.rulesets.firestorm.actions import Order
+from warroom.rulesets.firestorm.describe import describe, place_words
 from warroom.rulesets.firestorm.prompts import asking, mode_words
 from warroom.rulesets.firestorm.state import outcome_label_of
 from warroom.scenarios import load_scenario
@@ -57,3 +59,29 @@ def test_the_terminal_help_lists_the_strategic_game_only_where_there_is_one() ->
     norway = rulesets.new_game(load_scenario("norway"), {"seed": 1})
     assert "activate LOC" not in help_for(HELP, caen) and "arrow FROM TO" in help_for(HELP, caen)
     assert NAVAL_HELP in help_for(HELP, norway)
+
+
+def test_leaving_a_mixed_battle_to_the_dice_says_the_defender_may_still_claim_it() -> None:
+    st = rulesets.new_game(load_scenario("lorraine"), {"seed": 2, "mode": "mixed"})
+    rng = random.Random(2)
+    while st.step != "mode_choice":
+        if st.current_player() == CHANCE:
+            st.apply_action(st.chance_dice().sample(rng))
+        else:
+            st.apply_action(rng.choice(list(st.legal_actions())))
+    b = st.battle
+    assert b is not None and st.current_player() == b.attacker
+    words = {a.to_str(): describe(st, a) for a in st.legal_actions()}
+    defender = st.sc.side_names[b.defender]
+    assert words["mode gw"] == f"leave it to the General's Wargame (the {defender} may still take it to the table)"
+    assert words["mode tabletop"].startswith("take it to the table")
+    assert "attacker first, then the defender" in asking(st)
+
+
+def test_strategic_map_places_are_named_not_typed() -> None:
+    st = rulesets.new_game(load_scenario("norway"), {"seed": 1})
+    assert place_words(st, "namsos_harbour") == "Namsos harbour"
+    assert place_words(st, "trondheim_airfield") == "Trondheim airfield"
+    assert place_words(st, "scapa_flow") == "Scapa Flow"
+    assert place_words(st, "B4").startswith("B4 Northern North Sea")
+    assert describe(st, Order("bomb", "namsos_harbour")) == "bomb Namsos harbour"

@@ -55,7 +55,8 @@ def landing_briefing(st: FirestormState) -> dict[str, Any]:
     each result does (the Allied score picks the row of the landing's table, Caen ambiguity 7)."""
     rows = []
     for row in range(1, 7):
-        scores = {1: "0 or 1", 3: "3, or neither side reaches 3"}.get(row, str(row))
+        scores = {1: "0 or 1 (the Germans 3 or more)", 2: "2 (the Germans 3 or more)",
+                  3: "3, or neither side reaches 3"}.get(row, str(row))
         rows.append({"row": row, "allied_vp": scores, "effect": dday.row_effect(st, row)[1]})
     return {"title": dday.landing(st), "landing": rows, "asking": asking(st)}
 

@@ -5,6 +5,7 @@ plain JavaScript posts actions to the JSON API and follows the others' moves."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from typing import Any
 
@@ -96,6 +97,7 @@ def held_roles(request: Request, campaigns: Campaigns, cid: str) -> list[dict[st
     return out
 
 
+LOG = logging.getLogger("warroom.server")
 HELD_COOKIE = re.compile(r"wr_([0-9a-f]{16})")
 """A campaign's cookie (`web.cookie_name`): the links of that campaign this browser holds."""
 MAX_HOME = 50
@@ -113,20 +115,32 @@ def home_rows(request: Request, campaigns: Campaigns) -> list[dict[str, Any]]:
         cid = match.group(1)
         try:
             roles = held_roles(request, campaigns, cid)
+            if not roles:
+                continue
+            grant = campaigns.store.grant(next(s for s in held_links(request, cid)
+                                               if link_tag(s) == roles[0]["tag"]))
+            row = campaigns.store.campaign(cid)
+            st = campaigns.position(row)
+            out.append({"cid": cid, "title": row.title, "where": standing(st), "asking": asking(st),
+                        "at_table": [q.title for q in asked(st).values()], "roles": roles,
+                        "events": campaigns.events(grant, 4, row), "over": st.is_terminal(),
+                        "reports": finished_turns(st), "as": roles[0]["tag"]})
         except NotFoundError:
             continue  # the campaign is gone
-        if not roles:
-            continue
-        grant = campaigns.store.grant(next(s for s in held_links(request, cid)
-                                           if link_tag(s) == roles[0]["tag"]))
-        row = campaigns.store.campaign(cid)
-        st = campaigns.position(row)
-        out.append({"cid": cid, "title": row.title, "where": standing(st), "asking": asking(st),
-                    "at_table": [q.title for q in asked(st).values()], "roles": roles,
-                    "events": campaigns.events(grant, 4, row), "over": st.is_terminal()})
+        except Exception as exc:
+            LOG.warning("the home page could not read campaign %s: %s", cid, exc)
+            out.append({"cid": cid, "title": f"campaign {cid}", "where": "", "roles": [], "asking": "",
+                        "broken": str(exc)[:200] or type(exc).__name__, "at_table": [], "events": [], "over": False})
         if len(out) >= MAX_HOME:
             break
     return out
+
+
+def finished_turns(st: Any) -> list[int]:
+    """The turns of a Firestorm campaign that are over (each has an after-action report)."""
+    if rulesets.of(st).id != "firestorm":
+        return []
+    return list(range(1, (len(st.sc.turns) if st.is_terminal() else st.turn - 1) + 1))
 
 
 def standing(st: Any) -> str:
@@ -229,6 +243,27 @@ def add_pages(app: FastAPI) -> None:
                             samesite="strict", max_age=365 * 24 * 3600)  # the links joined before are kept
         return response
 
+    @pages.get("/c/{cid}/report", response_class=HTMLResponse)
+    def report(request: Request, cid: str, who: Member, turn: int = 1) -> Response:
+        """The after-action report of a finished turn, for a forum post: its events and the score in words, and
+        each land map as it stood at the turn's end (what every side may see)."""
+        campaigns = service(request)
+        row = campaigns.store.campaign(cid)
+        if rulesets.of(campaigns.position(row)).id != "firestorm":
+            raise NotFoundError("after-action reports are made for Firestorm campaigns")
+        st = campaigns.position_after_turn(row, turn)
+        sc = st.sc
+        maps = campaigns.drawing_after_turn(row, turn, st)
+        vp = {sc.side_names[s]: st.total_vp(s) for s in sc.sides}
+        lines = [text for t, text in st.events if t == turn and not text.startswith("===")]
+        header = f"{row.title}: after-action report, turn {turn} ({sc.turn(turn).name})"
+        score = ", ".join(f"{name} {points} VP" for name, points in vp.items())
+        post = "\n".join([header, "", *lines, "", f"At the end of turn {turn}: {score}."]
+                         + ([f"Result: {st.outcome_text()}."] if st.is_terminal() and turn == len(sc.turns) else []))
+        return templates.TemplateResponse(request, "report.html", {
+            "cid": cid, "title": row.title, "turn": turn, "turns": finished_turns(campaigns.position(row)),
+            "header": header, "post": post, "maps": maps, "score": score})
+
     @pages.get("/c/{cid}/links", response_class=HTMLResponse)
     def manage_links(request: Request, cid: str, who: Organiser) -> Response:
         """The organiser's page for the campaign's links: each live link, revoke it, issue a new one."""
@@ -254,9 +289,11 @@ def add_pages(app: FastAPI) -> None:
         insight = {"advice": who.role == "general" and row.advisor and bool(shown["view"]["legal"]),
                    "forecast": (row.forecast or organising) and not st.is_terminal(),
                    "analysis": st.is_terminal(), "switches": {"advisor": row.advisor, "forecast": row.forecast}}
-        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        tag = getattr(request.state, "acting_as", "")  # the page redraws itself as its own link, whatever the
+        url = request.url.include_query_params(**{"as": tag}) if tag else request.url  # browser joins since
+        here = url.path + (f"?{url.query}" if url.query else "")
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
-                   "here": here, "roles": held_roles(request, campaigns, cid),
+                   "here": here, "roles": held_roles(request, campaigns, cid), "reports": finished_turns(st),
                    "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)

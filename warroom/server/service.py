@@ -65,6 +65,7 @@ from warroom.server.store import (
     battle_label,
     signature,
 )
+from warroom.server.svg import map_svgs
 from warroom.server.words import undone_words
 
 CACHE_SIZE = 256
@@ -482,6 +483,34 @@ class Campaigns:
             drawn = draw(self._state(row), side)
             self._drawn.put(key, drawn)
         return cast(T, drawn)
+
+    def position_after_turn(self, row: CampaignRow, turn: int) -> Any:
+        """The campaign's position at the end of `turn` (a Firestorm campaign: the log replayed up to the first
+        entry of the next turn), cached with the page drawings. Raises `BadRequestError` unless the turn is over."""
+        st = self._state(row)
+        last = len(st.sc.turns) if st.is_terminal() else st.turn - 1
+        if not 1 <= turn <= last:
+            raise BadRequestError(f"turn: {turn} is not a finished turn of this campaign (turns 1 to {last} are)"
+                                  if last else "turn: no turn of this campaign is finished yet")
+        key = (row.id, row.epoch, -turn, "turn-end")  # negative: never a position's sequence number
+        cached = self._drawn.get(key)
+        if cached is None:
+            log = self.store.log(row.id)
+            end = next((i for i, e in enumerate(log) if e.turn > turn), len(log))
+            sc = st.sc
+            cached = replay(GameRecord(sc.id, sc.version, row.params, 0, log[:end]),
+                            lambda: rulesets.new_game(sc, dict(row.params)))
+            self._drawn.put(key, cached)
+        return cached
+
+    def drawing_after_turn(self, row: CampaignRow, turn: int, st: Any) -> list[tuple[str, str]]:
+        """The land maps at the end of `turn` as every side may see them (`position_after_turn`), drawn once."""
+        key = (row.id, row.epoch, -turn, "turn-end-maps")
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = [(m, svg) for m, svg in map_svgs(st, None) if st.sc.maps[m]["kind"] == "land"]
+            self._drawn.put(key, drawn)
+        return cast(list[tuple[str, str]], drawn)
 
     def log(self, grant: Grant) -> list[LogEntry]:
         """The action log as the holder may read it: the rules say what is secret (`RuleSystem.log_for`). The

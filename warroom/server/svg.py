@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from warroom.core.events import TurnEnded
+from warroom.server.territory import Box, Ground, Layout, any_free, around, ground, token_block
 
 if TYPE_CHECKING:
     from warroom.ai.analysis import Analysis
@@ -26,7 +27,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 PALETTE = ("#3566a8", "#8c6d4f", "#2e8b57", "#8e44ad")
 """Default colours of the scenario's sides, in their order."""
 
-AREA_R = 22
+AREA_R = 17
 TOKEN_H = 15
 FONT = 13
 LEGEND_FONT = 15
@@ -43,15 +44,26 @@ LOCATION_KINDS = {"sea": "sea area", "land": "land region", "airfield": "airfiel
 
 CSS = """
 .warroom-svg{font-family:system-ui,sans-serif}
-.warroom-svg text{fill:#1d1d1d}
+.warroom-svg text{fill:#1d1d1d;pointer-events:none}
 .warroom-svg .bg{fill:#f4f1e8}
 .warroom-svg .bg.strategic{fill:#e3eef7}
-.warroom-svg .border{stroke:#9a9486;stroke-width:2}
-.warroom-svg .border.river{stroke:#2f7fc1;stroke-width:6;stroke-linecap:round}
-.warroom-svg .border.fjord{stroke:#2f7fc1;stroke-width:3;stroke-dasharray:10 7}
+.warroom-svg .border{stroke:#6f6a5f;stroke-width:1.2;stroke-dasharray:2 4;opacity:.8}
+.warroom-svg .border.fjord{stroke:#2f7fc1;stroke-width:3;stroke-dasharray:10 7;opacity:1}
+.warroom-svg .sea{fill:#b9d3e8}
+.warroom-svg .land{fill:#efe9da;stroke:#5d7f9c;stroke-width:2.5}
+.warroom-svg .cell{fill:var(--side,#ccc);fill-opacity:.28;stroke:#7b7466;stroke-width:1.2;cursor:pointer}
+.warroom-svg .cell.fjord{fill:#8fb8dc;fill-opacity:.9}
+.warroom-svg .cell:hover,.warroom-svg .cell.choosable{fill-opacity:.5}
+.warroom-svg .cell.chosen{fill-opacity:.65;stroke:#111;stroke-width:3}
+.warroom-svg .terrain{pointer-events:none;opacity:.55}
+.warroom-svg .river{fill:none;stroke:#2f7fc1;stroke-width:5;stroke-linecap:round;stroke-linejoin:round}
+.warroom-svg .plate{fill:#fffdf6;fill-opacity:.9;stroke:#b9b09b;stroke-width:.6}
+.warroom-svg .battle-no{fill:#c0392b;stroke:#fff;stroke-width:1.5}
+.warroom-svg .battle-no-text{fill:#fff;font-size:11px;font-weight:700}
 .warroom-svg .area-disc{fill:var(--side,#ccc);stroke:#333;stroke-width:1.5}
 .warroom-svg .area.fjord .area-disc{fill:#a9cbe8}
 .warroom-svg .area-id{font-weight:700;fill:#fff;font-size:12px}
+.warroom-svg .area-id.long{font-size:8px}
 .warroom-svg .name{font-size:13px}
 .warroom-svg .vp circle{fill:#f5c542;stroke:#6b5514}
 .warroom-svg .vp text{font-size:11px;font-weight:700}
@@ -78,7 +90,10 @@ fill:var(--side,#fff);stroke:#333;stroke-width:1.5}
 .warroom-svg .defence circle{fill:#fff;stroke:#333}
 .warroom-svg .defence text{font-size:10px;font-weight:700}
 .warroom-svg .counter.submarine .tok{stroke-dasharray:3 2}
-.warroom-svg .counter.activated .tok{stroke:#f1c40f;stroke-width:3}
+.warroom-svg .counter.activated .tok,.warroom-svg .fleet.activated .tok{stroke:#f1c40f;stroke-width:3}
+.warroom-svg .fleet{cursor:pointer}
+.warroom-svg .fleet-token .tok{fill:var(--side,#ccc)}
+.warroom-svg .fleet-token text{fill:#fff;font-size:10px}
 .warroom-svg .combat{fill:none;stroke:#c0392b;stroke-width:4}
 .warroom-svg .group-path{fill:none;stroke:#c0392b;stroke-width:3;stroke-dasharray:8 5}
 .warroom-svg .legend-bg{fill:#fff;stroke:#bbb}
@@ -137,11 +152,12 @@ def side_css(sides: Iterable[str]) -> str:
 
 
 def document(width: int, height: int, label: str, cls: str, sides: Iterable[str], body: Iterable[str],
-             data: Mapping[str, object] | None = None) -> str:
-    """A whole scalable SVG: a viewBox and no pixel size, so it fills its container (on a phone too)."""
+             data: Mapping[str, object] | None = None, role: str = "img") -> str:
+    """A whole scalable SVG: a viewBox and no pixel size, so it fills its container (on a phone too). A map whose
+    parts may be clicked or focused is a 'group', not an 'img' (whose parts assistive technology ignores)."""
     attrs: dict[str, object] = {"xmlns": SVG_NS, "viewBox": f"0 0 {width} {height}", "class": f"warroom-svg {cls}",
                                 "preserveAspectRatio": "xMidYMid meet", "style": "width:100%;height:auto",
-                                "role": "img", "aria-label": label, **(data or {})}
+                                "role": role, "aria-label": label, **(data or {})}
     return tag("svg", attrs, title(label), f"<style>{CSS}{side_css(sides)}</style>", *body)
 
 
@@ -206,20 +222,125 @@ def map_svgs(st: FirestormState, side: str | None) -> list[tuple[str, str]]:
 
 
 def land_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any]) -> str:
-    """A land map: borders, areas by controller with VP, markers and troops, and the open battle arrows."""
+    """A land map: the land and sea, each area's territory shaded by who holds it and by its terrain, rivers along
+    the borders they follow, the connections of the rules, each area's disc with its VP, markers, name and troops
+    laid out so that nothing overlaps, and the open battle arrows with their numbers."""
     mid = m["id"]
     rows = [a for a in view["areas"] if sc.areas[a["id"]].map == mid]
     here = {a["id"]: a for a in rows}
+    ground = ground_of(sc, m)
     arrow_id = f"wr-arrow-{slug(mid)}"
-    body = [arrow_defs(arrow_id), tag("rect", {"class": "bg", "x": 0, "y": 0, "width": m["width"],
-                                                "height": m["height"]})]
-    body += land_borders(sc, here)
-    body += [area_group(sc, a) for a in rows]
+    sea = bool(ground.land)
+    body = [arrow_defs(arrow_id), terrain_defs(mid),
+            tag("rect", {"class": "sea" if sea else "bg", "x": 0, "y": 0, "width": m["width"], "height": m["height"]})]
+    if sea:
+        body.append(tag("path", {"class": "land", "d": ground.land}))
+    for a in rows:  # the territories, then their terrain over them
+        classes = f"cell {side_class(a['controller'])}" + (" fjord" if "fjord" in a["flags"] else "")
+        body.append(tag("path", {"class": classes, "d": ground.cells[a["id"]], "data-area": a["id"]}))
+    for a in rows:
+        if a["terrain"] in TERRAIN_PATTERNS and "fjord" not in a["flags"]:
+            body.append(tag("path", {"class": f"terrain terrain-{slug(a['terrain'])}", "d": ground.cells[a["id"]],
+                                     "fill": f"url(#wr-{slug(a['terrain'])}-{slug(mid)})"}))
+    body += [tag("g", {"class": "river-crossing", "data-river": name, "data-a": x, "data-b": y},
+                 title(f"River {name}"), tag("path", {"class": "river", "d": d}))
+             for x, y, name, d in ground.rivers if d]
+    body += connections(sc, here)
+    layout = Layout(m["width"], m["height"])
+    for a in rows:
+        for b in fixed_boxes(sc, a):
+            layout.block(b)
+    placed = {a["id"]: area_labels(a, layout) for a in sorted(rows, key=lambda a: -len(a["troops"]))}
+    body += [area_group(sc, a, placed[a["id"]]) for a in rows]
     body += [battle_arrow(sc, b, here, arrow_id) for b in open_battles(view) if b["from"] in here and b["to"] in here]
-    drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows))
+    drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows, sea))
     label = f"{m['name']}, turn {view['turn']}"
     return document(m["width"], height, label, "map-land", sc.sides, [*body, drawn],
                     {"data-map": mid, "data-turn": view["turn"]})
+
+
+GROUNDS: dict[tuple[int, str], tuple[Any, Ground]] = {}
+"""The territories of each map of each scenario object drawn so far (the scenario kept, so its id stays its own)."""
+
+
+def ground_of(sc: FirestormScenario, m: Mapping[str, Any]) -> Ground:
+    """The territories of map `m` (computed once per scenario and map)."""
+    key = (id(sc), m["id"])
+    cached = GROUNDS.get(key)
+    if cached is None or cached[0] is not sc:
+        if len(GROUNDS) > 64:
+            GROUNDS.clear()
+        centres = {a.id: (float(a.x), float(a.y)) for a in sc.areas.values() if a.map == m["id"]}
+        rivers = [(b.a, b.b, b.river) for b in sc.borders if b.river and b.a in centres and b.b in centres]
+        cached = (sc, ground(m["width"], m["height"], centres, m.get("land", ()), rivers))
+        GROUNDS[key] = cached
+    return cached[1]
+
+
+TERRAIN_PATTERNS = {
+    "bocage": '<path d="M0 8 Q4 4 8 8 T16 8" stroke="#3f6b2a" stroke-width="1.4" fill="none"/>'
+              '<circle cx="12" cy="2" r="1.3" fill="#3f6b2a"/>',
+    "city": '<rect x="2" y="2" width="5" height="5" fill="#5b5b5b"/><rect x="10" y="9" width="4" height="5" '
+            'fill="#5b5b5b"/>',
+    "forest": '<circle cx="4" cy="4" r="2.5" fill="#2f5d2a"/><circle cx="12" cy="11" r="2.5" fill="#2f5d2a"/>',
+    "hills": '<path d="M1 12 Q5 5 9 12" stroke="#7a5a2a" stroke-width="1.3" fill="none"/>',
+}
+"""Each terrain drawn over its territories as a pattern of 16 x 16 (plain country has none)."""
+TERRAIN_WORDS = {"bocage": "bocage (hedgerows)", "city": "town", "forest": "forest", "hills": "hills"}
+
+
+def terrain_defs(mid: str) -> str:
+    patterns = [tag("pattern", {"id": f"wr-{slug(t)}-{slug(mid)}", "width": 16, "height": 16,
+                                "patternUnits": "userSpaceOnUse"}, shape) for t, shape in TERRAIN_PATTERNS.items()]
+    return tag("defs", {}, *patterns)
+
+
+def connections(sc: FirestormScenario, here: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The rules' borders as faint lines from disc to disc (which areas are neighbours); fjord crossings dashed."""
+    out = []
+    for b in sc.borders:
+        if b.a not in here or b.b not in here:
+            continue
+        a, z = here[b.a], here[b.b]
+        fjord = "fjord" in sc.areas[b.a].flags or "fjord" in sc.areas[b.b].flags
+        out.append(tag("line", {"class": "border fjord" if fjord else "border", "x1": a["x"], "y1": a["y"],
+                                "x2": z["x"], "y2": z["y"], "data-a": b.a, "data-b": b.b}))
+    return out
+
+
+VP_R = 11
+MARK = 15
+NAME_H = 15
+
+
+def fixed_boxes(sc: FirestormScenario, a: Mapping[str, Any]) -> list[Box]:
+    """What is drawn at an area's centre whatever else is there: its disc (with its out-of-supply ring), VP badge
+    and markers."""
+    x, y = a["x"], a["y"]
+    r = AREA_R + (5 if not a["supplied"] else 0)
+    out: list[Box] = [(x - r, y - r, 2 * r, 2 * r)]
+    if a["vp"]:
+        out.append((x + AREA_R - VP_R, y - AREA_R - VP_R, 2 * VP_R, 2 * VP_R))
+    out += [(x - AREA_R - 20, y - AREA_R + i * 17, MARK, MARK) for i in range(len(marker_list(sc, a)))]
+    return out
+
+
+def name_width(name: str) -> float:
+    return 8 + 6.6 * len(name)
+
+
+def area_labels(a: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
+    """Where an area's name plate and troop tokens go: the first free spots around its disc. A crowded area's
+    troops are shown as one token counting them (their names in its tooltip) when their block fits nowhere."""
+    x, y = a["x"], a["y"]
+    w = name_width(a["name"])
+    name_at = layout.place(w, NAME_H, around(x, y, w, NAME_H, AREA_R + 3))
+    labels = [short_label(u) for u in a["troops"]]
+    options = [token_block([token_width(lb) for lb in labels], width, TOKEN_H) for width in (150, 230, 90)]
+    summary = f"{len(labels)} troops"
+    options.append(token_block([token_width(summary)], 200, TOKEN_H))
+    found = any_free(layout, options, lambda bw, bh: around(x, y, bw, bh, AREA_R + 3)) if labels else None
+    return {"name": name_at, "name_w": w, "tokens": found, "options": options, "labels": labels, "summary": summary}
 
 
 def arrow_defs(arrow_id: str) -> str:
@@ -228,25 +349,9 @@ def arrow_defs(arrow_id: str) -> str:
                                           "markerWidth": 4, "markerHeight": 4, "orient": "auto-start-reverse"}, head))
 
 
-def land_borders(sc: FirestormScenario, here: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Borders as lines between centres; rivers thick and named, fjord crossings dashed."""
-    out = []
-    for b in sc.borders:
-        if b.a not in here or b.b not in here:
-            continue
-        a, z = here[b.a], here[b.b]
-        fjord = "fjord" in sc.areas[b.a].flags or "fjord" in sc.areas[b.b].flags
-        kind = "river" if b.river else "fjord" if fjord else ""
-        line = tag("line", {"class": f"border {kind}".strip(), "x1": a["x"], "y1": a["y"], "x2": z["x"],
-                            "y2": z["y"], "data-a": b.a, "data-b": b.b})
-        if b.river:
-            line = tag("g", {"class": "river-crossing", "data-river": b.river}, title(f"River {b.river}"), line)
-        out.append(line)
-    return out
-
-
-def area_group(sc: FirestormScenario, a: Mapping[str, Any]) -> str:
-    """One area: its disc by controller, id, name, VP, markers, supply and its troops."""
+def area_group(sc: FirestormScenario, a: Mapping[str, Any], placed: Mapping[str, Any]) -> str:
+    """One area: its disc by controller, id, VP, markers and supply, and its name plate and troops where the layout
+    put them."""
     x, y, controller = a["x"], a["y"], a["controller"]
     flags = set(a["flags"])
     classes = ["area", side_class(controller), f"terrain-{slug(a['terrain'])}"]
@@ -261,53 +366,50 @@ def area_group(sc: FirestormScenario, a: Mapping[str, Any]) -> str:
                                         "r": AREA_R})]
     if not a["supplied"]:
         parts.append(tag("circle", {"class": "oos", "cx": x, "cy": y, "r": AREA_R + 5}, title("out of supply")))
-    parts += [text(x, y, a["id"], "area-id"), text(x, y + AREA_R + 11, a["name"], "name")]
+    parts.append(text(x, y, a["id"], "area-id long" if len(a["id"]) > 3 else "area-id"))
+    if placed["name"] is not None:
+        nx, ny = placed["name"]
+        w = placed["name_w"]
+        parts.append(tag("g", {"class": "name-plate"},
+                         tag("rect", {"class": "plate", "x": fmt(nx), "y": fmt(ny), "width": fmt(w),
+                                      "height": NAME_H, "rx": 3}),
+                         text(nx + w / 2, ny + NAME_H / 2, a["name"], "name")))
     if a["vp"]:
         parts.append(tag("g", {"class": "vp"}, title(f"{a['vp']} VP"),
-                         tag("circle", {"cx": x + AREA_R, "cy": y - AREA_R, "r": 11}),
+                         tag("circle", {"cx": x + AREA_R, "cy": y - AREA_R, "r": VP_R}),
                          text(x + AREA_R, y - AREA_R, str(a["vp"]))))
     parts += area_markers(sc, a)
-    parts += troop_tokens(sc, a["troops"], x, y + AREA_R + 22)
+    parts += troop_tokens(sc, a["troops"], placed)
     return tag("g", {"class": " ".join(classes), "data-area": a["id"], "data-vp": a["vp"],
                      "data-controller": controller}, *parts)
 
 
-def area_markers(sc: FirestormScenario, a: Mapping[str, Any]) -> list[str]:
-    """A column of lettered markers left of the disc: the supply source first, then the flags."""
+def marker_list(sc: FirestormScenario, a: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """An area's lettered markers: the supply source first, then the flags."""
     marks: list[tuple[str, str, str]] = []
     if a["supply_source"]:
         who = sc.side_names.get(a["supply_source"], a["supply_source"])
         marks.append(("S", f"marker supply {side_class(a['supply_source'])}", f"supply source of {who}"))
     marks += [(FLAG_MARKERS[f][0], f"marker flag-{f}", FLAG_MARKERS[f][1]) for f in a["flags"] if f in FLAG_MARKERS]
+    return marks
+
+
+def area_markers(sc: FirestormScenario, a: Mapping[str, Any]) -> list[str]:
+    """A column of lettered markers left of the disc."""
     out = []
     left, top = a["x"] - AREA_R - 20, a["y"] - AREA_R
-    for i, (letter, cls, tip) in enumerate(marks):
+    for i, (letter, cls, tip) in enumerate(marker_list(sc, a)):
         y = top + i * 17
         out.append(tag("g", {"class": cls}, title(tip),
-                       tag("rect", {"x": left, "y": y, "width": 15, "height": 15, "rx": 3}),
+                       tag("rect", {"x": left, "y": y, "width": MARK, "height": MARK, "rx": 3}),
                        text(left + 7.5, y + 7.5, letter)))
     return out
 
 
 def token_rows(labels: Sequence[str], cx: float, top: float, width: float) -> list[tuple[float, float]]:
-    """Top-left corners of tokens laid out in centred rows no wider than `width`."""
-    rows: list[list[int]] = [[]]
-    used = 0.0
-    for i, label in enumerate(labels):
-        w = token_width(label)
-        if rows[-1] and used + w > width:
-            rows.append([])
-            used = 0.0
-        rows[-1].append(i)
-        used += w + 3
-    spots: list[tuple[float, float]] = [(0.0, 0.0)] * len(labels)
-    for r, row in enumerate(rows):
-        total = sum(token_width(labels[i]) + 3 for i in row) - 3
-        x = cx - total / 2
-        for i in row:
-            spots[i] = (x, top + r * (TOKEN_H + 2))
-            x += token_width(labels[i]) + 3
-    return spots
+    """Top-left corners of tokens laid out in centred rows no wider than `width` (the Strategic Map's counters)."""
+    block_w, _h, offsets = token_block([token_width(lb) for lb in labels], width, TOKEN_H)
+    return [(cx - block_w / 2 + dx, top + dy) for dx, dy in offsets]
 
 
 def token(cls: str, data: Mapping[str, object], label: str, tip: str, x: float, y: float, rx: float = 2) -> str:
@@ -318,14 +420,24 @@ def token(cls: str, data: Mapping[str, object], label: str, tip: str, x: float, 
                text(x + w / 2, y + TOKEN_H / 2, label))
 
 
-def troop_tokens(sc: FirestormScenario, troops: Sequence[str], cx: float, top: float) -> list[str]:
-    labels = [short_label(u) for u in troops]
-    out = []
-    for u, label, (x, y) in zip(troops, labels, token_rows(labels, cx, top, 150), strict=True):
-        t = sc.troops[u]
-        tip = f"{t.name} ({sc.side_names.get(t.side, t.side)})"
-        out.append(token(f"troop {side_class(t.side)}", {"data-unit": u}, label, tip, x, y))
-    return out
+def troop_tokens(sc: FirestormScenario, troops: Sequence[str], placed: Mapping[str, Any]) -> list[str]:
+    """An area's troops where the layout put them: one token each, or one counting them all (its tooltip names
+    them, and each troop keeps an empty group of its own, so that the drawing still lists every troop)."""
+    found = placed["tokens"]
+    names = [f"{sc.troops[u].name} ({sc.side_names.get(sc.troops[u].side, sc.troops[u].side)})" for u in troops]
+    listed = [tag("g", {"class": "troop in-summary", "data-unit": u}, title(n)) for u, n in zip(troops, names,
+                                                                                             strict=True)]
+    if not troops:
+        return []
+    if found is None:
+        return listed
+    index, (bx, by) = found
+    if index == len(placed["options"]) - 1:  # the summary token
+        side = sc.troops[troops[0]].side
+        return [token(f"troop summary {side_class(side)}", {}, placed["summary"], "; ".join(names), bx, by), *listed]
+    offsets = placed["options"][index][2]
+    return [token(f"troop {side_class(sc.troops[u].side)}", {"data-unit": u}, label, name, bx + dx, by + dy)
+            for u, label, name, (dx, dy) in zip(troops, placed["labels"], names, offsets, strict=True)]
 
 
 def open_battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -347,13 +459,24 @@ def battle_arrow(sc: FirestormScenario, b: Mapping[str, Any], here: Mapping[str,
     at_table = f"battle {b['no']} at the table: " if b.get("no") else ""
     tip = f"{at_table}{who} attack {b['to']} from {b['from']} ({b['kind']} battle)"
     line = tag("line", {"x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "marker-end": f"url(#{arrow_id})"})
+    number = []
+    if b.get("no"):  # the battle's number, where the arrow starts
+        number = [tag("circle", {"class": "battle-no", "cx": fmt(x1), "cy": fmt(y1), "r": 10}),
+                  text(x1, y1, str(b["no"]), "battle-no-text")]
     return tag("g", {"class": f"battle {side_class(b['attacker'])}", "data-from": b["from"], "data-to": b["to"]},
-               title(tip), line)
+               title(tip), line, *number)
 
 
-def land_legend(sc: FirestormScenario, rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """Legend entries for what this map shows: sides, supply, VP, the flags in use, rivers and fjords."""
+def land_legend(sc: FirestormScenario, rows: Sequence[Mapping[str, Any]], sea: bool = False) -> list[tuple[str, str]]:
+    """Legend entries for what this map shows: sides, terrain, supply, VP, the flags in use, rivers and fjords."""
     items = [(disc_swatch(f"area-disc {side_class(s)}"), f"held by {sc.side_names.get(s, s)}") for s in sc.sides]
+    terrains = sorted({a["terrain"] for a in rows if a["terrain"] in TERRAIN_PATTERNS})
+    mid = sc.areas[rows[0]["id"]].map if rows else ""
+    items += [(tag("rect", {"x": 1, "y": 1, "width": 18, "height": 18, "fill": f"url(#wr-{slug(t)}-{slug(mid)})",
+                            "stroke": "#999"}), TERRAIN_WORDS[t]) for t in terrains]
+    if sea:
+        items.append((tag("rect", {"class": "sea", "x": 1, "y": 1, "width": 18, "height": 18}), "sea"))
+    items.append((line_swatch("border"), "neighbours (the rules' borders)"))
     items.append((tag("g", {"class": "troop " + side_class(sc.sides[0])},
                       tag("rect", {"class": "tok", "x": 0, "y": 3, "width": 20, "height": 14, "rx": 2})), "troop"))
     items.append((marker_swatch("S", f"marker supply {side_class(sc.sides[0])}"), "supply source"))
@@ -363,7 +486,7 @@ def land_legend(sc: FirestormScenario, rows: Sequence[Mapping[str, Any]]) -> lis
     items += [(marker_swatch(letter), name) for f, (letter, name) in FLAG_MARKERS.items() if f in used]
     area_ids = {a["id"] for a in rows}
     if any(b.river and b.a in area_ids for b in sc.borders):
-        items.append((line_swatch("border river"), "river"))
+        items.append((tag("path", {"class": "river", "d": "M0,10 Q5,4 10,10 T20,10"}), "river"))
     if "fjord" in used:
         items.append((line_swatch("border fjord"), "fjord crossing"))
     arrow = tag("g", {"class": "battle"}, tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10}))
@@ -373,8 +496,9 @@ def land_legend(sc: FirestormScenario, rows: Sequence[Mapping[str, Any]]) -> lis
 
 # ----- the Strategic Map (Norway) ------------------------------------------------------------------------------
 def strategic_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any]) -> str:
-    """The naval and air Strategic Map: locations linked by their borders, the counters in play by location
-    and side, activated counters, bombed ports, and the Strategic Action under way."""
+    """The naval and air Strategic Map: locations linked by their borders, each side's counters at a location as
+    one fleet token with its counts (a click lists them), activated counters, bombed ports, and the Strategic Action
+    under way. Names and fleets are laid out so that none overlaps another."""
     strat = view.get("strategic") or {}
     locations = strat.get("locations") or [location_row(sc, sid) for sid in sc.strat_areas]
     where = {loc["id"]: loc for loc in locations}
@@ -385,13 +509,58 @@ def strategic_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str
     by_location: dict[str, list[Mapping[str, Any]]] = {}
     for c in strat.get("counters") or []:
         by_location.setdefault(c["location"], []).append(c)
+    layout = Layout(m["width"], m["height"])
+    for loc in locations:
+        layout.block(location_box(loc))
+    busy_first = sorted(locations, key=lambda loc: -len(by_location.get(loc["id"], [])))
+    placed = {loc["id"]: location_labels(sc, loc, by_location.get(loc["id"], []), layout) for loc in busy_first}
     for loc in locations:
         fighting = combat.get("at") == loc["id"]
-        body.append(location_group(sc, loc, by_location.get(loc["id"], []), fighting))
+        body.append(location_group(sc, loc, by_location.get(loc["id"], []), fighting, placed[loc["id"]]))
     drawn, height = with_legend(m["width"], m["height"], strategic_legend(sc))
     label = f"{m['name']}, turn {view['turn']}"
     return document(m["width"], height, label, "map-strategic", sc.sides, [*body, drawn],
-                    {"data-map": m["id"], "data-turn": view["turn"]})
+                    {"data-map": m["id"], "data-turn": view["turn"]}, role="group")
+
+
+def location_box(loc: Mapping[str, Any]) -> Box:
+    """The box of a location's shape (`location_shape`), with its defence badge."""
+    x, y, kind = loc["x"], loc["y"], loc["kind"]
+    half = {"sea": (30, 30), "land": (34, 18), "airfield": (14, 14), "home_port": (10, 10)}.get(kind, (8, 8))
+    top = y - max(half[1], 20 if loc.get("defence") else 0)
+    return (x - half[0], top, 2 * half[0] + (16 if loc.get("defence") else 0), y + half[1] - top)
+
+
+def fleets(sc: FirestormScenario, counters: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """A location's counters by side, in the scenario's side order."""
+    return [(s, [c for c in counters if c["side"] == s]) for s in sc.sides if any(c["side"] == s for c in counters)]
+
+
+def fleet_label(members: Sequence[Mapping[str, Any]]) -> str:
+    """'3 ships, 1 sub, 2 aircraft' (and '*' when one of them is activated)."""
+    counts: dict[str, int] = {}
+    for c in members:
+        category = COUNTER_CATEGORY.get(c["type"], "ship")
+        counts[category] = counts.get(category, 0) + 1
+    words = {"ship": ("ship", "ships"), "submarine": ("sub", "subs"), "aircraft": ("aircraft", "aircraft")}
+    text_ = ", ".join(f"{n} {words[k][n != 1]}" for k, n in counts.items())
+    return text_ + (" *" if any(c["activated"] for c in members) else "")
+
+
+def location_labels(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequence[Mapping[str, Any]],
+                    layout: Layout) -> dict[str, Any]:
+    """Where a location's name and its fleets go: the first free spots around it."""
+    x, y = loc["x"], loc["y"]
+    box = location_box(loc)
+    near = max(box[2], box[3]) / 2 + 2
+    w = name_width(loc["name"])
+    name_at = layout.place(w, NAME_H, around(x, y, w, NAME_H, near))
+    spots = []
+    for side, members in fleets(sc, counters):
+        label = fleet_label(members)
+        fw = token_width(label)
+        spots.append((side, members, label, layout.place(fw, TOKEN_H, around(x, y, fw, TOKEN_H, near, rings=10))))
+    return {"name": name_at, "name_w": w, "fleets": spots}
 
 
 def location_row(sc: FirestormScenario, sid: str) -> dict[str, Any]:
@@ -433,8 +602,8 @@ def location_shape(loc: Mapping[str, Any]) -> str:
 
 
 def location_group(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequence[Mapping[str, Any]],
-                   fighting: bool) -> str:
-    """A location with its name, defence, bombing, and its counters as tokens, one side after the other."""
+                   fighting: bool, placed: Mapping[str, Any]) -> str:
+    """A location with its name, defence, bombing, and its fleets where the layout put them."""
     x, y, kind = loc["x"], loc["y"], loc["kind"]
     classes = ["location", f"kind-{slug(kind)}"]
     if loc.get("side"):
@@ -455,11 +624,14 @@ def location_group(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequ
     parts = [title(tip), location_shape(loc)]
     if fighting:
         parts.append(tag("circle", {"class": "combat", "cx": x, "cy": y, "r": 36}, title("fight here")))
-    big = kind in ("sea", "land")
-    name_y = y + (34 if kind == "sea" else 24 if big else 18)
-    if big:
+    if kind in ("sea", "land"):
         parts.append(text(x, y, loc["id"], "loc-id", **{"font-weight": 700}))
-    parts.append(text(x, name_y, loc["name"], "name"))
+    if placed["name"] is not None:
+        nx, ny = placed["name"]
+        parts.append(tag("g", {"class": "name-plate"},
+                         tag("rect", {"class": "plate", "x": fmt(nx), "y": fmt(ny), "width": fmt(placed["name_w"]),
+                                      "height": NAME_H, "rx": 3}),
+                         text(nx + placed["name_w"] / 2, ny + NAME_H / 2, loc["name"], "name")))
     if loc.get("defence"):
         parts.append(tag("g", {"class": "defence"}, title(f"harbour defence {loc['defence']}"),
                          tag("circle", {"cx": x + 14, "cy": y - 12, "r": 8}),
@@ -468,26 +640,37 @@ def location_group(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequ
         parts.append(tag("g", {"class": "bombed-mark"}, title("bombed"),
                          tag("line", {"x1": x - 10, "y1": y - 10, "x2": x + 10, "y2": y + 10}),
                          tag("line", {"x1": x - 10, "y1": y + 10, "x2": x + 10, "y2": y - 10})))
-    parts += counter_tokens(sc, counters, x, name_y + 10)
+    for side, members, label, spot in placed["fleets"]:
+        parts.append(fleet_token(sc, loc, side, members, label, spot))
     return tag("g", {"class": " ".join(classes), "data-location": loc["id"], "data-kind": kind}, *parts)
 
 
-def counter_tokens(sc: FirestormScenario, counters: Sequence[Mapping[str, Any]], cx: float, top: float) -> list[str]:
-    """Counters by side (the scenario's side order), then by the order of the view."""
-    order = {s: i for i, s in enumerate(sc.sides)}
-    ordered = sorted(counters, key=lambda c: order.get(c["side"], len(order)))
-    labels = [short_label(c["id"]) + ("*" if c["activated"] else "") for c in ordered]
-    out = []
-    for c, label, (x, y) in zip(ordered, labels, token_rows(labels, cx, top, 140), strict=True):
+def fleet_token(sc: FirestormScenario, loc: Mapping[str, Any], side: str, members: Sequence[Mapping[str, Any]],
+                label: str, spot: tuple[float, float] | None) -> str:
+    """One side's counters at a location as one token with their counts; each counter keeps a group of its own
+    (named in its tooltip, classed by side, kind and activation) for the page to list when the token is clicked."""
+    listed = []
+    for c in members:
         category = COUNTER_CATEGORY.get(c["type"], "ship")
         classes = f"counter {side_class(c['side'])} {category} type-{slug(c['type'])}"
         tip = f"{c['name']} ({sc.side_names.get(c['side'], c['side'])} {c['type']}"
         tip += f", {c['cv']} CV" if c.get("cv") else ""
         tip += ", activated)" if c["activated"] else ")"
-        rx = 7 if category == "submarine" else 0 if category == "aircraft" else 2
-        out.append(token(classes + (" activated" if c["activated"] else ""), {"data-counter": c["id"]}, label, tip,
-                         x, y, rx))
-    return out
+        listed.append(tag("g", {"class": classes + (" activated" if c["activated"] else ""), "data-counter": c["id"]},
+                          title(tip)))
+    who = sc.side_names.get(side, side)
+    tip = f"{who} at {loc['name']}: {label} (click for the list)"
+    classes = f"fleet {side_class(side)}" + (" activated" if any(c["activated"] for c in members) else "")
+    data = {"data-area": fleet_id(loc["id"], side), "tabindex": 0, "role": "button", "aria-label": tip}
+    if spot is None:
+        return tag("g", {"class": classes, **data}, title(tip), *listed)
+    x, y = spot
+    return tag("g", {"class": classes, **data}, token("fleet-token", {}, label, tip, x, y), *listed)
+
+
+def fleet_id(location: str, side: str) -> str:
+    """The id a fleet token answers to on the page (its list among the area details)."""
+    return f"fleet:{location}:{side}"
 
 
 def strategic_legend(sc: FirestormScenario) -> list[tuple[str, str]]:
@@ -500,6 +683,9 @@ def strategic_legend(sc: FirestormScenario) -> list[tuple[str, str]]:
             swatch = tag("g", {"class": f"counter {side_class(s)} {category}"},
                          tag("rect", {"class": "tok", "x": 0, "y": 3, "width": 20, "height": 14, "rx": rx}))
             items.append((swatch, f"{name} {category}"))
+    items.append((tag("g", {"class": f"fleet-token {side_class(sc.sides[0])}"},
+                      tag("rect", {"class": "tok", "x": 0, "y": 3, "width": 20, "height": 14, "rx": 2})),
+                   "a side's fleet (click it for the list)"))
     items.append((text(10, 10, "*"), "activated"))
     items.append((tag("g", {"class": "bombed-mark"}, tag("line", {"x1": 2, "y1": 2, "x2": 18, "y2": 18}),
                       tag("line", {"x1": 2, "y1": 18, "x2": 18, "y2": 2})), "bombed"))

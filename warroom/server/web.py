@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +20,7 @@ from starlette.types import Scope
 from warroom.server.errors import ForbiddenError, KeyRequiredError
 from warroom.server.guards import RateLimits, ServerSettings
 from warroom.server.service import Campaigns
-from warroom.server.store import Grant
+from warroom.server.store import Grant, NotFoundError
 
 
 def acting_as(request: Request) -> dict[str, str]:
@@ -137,17 +138,20 @@ def holding(held: list[str], secret: str) -> str:
     return ".".join([*[s for s in held if s != secret][-(MAX_HELD - 1):], secret])
 
 
+TAG = re.compile(r"[0-9a-f]{12}")
+
+
 def chosen_secret(request: Request, cid: str) -> str | None:
-    """The held link a request acts as: the one its `?as=` (or `X-Warroom-As` header) names, else the latest
-    joined. A page carries its link's tag in every address and request, so that two tabs of one browser can act as
-    two roles at once."""
-    held = held_links(request, cid)
+    """The held link a request names by its `?as=` (or `X-Warroom-As` header), None when it names none. A page
+    carries its link's tag in every address and request, so that two tabs of one browser can act as two roles at
+    once."""
     tag = request.query_params.get("as") or request.headers.get(AS_HEADER)
     if not tag:
-        return held[-1] if held else None
-    for secret in held:
-        if hmac.compare_digest(link_tag(secret), tag[:40]):
-            return secret
+        return None
+    if TAG.fullmatch(tag):
+        for secret in held_links(request, cid):
+            if hmac.compare_digest(link_tag(secret).encode(), tag.encode()):
+                return secret
     raise MissingLinkError("this browser does not hold the link this page acted as (was it replaced, or are the "
                            "cookies cleared?): open that invitation link again")
 
@@ -155,17 +159,25 @@ def chosen_secret(request: Request, cid: str) -> str | None:
 def member(cid: str, request: Request, service: Service,
            authorization: Annotated[str | None, Header()] = None) -> Grant:
     """The holder of the invitation secret the request carries (`Authorization: Bearer <secret>`, or one of the
-    links this browser joined, kept in the campaign's cookie), who must belong to campaign `cid`."""
+    links this browser joined, kept in the campaign's cookie: the one `?as=` names, else the latest still valid),
+    who must belong to campaign `cid`."""
     if authorization and authorization.startswith("Bearer "):
-        secret: str | None = authorization.removeprefix("Bearer ").strip()
+        who = service.store.grant(authorization.removeprefix("Bearer ").strip())
     else:
-        secret = chosen_secret(request, cid)
-        if secret:
+        chosen = chosen_secret(request, cid)
+        candidates = [chosen] if chosen is not None else held_links(request, cid)[::-1]
+        if not candidates:
+            raise MissingLinkError("open your invitation link first (it signs this browser in), or send its secret "
+                                   "as 'Authorization: Bearer <secret>'")
+        for i, secret in enumerate(candidates):
+            try:
+                who = service.store.grant(secret)
+            except NotFoundError:
+                if i == len(candidates) - 1:
+                    raise  # none of the links held works any more: the newest one's answer says so
+                continue
             request.state.acting_as = link_tag(secret)
-    if not secret:
-        raise MissingLinkError("open your invitation link first (it signs this browser in), or send its secret as "
-                               "'Authorization: Bearer <secret>'")
-    who = service.store.grant(secret)
+            break
     if who.campaign_id != cid:
         service.store.campaign(cid)  # 404 for an unknown campaign
         raise ForbiddenError("this link belongs to another campaign")

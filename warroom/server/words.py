@@ -10,6 +10,7 @@ from typing import Any
 from warroom import rulesets
 from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL, Action
+from warroom.server.portable import the
 
 GROUP_FROM = 12
 """Longer lists of choices are grouped by what they share: 'move 21. Panzer from B3' then one button per
@@ -25,9 +26,8 @@ def actor_words(st: Any, who: str) -> str:
     if who == REPORT:
         return "the commanders at the table"
     if who == TERMINAL:
-        return "nobody: it is over"
-    names: dict[str, str] = st.sc.side_names
-    return f"the {names[who]}" if who in names else who
+        return "nobody (it is over)"
+    return the(st.sc, who)
 
 
 def asking(st: Any) -> str:

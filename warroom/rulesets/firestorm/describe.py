@@ -26,7 +26,7 @@ from warroom.rulesets.firestorm.actions import (
 from warroom.rulesets.firestorm.naval_combat import target_name
 from warroom.rulesets.firestorm.sea import KIND_TEXT, air_steps
 from warroom.rulesets.firestorm.state import FirestormState
-from warroom.rulesets.firestorm.steps import item_bonus
+from warroom.rulesets.firestorm.steps import can_claim_tabletop, item_bonus
 
 
 def short(st: FirestormState, loc: str, width: int = 26) -> str:
@@ -34,6 +34,19 @@ def short(st: FirestormState, loc: str, width: int = 26) -> str:
     s = st.sc.strat_areas[loc]
     named = s.name and s.name.split()[0].lower() not in loc.lower()
     text = f"{loc} {s.name}" if named else loc
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def place_words(st: FirestormState, loc: str, width: int = 34) -> str:
+    """A Strategic Map location in words: a coded sea area or region with its code ('B4 Northern North Sea (off…'),
+    a harbour, airfield or port by its name ('Namsos harbour', 'Trondheim airfield', 'Scapa Flow')."""
+    s = st.sc.strat_areas[loc]
+    if "_" not in loc and s.name.split()[0].lower() not in loc.lower():
+        text = f"{loc} {s.name}"
+    elif s.kind == "harbour" and "harbour" not in s.name.lower():
+        text = f"{s.name} harbour"
+    else:
+        text = s.name or loc
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
@@ -72,19 +85,19 @@ def describe_naval(st: FirestormState, action: Action) -> str | None:
         return None
     if isinstance(action, Move) and action.unit in sc.counters:
         c = sc.counters[action.unit]
-        return f"move {c.name} from {short(st, navy.where[action.unit], 12)} to {short(st, action.to)}"
+        return f"move {c.name} from {place_words(st, navy.where[action.unit], 12)} to {place_words(st, action.to)}"
     if not isinstance(action, Order):
         return None
     verb, arg = action.verb, action.arg
     if verb == "activate":
-        return f"activate {KIND_TEXT[action.what]} at {short(st, arg)}"
+        return f"activate {KIND_TEXT[action.what]} at {place_words(st, arg)}"
     if verb in ("take", "sortie"):
         c = sc.counters[arg]
         stats = f"CV {c.cv}" + (f", range {c.range}" if c.is_aircraft else "")
         return (f"take {c.name} ({c.type}, {stats})" if verb == "take"
                 else f"lend {c.name} to the land battles this turn")
     if verb == "fly":
-        return f"strike at the enemy ships at {short(st, arg)} ({air_steps(sc, navy.at, arg)} areas away)"
+        return f"strike at the enemy ships at {place_words(st, arg)} ({air_steps(sc, navy.at, arg)} areas away)"
     if verb == "aim":
         c = sc.counters[arg]
         return f"{c.name} (CV {c.cv}) attacks the {'submarines' if action.what == 'subs' else 'surface ships'}"
@@ -97,7 +110,7 @@ def describe_naval(st: FirestormState, action: Action) -> str | None:
     if verb in fixed:
         return fixed[verb]
     moves = {"sail": "sail to", "dive": "move the submarines to", "bomb": "bomb", "withdraw": "retreat to"}
-    return f"{moves.get(verb, verb)} {short(st, arg)}"
+    return f"{moves.get(verb, verb)} {place_words(st, arg)}"
 
 
 def describe(st: FirestormState, action: Action) -> str:
@@ -122,9 +135,13 @@ def describe(st: FirestormState, action: Action) -> str:
     if isinstance(action, Pass):
         return "pass / done"
     if isinstance(action, Mode):
-        words = {"gw": "roll it now by the General's Wargame",
-                 "tabletop": "fight it at the table (the commanders report the result)"}
-        return words.get(action.mode, action.to_str())
+        b = st.battle
+        if action.mode == "tabletop":
+            return "take it to the table (the commanders play it and report the result)"
+        if b is not None and st.current_player() == b.attacker and can_claim_tabletop(st, b.defender):
+            return (f"leave it to the General's Wargame (the {st.sc.side_names[b.defender]} may still take it to "
+                    "the table)")
+        return "roll it by the General's Wargame"
     if isinstance(action, Report):
         which = f"battle {action.battle}" if action.battle else "the battle"
         return f"result of {which}: attacker {action.attacker_vp} VP, defender {action.defender_vp} VP"

@@ -97,14 +97,36 @@ def alias_key(name: str) -> str:
     return name.upper().replace(" ", "")
 
 
+def land_outline(m: Reader, mid: str) -> tuple[tuple[int, int], ...]:
+    """A map's `land`: the outline of the land as x, y pairs (drawing only: the sea is what lies outside); none
+    when the whole map is land."""
+    flat = m.integers("land")
+    if not flat:
+        return ()
+    width, height = m.integer("width", 1000, lo=1), m.integer("height", 700, lo=1)
+    if len(flat) % 2 or len(flat) < 6:
+        m.fail(f"map {mid!r}: 'land' needs x, y pairs for at least 3 points, got {len(flat)} numbers")
+        return ()
+    points = tuple(zip(flat[0::2], flat[1::2], strict=True))
+    outside = [p for p in points if not (0 <= p[0] <= width and 0 <= p[1] <= height)]
+    if outside:
+        m.fail(f"map {mid!r}: 'land' point {outside[0]} lies outside the map ({width} x {height})")
+        return ()
+    return points
+
+
 def parse_maps(root: Reader, sides: tuple[str, str], problems: list[str], where: str) -> MapSet:
     """Read `[[map]]`, `[[area]]` and `[[border]]`; areas on a `kind = "strategic"` map are
     Strategic Map locations, all others land areas."""
     maps: dict[str, dict[str, Any]] = {}
+    assumptions: list[str] = []
     for m in root.tables("map"):
         mid = m.text("id")
         maps[mid] = {"id": mid, "name": m.text("name", mid), "width": m.integer("width", 1000, lo=1),
-                     "height": m.integer("height", 700, lo=1), "kind": m.text("kind", "land", MAP_KINDS)}
+                     "height": m.integer("height", 700, lo=1), "kind": m.text("kind", "land", MAP_KINDS),
+                     "land": land_outline(m, mid)}
+        if m.text("land_assumption", ""):
+            assumptions.append(f"map {mid} land: {m.text('land_assumption')}")
     if not maps:
         root.fail("no [[map]] table: a scenario needs at least one map")
     strategic = {mid for mid, m in maps.items() if m["kind"] == "strategic"}
@@ -112,7 +134,6 @@ def parse_maps(root: Reader, sides: tuple[str, str], problems: list[str], where:
     areas: dict[str, AreaDef] = {}
     strat: dict[str, StratAreaDef] = {}
     aliases: dict[str, str] = {}
-    assumptions: list[str] = []
     land_refs: list[tuple[Reader, str]] = []  # land areas naming a sea area, checked once all are read
     for a in root.tables("area"):
         aid = a.text("id")

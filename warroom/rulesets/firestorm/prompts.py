@@ -80,7 +80,8 @@ def asking(st: FirestormState) -> str:
                 "Firestorm troops to hold it.")
     if step == "mode_choice":
         return (f"{battle_line(st)[0].upper()}{battle_line(st)[1:]}. The {side} choose how it is fought: at the "
-                "table by the commanders, or rolled at once by the General's Wargame.")
+                "table by the commanders, or by the General's Wargame. Either general may claim a battle for the "
+                "table while they have claims left: the attacker first, then the defender.")
     if step == "retreat":
         return (f"The {side} lost the battle for {st.area_label(st.battle.to if st.battle else '')}: choose where "
                 "each troop that survived falls back, to an adjacent area they hold with room.")
@@ -106,7 +107,8 @@ def naval_asking(st: FirestormState, side: str) -> str:
     left = f" ({navy.actions_left} actions left this turn)" if navy is not None and navy.actions_left else ""
     step = st.step
     if step == "sa_stuka":
-        return f"The {side} decide where their dive bombers strike before the Strategic Actions{left}."
+        return (f"Before the Strategic Actions, the {side} decide whether to lend their Ju 87 dive bombers to this "
+                "turn's land battles instead of the war at sea.")
     if step == "sa_choose":
         return (f"Strategic Game: the {side} choose their next Strategic Action{left}: activate a harbour, an "
                 "airfield or a sea area, or pass.")
@@ -122,6 +124,10 @@ def naval_asking(st: FirestormState, side: str) -> str:
                 "roll. Each side decides in secret; the dice are rolled together.")
     if step == "nv_retreat":
         return f"The {side} lost the fight at sea: choose where their surviving ships withdraw."
-    if step in ("nv_reply", "nv_aim"):
-        return f"The {side} answer the attack: choose which ships reply and what they fire at."
+    if step == "nv_reply":
+        return (f"Submarines attacked the {side}' ships: stop here and reply with every ship, or sail on and reply "
+                "with half of them.")
+    if step == "nv_aim":
+        return (f"Enemy submarines and surface ships are both here: the {side} choose, counter by counter, which "
+                "of the two each attacks.")
     return f"The {side} decide ({st.phase()})."

@@ -11,6 +11,7 @@ from warroom.rulesets.kampen import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.kampen.describe import describe
 from warroom.rulesets.kampen.determinise import determinise, seat_determinise
 from warroom.rulesets.kampen.encoding import encoding
+from warroom.rulesets.kampen.prompts import asking
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, LEVELS, NORWAY, KampenState
@@ -65,6 +66,7 @@ SYSTEM = RuleSystem(
     levels=lambda sc: LEVELS,
     log_for=log_for,
     describe=describe,
+    asking=asking,
     title=lambda sc, params: game_title(sc, bool(params.get("advanced"))),
     assumptions=assumptions,
     facts=facts,
