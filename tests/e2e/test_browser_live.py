@@ -4,6 +4,7 @@ words. Screenshots of the pages go to the test's folder."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -115,10 +116,13 @@ def test_a_battle_arrow_is_drawn_by_clicking_two_areas(browser: Browser, base_ur
     arrow = next(a for a, _w in choices(general) if a.startswith("arrow "))
     _, frm, to = arrow.split()
     general.hover(f'[data-action="{arrow}"]')  # a choice shows its areas on the map
-    assert sorted(general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")) == \
+    assert sorted(general.eval_on_selector_all(".cell.hovered", "cs => cs.map(c => c.dataset.area)")) == \
         sorted([frm, to])
     general.click(f'g.area[data-area="{frm}"] circle')
     assert "now click one of the highlighted areas" in general.locator("#hint").inner_text()
+    assert to in general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")
+    general.hover(f'[data-action="{arrow}"]')  # passing over the choices keeps the targets marked
+    general.mouse.move(0, 0)
     assert to in general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")
     general.screenshot(path=str(tmp_path / "arrow-on-the-map.png"), full_page=True)
     with redrawn(general):
@@ -168,11 +172,39 @@ def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Brows
     assert page.locator("#maps section.map").first.locator("svg.map-strategic").count() == 1, "the sea first"
     fields = page.locator("#allocate-form input[type=number]")
     assert fields.count() >= 1 and page.locator('[data-action^="allocate "]').count() == 0
-    first = fields.first
-    first.fill(first.get_attribute("max") or "1")
-    page.screenshot(path=str(tmp_path / "fight-at-sea.png"), full_page=True)
+    left = int(page.get_attribute("#allocate-form", "data-left") or "0")
     before = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"]
+    fields.first.fill(str(left + 1))  # more dice than the side has on one unit: the browser's own check says so
+    assert page.evaluate("document.getElementById('allocate-form').checkValidity()") is False
+    if fields.count() >= 2:  # each within its bounds, together too many: the page says so, and sends nothing
+        fields.nth(0).fill(str(left))
+        fields.nth(1).fill(str(left))
+        page.click("#allocate-form button[type=submit]")
+        assert f"you have {left} dice to share out, not {2 * left}" in page.locator("#message").inner_text()
+    assert call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"] == before
+    fields.first.fill("0")
+    if fields.count() >= 2 and left >= 2:  # every die shared out over two units (the rules may give the last
+        fields.nth(0).fill(str(left - 1))  # unit its dice by themselves: no error either way)
+        fields.nth(1).fill("1")
+    else:
+        fields.first.fill(str(left))
+    page.screenshot(path=str(tmp_path / "fight-at-sea.png"), full_page=True)
     with redrawn(page):
         page.click("#allocate-form button[type=submit]")
+    page.wait_for_function("!document.querySelector('#allocate-form') || "
+                           "document.querySelector('#allocate-form').dataset.left !== " + json.dumps(str(left)))
+    assert page.locator("#message").inner_text() == "", "declared without a refusal"
     after = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"]
     assert any(e["action"].startswith("allocate ") or e["action"] == HIDDEN for e in after[len(before):])
+
+
+def test_a_fleet_lists_its_counters_by_keyboard(browser: Browser, base_url: str) -> None:  # noqa: F811
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "norway"})
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    page = browser.new_context().new_page()
+    page.goto(f"{base_url}/join/{links['organiser']}")
+    fleet = page.locator("g.fleet").first
+    fleet.focus()
+    page.keyboard.press("Enter")
+    assert " at " in page.locator("#details h2").inner_text(), "the fleet's side and place"
+    assert page.locator("#details p").count() >= 1, "one line per counter"

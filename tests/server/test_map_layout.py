@@ -6,11 +6,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+import shapely
 from test_svg import play
 
 from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.scenarios import load_scenario
-from warroom.server.svg import map_svgs
+from warroom.server.svg import ground_of, map_svgs
 from warroom.server.territory import Box, Layout, around, ground, overlaps, token_block
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -46,7 +47,7 @@ def positions(scenario: str) -> list[FirestormState]:
 
 @pytest.mark.parametrize("scenario", ["caen", "lorraine", "norway"])
 def test_no_token_or_label_overlaps_another_on_any_map(scenario: str) -> None:
-    seen_summary = drawn = 0
+    seen_summary = drawn = at_home = 0
     for st in positions(scenario):
         view = st.view(None)
         troops = {a["id"]: a["troops"] for a in view["areas"]}
@@ -65,10 +66,16 @@ def test_no_token_or_label_overlaps_another_on_any_map(scenario: str) -> None:
                     assert not overlaps(b, c, gap=0), (scenario, mid, st.turn, what, other)
                 for c in fixed:
                     assert not overlaps(b, c, gap=0), (scenario, mid, st.turn, what, "a disc")
+            shapes = ground_of(st.sc, m).shapes
             for g in root.iter(f"{SVG}g"):
                 aid = g.get("data-area")
                 if not aid or "area" not in g.get("class", ""):
                     continue
+                for part in g.iter(f"{SVG}g"):
+                    rect = part.find(f"{SVG}rect")
+                    if rect is not None and ("name-plate" in part.get("class", "") or "troop" in part.get("class", "")):
+                        x, y, w, h = (float(rect.get(k, "0")) for k in ("x", "y", "width", "height"))
+                        at_home += bool(shapely.contains_xy(shapes[aid], x + w / 2, y + h / 2))
                 units = [t.get("data-unit") for t in g.iter(f"{SVG}g") if t.get("data-unit")]
                 assert units == troops[aid], "every troop is in the drawing"
                 visible = [t for t in g.iter(f"{SVG}g") if "troop" in t.get("class", "")
@@ -76,6 +83,7 @@ def test_no_token_or_label_overlaps_another_on_any_map(scenario: str) -> None:
                 assert bool(visible) == bool(troops[aid]), (aid, "troops are seen, one by one or counted")
                 seen_summary += any("summary" in t.get("class", "") for t in visible)
     assert drawn > 500 and seen_summary < 20, (drawn, seen_summary)
+    assert at_home / drawn >= 0.88, f"{at_home} of {drawn} labels and tokens inside their own area's territory"
 
 
 def test_territories_cover_the_land_and_follow_the_centres() -> None:
@@ -101,3 +109,25 @@ def test_the_layout_never_overlaps_and_says_when_it_cannot_place() -> None:
     assert Layout(10, 10).place(40, 15, [(5, 5)]) is None, "too big for the map: nowhere"
     w, h, offsets = token_block([50, 50, 50], 110, 15)
     assert (w, h) == (103, 32) and offsets[2] == (26.5, 17), "two rows, the second centred"
+
+
+def test_the_strategic_map_names_every_location_and_overlaps_nothing() -> None:
+    for st in positions("norway"):
+        root = ET.fromstring(dict(map_svgs(st, None))["strategic"])
+        plates: list[Box] = []
+        for g in root.iter(f"{SVG}g"):
+            cls = set(g.get("class", "").split())
+            rect = g.find(f"{SVG}rect")
+            if rect is not None and ("name-plate" in cls or "fleet-token" in cls):
+                plates.append(tuple(float(rect.get(k, "0")) for k in ("x", "y", "width", "height")))  # type: ignore[arg-type]
+        names = [g for g in root.iter(f"{SVG}g") if "name-plate" in g.get("class", "")]
+        assert len(names) == len(st.sc.strat_areas), "every location is named"
+        assert not any(overlaps(a, b, gap=0) for i, a in enumerate(plates) for b in plates[i + 1:]), st.turn
+
+
+def test_a_map_too_crowded_to_lay_out_still_shows_every_troop_and_name() -> None:
+    layout = Layout(60, 40)
+    layout.block((0, 0, 60, 40))  # nothing is free
+    assert layout.place(20, 10, around(30, 20, 20, 10, 5)) is None
+    x, y = layout.force(80, 10, 30, 20)
+    assert (x, y) == (0, 15), "forced inside the map, next to its point"

@@ -123,3 +123,30 @@ def test_norway_counters_load_and_link() -> None:
 def test_broken_counters_are_named(tmp_path: Path, old: str, new: str, problem: str) -> None:
     _, problems = read_with_counters(norway_copy(tmp_path, "counters.toml", old, new))
     assert any(problem in p for p in problems), problems
+
+
+NARVIK_LAND = "land = [0, 0, 1000, 0, 1000, 700, 330, 700, 140, 660, 60, 560, 0, 520]"
+
+
+@pytest.mark.parametrize(("land", "says"), [
+    ("land = [0, 0, 1000, 700, 1000, 0, 0, 700]", "'land' crosses itself"),
+    ("land = [0, 0, 500, 0, 1000, 0]", "'land' encloses no ground"),
+    ("land = [0, 0, 10, 0, 0, 10]", "lies outside map 'narvik''s 'land' outline"),
+    ("land = [0, 0, 1000]", "'land' needs x, y pairs"),
+    ("land = [0, 0, 1000, 0, 2000, 700]", "lies outside the map (1000 x 700)"),
+])
+def test_a_bad_land_outline_is_refused_with_its_reason(tmp_path: Path, land: str, says: str) -> None:
+    _, problems = read(norway_copy(tmp_path, "map-land.toml", NARVIK_LAND, land))
+    assert any(says in p for p in problems), problems
+
+
+def test_two_areas_at_one_point_are_refused(tmp_path: Path) -> None:
+    folder = norway_copy(tmp_path, "map-land.toml", "x = 520\ny = 292", "x = 524\ny = 417")  # Gratangen onto Bjerkvik
+    _, problems = read(folder)
+    assert any("are both at x = 524, y = 417 on map 'narvik'" in p for p in problems), problems
+
+
+def test_the_bundled_outlines_hold_every_area() -> None:
+    maps, problems = read(NORWAY)
+    assert problems == []
+    assert len(maps.maps["narvik"]["land"]) == 7 and len(maps.maps["south-central"]["land"]) == 27

@@ -53,10 +53,11 @@ CSS = """
 .warroom-svg .land{fill:#efe9da;stroke:#5d7f9c;stroke-width:2.5}
 .warroom-svg .cell{fill:var(--side,#ccc);fill-opacity:.28;stroke:#7b7466;stroke-width:1.2;cursor:pointer}
 .warroom-svg .cell.fjord{fill:#8fb8dc;fill-opacity:.9}
-.warroom-svg .cell:hover,.warroom-svg .cell.choosable{fill-opacity:.5}
+.warroom-svg .cell:hover,.warroom-svg .cell.choosable,.warroom-svg .cell.hovered{fill-opacity:.5}
 .warroom-svg .cell.chosen{fill-opacity:.65;stroke:#111;stroke-width:3}
 .warroom-svg .terrain{pointer-events:none;opacity:.55}
 .warroom-svg .river{fill:none;stroke:#2f7fc1;stroke-width:5;stroke-linecap:round;stroke-linejoin:round}
+.warroom-svg .leader{stroke:#3b3b3b;stroke-width:1.2;opacity:.7}
 .warroom-svg .plate{fill:#fffdf6;fill-opacity:.9;stroke:#b9b09b;stroke-width:.6}
 .warroom-svg .battle-no{fill:#c0392b;stroke:#fff;stroke-width:1.5}
 .warroom-svg .battle-no-text{fill:#fff;font-size:11px;font-weight:700}
@@ -110,7 +111,9 @@ fill:var(--side,#fff);stroke:#333;stroke-width:1.5}
 
 # ----- SVG text helpers ----------------------------------------------------------------------------------------
 def attr(value: object) -> str:
-    """An attribute value, escaped and quoted."""
+    """An attribute value, escaped and quoted (a number needs no escaping: most of a map's attributes are)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f'"{value}"'
     return '"' + escape(str(value), {'"': "&quot;"}) + '"'
 
 
@@ -250,7 +253,9 @@ def land_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any
     for a in rows:
         for b in fixed_boxes(sc, a):
             layout.block(b)
-    placed = {a["id"]: area_labels(a, layout) for a in sorted(rows, key=lambda a: -len(a["troops"]))}
+    names = {a["id"]: name_label(a, layout, ground) for a in rows}  # every name first, then the troops
+    placed = {a["id"]: {**names[a["id"]], **troop_labels(a, layout, ground)}
+              for a in sorted(rows, key=lambda a: -len(a["troops"]))}
     body += [area_group(sc, a, placed[a["id"]]) for a in rows]
     body += [battle_arrow(sc, b, here, arrow_id) for b in open_battles(view) if b["from"] in here and b["to"] in here]
     drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows, sea))
@@ -329,18 +334,32 @@ def name_width(name: str) -> float:
     return 8 + 6.6 * len(name)
 
 
-def area_labels(a: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
-    """Where an area's name plate and troop tokens go: the first free spots around its disc. A crowded area's
-    troops are shown as one token counting them (their names in its tooltip) when their block fits nowhere."""
+def name_label(a: Mapping[str, Any], layout: Layout, ground: Ground) -> dict[str, Any]:
+    """Where an area's name plate goes: the first free spot around its disc, inside its own territory if one is
+    free there."""
     x, y = a["x"], a["y"]
     w = name_width(a["name"])
-    name_at = layout.place(w, NAME_H, around(x, y, w, NAME_H, AREA_R + 3))
+    spots = ground.inside_first(a["id"], around(x, y, w, NAME_H, AREA_R + 3))
+    at = layout.place(w, NAME_H, spots) or layout.force(w, NAME_H, x, y + AREA_R + 3 + NAME_H / 2)
+    return {"name": at, "name_w": w}
+
+
+def troop_labels(a: Mapping[str, Any], layout: Layout, ground: Ground) -> dict[str, Any]:
+    """Where an area's troop tokens go: a block in the first free spot around its disc (its own territory
+    first), rows of up to 150, 230 or 90 units wide; when no block fits, one token counting them (its tooltip
+    names them), forced next to the disc on a map too crowded for even that."""
+    x, y = a["x"], a["y"]
     labels = [short_label(u) for u in a["troops"]]
     options = [token_block([token_width(lb) for lb in labels], width, TOKEN_H) for width in (150, 230, 90)]
     summary = f"{len(labels)} troops"
     options.append(token_block([token_width(summary)], 200, TOKEN_H))
-    found = any_free(layout, options, lambda bw, bh: around(x, y, bw, bh, AREA_R + 3)) if labels else None
-    return {"name": name_at, "name_w": w, "tokens": found, "options": options, "labels": labels, "summary": summary}
+    found = None
+    if labels:
+        found = any_free(layout, options, lambda bw, bh: ground.inside_first(a["id"], around(x, y, bw, bh, AREA_R + 3)))
+        if found is None:
+            w, h = options[-1][0], options[-1][1]
+            found = len(options) - 1, layout.force(w, h, x, y - AREA_R - 3 - h / 2)
+    return {"tokens": found, "options": options, "labels": labels, "summary": summary}
 
 
 def arrow_defs(arrow_id: str) -> str:
@@ -362,8 +381,8 @@ def area_group(sc: FirestormScenario, a: Mapping[str, Any], placed: Mapping[str,
     supply = "in supply" if a["supplied"] else "OUT OF SUPPLY"
     tip = (f"{a['id']} {a['name']}: {a['vp']} VP, held by {sc.side_names.get(controller, controller)}, "
            f"{a['terrain']}, {supply}")
-    parts = [title(tip), tag("circle", {"class": f"area-disc {side_class(controller)}", "cx": x, "cy": y,
-                                        "r": AREA_R})]
+    parts = [title(tip), *leader(a, placed), tag("circle", {"class": f"area-disc {side_class(controller)}", "cx": x,
+                                                           "cy": y, "r": AREA_R})]
     if not a["supplied"]:
         parts.append(tag("circle", {"class": "oos", "cx": x, "cy": y, "r": AREA_R + 5}, title("out of supply")))
     parts.append(text(x, y, a["id"], "area-id long" if len(a["id"]) > 3 else "area-id"))
@@ -440,6 +459,20 @@ def troop_tokens(sc: FirestormScenario, troops: Sequence[str], placed: Mapping[s
             for u, label, name, (dx, dy) in zip(troops, placed["labels"], names, offsets, strict=True)]
 
 
+def leader(a: Mapping[str, Any], placed: Mapping[str, Any]) -> list[str]:
+    """A thin line from an area's disc to its troops when the layout had to put them further off."""
+    found = placed["tokens"]
+    if found is None:
+        return []
+    index, (bx, by) = found
+    w, h = placed["options"][index][0], placed["options"][index][1]
+    x, y = a["x"], a["y"]
+    nx, ny = min(max(x, bx), bx + w), min(max(y, by), by + h)  # the block's point nearest the disc
+    if math.hypot(nx - x, ny - y) <= AREA_R + 8:
+        return []
+    return [tag("line", {"class": "leader", "x1": x, "y1": y, "x2": fmt(nx), "y2": fmt(ny)})]
+
+
 def open_battles(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The battles with an arrow on the map: the current one, and any parked ones if the view lists them."""
     current = [view["battle"]] if view.get("battle") else []
@@ -512,8 +545,10 @@ def strategic_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str
     layout = Layout(m["width"], m["height"])
     for loc in locations:
         layout.block(location_box(loc))
+    names = {loc["id"]: location_name(loc, layout) for loc in locations}  # every name first, then the fleets
     busy_first = sorted(locations, key=lambda loc: -len(by_location.get(loc["id"], [])))
-    placed = {loc["id"]: location_labels(sc, loc, by_location.get(loc["id"], []), layout) for loc in busy_first}
+    placed = {loc["id"]: {**names[loc["id"]], **location_fleets(sc, loc, by_location.get(loc["id"], []), layout)}
+              for loc in busy_first}
     for loc in locations:
         fighting = combat.get("at") == loc["id"]
         body.append(location_group(sc, loc, by_location.get(loc["id"], []), fighting, placed[loc["id"]]))
@@ -547,20 +582,33 @@ def fleet_label(members: Sequence[Mapping[str, Any]]) -> str:
     return text_ + (" *" if any(c["activated"] for c in members) else "")
 
 
-def location_labels(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequence[Mapping[str, Any]],
-                    layout: Layout) -> dict[str, Any]:
-    """Where a location's name and its fleets go: the first free spots around it."""
+def location_name(loc: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
+    """Where a location's name goes: the first free spot around it (forced next to it if none is)."""
     x, y = loc["x"], loc["y"]
-    box = location_box(loc)
-    near = max(box[2], box[3]) / 2 + 2
+    near = location_near(loc)
     w = name_width(loc["name"])
-    name_at = layout.place(w, NAME_H, around(x, y, w, NAME_H, near))
+    at = layout.place(w, NAME_H, around(x, y, w, NAME_H, near)) or layout.force(w, NAME_H, x, y + near + NAME_H / 2)
+    return {"name": at, "name_w": w}
+
+
+def location_near(loc: Mapping[str, Any]) -> float:
+    box = location_box(loc)
+    return max(box[2], box[3]) / 2 + 2
+
+
+def location_fleets(sc: FirestormScenario, loc: Mapping[str, Any], counters: Sequence[Mapping[str, Any]],
+                    layout: Layout) -> dict[str, Any]:
+    """Where a location's fleets go: the first free spots around it (each forced next to it if none is)."""
+    x, y = loc["x"], loc["y"]
+    near = location_near(loc)
     spots = []
     for side, members in fleets(sc, counters):
         label = fleet_label(members)
         fw = token_width(label)
-        spots.append((side, members, label, layout.place(fw, TOKEN_H, around(x, y, fw, TOKEN_H, near, rings=10))))
-    return {"name": name_at, "name_w": w, "fleets": spots}
+        at = layout.place(fw, TOKEN_H, around(x, y, fw, TOKEN_H, near, rings=10)) or \
+            layout.force(fw, TOKEN_H, x, y - near - TOKEN_H / 2)
+        spots.append((side, members, label, at))
+    return {"fleets": spots}
 
 
 def location_row(sc: FirestormScenario, sid: str) -> dict[str, Any]:

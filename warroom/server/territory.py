@@ -13,7 +13,7 @@ centre, nearest first.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,18 @@ class Ground:
     cells: dict[str, str]
     land: str  # '' when the whole map is land
     rivers: tuple[tuple[str, str, str, str], ...]  # (area, area, river name, path)
+    shapes: dict[str, BaseGeometry] = field(default_factory=dict)  # each cell, to keep labels inside it
+
+    def inside_first(self, area: str, spots: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        """`spots` with those inside the area's own territory first (each group in its order): a label placed
+        in a neighbour's territory would be read as the neighbour's."""
+        listed = list(spots)
+        shape = self.shapes.get(area)
+        if shape is None or not listed:
+            return listed
+        inside = shapely.contains_xy(shape, [x for x, _ in listed], [y for _, y in listed])
+        return [p for p, ok in zip(listed, inside, strict=True) if ok] + \
+            [p for p, ok in zip(listed, inside, strict=True) if not ok]
 
 
 def path_of(geometry: BaseGeometry) -> str:
@@ -72,7 +84,9 @@ def ground(width: int, height: int, centres: Mapping[str, tuple[float, float]], 
         shared = cells[a].boundary.intersection(cells[b].boundary)
         line = shared if shared.length > 5 else crossing(centres[a], centres[b])
         edges.append((a, b, name, path_of(line)))
-    return Ground({i: path_of(c) for i, c in cells.items()}, path_of(shore) if land else "", tuple(edges))
+    for c in cells.values():
+        shapely.prepare(c)
+    return Ground({i: path_of(c) for i, c in cells.items()}, path_of(shore) if land else "", tuple(edges), cells)
 
 
 def crossing(a: tuple[float, float], b: tuple[float, float], half: float = 24) -> LineString:
@@ -95,6 +109,11 @@ def overlaps(a: Box, b: Box, gap: float = 1.0) -> bool:
         b[1] < a[1] + a[3] + gap
 
 
+GRID = 64.0
+"""The side of the squares a layout files its boxes under, so that a new box is checked only against its
+neighbours."""
+
+
 @dataclass(slots=True)
 class Layout:
     """Boxes placed on a map of this size: each new one goes to the first free spot of its candidates."""
@@ -102,36 +121,51 @@ class Layout:
     width: float
     height: float
     placed: list[Box] = field(default_factory=list)
+    grid: dict[tuple[int, int], list[Box]] = field(default_factory=dict)
+
+    def squares(self, b: Box) -> Iterator[tuple[int, int]]:
+        for gx in range(int(b[0] // GRID), int((b[0] + b[2]) // GRID) + 1):
+            for gy in range(int(b[1] // GRID), int((b[1] + b[3]) // GRID) + 1):
+                yield gx, gy
 
     def block(self, b: Box) -> None:
         """A box that is already drawn (a disc, a badge): nothing may go over it."""
         self.placed.append(b)
+        for square in self.squares(b):
+            self.grid.setdefault(square, []).append(b)
 
     def free(self, b: Box) -> bool:
         inside = b[0] >= 0 and b[1] >= 0 and b[0] + b[2] <= self.width and b[1] + b[3] <= self.height
-        return inside and not any(overlaps(b, p) for p in self.placed)
+        return inside and not any(overlaps(b, p) for square in self.squares(b) for p in self.grid.get(square, ()))
 
     def place(self, w: float, h: float, anchors: Iterable[tuple[float, float]]) -> tuple[float, float] | None:
         """The top-left corner of the first free `w` x `h` box centred on one of `anchors`; None if none is."""
         for cx, cy in anchors:
             b = (cx - w / 2, cy - h / 2, w, h)
             if self.free(b):
-                self.placed.append(b)
+                self.block(b)
                 return b[0], b[1]
         return None
 
+    def force(self, w: float, h: float, cx: float, cy: float) -> tuple[float, float]:
+        """A `w` x `h` box as near (cx, cy) as the map allows, free or not: what must be seen even on a map too
+        crowded to lay out (a bundled map never needs it: the layout tests say so)."""
+        x = min(max(cx - w / 2, 0.0), max(self.width - w, 0.0))
+        y = min(max(cy - h / 2, 0.0), max(self.height - h, 0.0))
+        self.block((x, y, w, h))
+        return x, y
 
-def around(x: float, y: float, w: float, h: float, near: float, rings: int = 7, step: float = 12) -> list[
+
+def around(x: float, y: float, w: float, h: float, near: float, rings: int = 7, step: float = 12) -> Iterator[
         tuple[float, float]]:
     """Centres for a `w` x `h` box around the point (x, y), nearest first: just below, above, right and left of a
     circle of radius `near`, then on rings further out."""
-    out = [(x, y + near + h / 2), (x, y - near - h / 2), (x + near + w / 2, y), (x - near - w / 2, y)]
+    yield from ((x, y + near + h / 2), (x, y - near - h / 2), (x + near + w / 2, y), (x - near - w / 2, y))
     for ring in range(1, rings + 1):
         r = near + ring * step
         for k in range(16):
             angle = math.pi / 2 + k * math.pi / 8  # from straight below, round
-            out.append((x + math.cos(angle) * (r + w / 2), y + math.sin(angle) * (r + h / 2)))
-    return out
+            yield x + math.cos(angle) * (r + w / 2), y + math.sin(angle) * (r + h / 2)
 
 
 def token_block(widths: Sequence[float], row_width: float, h: float, gap: float = 3) -> tuple[
