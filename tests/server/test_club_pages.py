@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -151,28 +153,32 @@ def test_the_pages_own_files_are_served(url: str) -> None:
     assert c.get("/static/../app.py").status_code == 404
 
 
-def to_a_fight_at_sea(c: TestClient, cid: str, links: dict[str, str]) -> dict[str, object]:
-    """Generals of a Norway campaign take random legal actions, preferring the Strategic Game's moves towards a
-    fight, until a side shares out its dice in a fight at sea; the view then."""
-    rng = random.Random(5)
-    names = {"allies": "Allies", "axis": "Germans"}
-    for _ in range(800):
-        view: dict[str, object] = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
-        if view["step"] == "nv_alloc":
+GENERALS = {"allies": "Allies general", "axis": "Germans general"}
+KEEN = ("activate", "take", "launch", "sail", "attack", "fight", "stand", "dive", "fly")
+"""The Strategic Game's orders that lead to a fight, preferred by `play_until`."""
+
+
+def play_until(c: TestClient, cid: str, links: dict[str, str], done: Callable[[dict[str, Any]], bool],
+               keen: tuple[str, ...] = (), seed: int = 5, most: int = 800) -> dict[str, Any]:
+    """The generals take random legal actions (those starting with one of `keen` when any does) until `done` holds
+    for the organiser's view, which is returned."""
+    rng = random.Random(seed)
+    for _ in range(most):
+        view: dict[str, Any] = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
+        if done(view):
             return view
-        who = links[f"{names[str(view['to_act'])]} general"]
+        who = links[GENERALS[str(view["to_act"])]]
         legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
-        keen = [a for a in legal if a.startswith(("activate", "take", "launch", "sail", "attack", "fight", "stand",
-                                                  "dive", "fly"))]
+        wanted = [a for a in legal if a.startswith(keen)] if keen else []
         assert c.post(f"/api/campaigns/{cid}/act", headers=auth(who),
-                      json={"action": rng.choice(keen or legal)}).status_code == 200
-    raise AssertionError("no fight at sea")
+                      json={"action": rng.choice(wanted or legal)}).status_code == 200
+    raise AssertionError("the campaign never got there")
 
 
 def test_a_fight_at_sea_asks_for_one_number_per_enemy_unit_and_keeps_the_other_sides_secret(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="norway")
-    view = to_a_fight_at_sea(c, cid, links)
+    view = play_until(c, cid, links, lambda v: v["step"] == "nv_alloc", KEEN)
     names = {"allies": "Allies", "axis": "Germans"}
     deciding = str(view["to_act"])
     me = links[f"{names[deciding]} general"]
@@ -191,33 +197,26 @@ def test_a_fight_at_sea_asks_for_one_number_per_enemy_unit_and_keeps_the_other_s
     assert 'data-action="allocate ' not in html, "no button per allocation"
     # once one side has declared, the other side and the organiser see how many dice it has, not where they go
     counters = load_scenario("norway").counters
-    rng = random.Random(7)
-    for _ in range(400):
-        now = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
-        combat = (now.get("strategic") or {}).get("combat")
-        if now["step"] == "nv_alloc" and combat and not combat["rolled"]:
-            waiting = str(now["to_act"])
-            declared_by = "axis" if waiting == "allies" else "allies"
-            theirs = c.get(f"/api/campaigns/{cid}/view", headers=auth(links[f"{names[declared_by]} general"])).json()
-            declared = [(t, k) for v in theirs["strategic"]["combat"]["volleys"] if v["side"] == declared_by
-                        for t, k in (v.get("alloc") or {}).items()]
-            if declared:
-                for watcher in (links[f"{names[waiting]} general"], links["organiser"]):
-                    other_page = client(url)
-                    joined(other_page, watcher)
-                    seen = other_page.get(f"/c/{cid}").text
-                    assert "secret until the roll" in seen
-                    for t, k in declared:
-                        name = counters[t].name if t in counters else "harbour"
-                        assert f"{name} {k}" not in seen, "where the dice go is the declaring side's secret"
-                return
-        who = links[f"{names[str(now['to_act'])]} general"]
-        legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
-        keen = [a for a in legal if a.startswith(("allocate", "activate", "take", "launch", "sail", "attack",
-                                                  "fight", "stand", "dive", "fly"))]
-        assert c.post(f"/api/campaigns/{cid}/act", headers=auth(who),
-                      json={"action": rng.choice(keen or legal)}).status_code == 200
-    raise AssertionError("no fight with one side declared and the other to declare")
+
+    def declared(view: dict[str, Any]) -> list[tuple[str, int]]:
+        """What the side that declared first put where (its own view), while the other side is to declare."""
+        combat = (view.get("strategic") or {}).get("combat")
+        if view["step"] != "nv_alloc" or not combat or combat["rolled"]:
+            return []
+        first = "axis" if view["to_act"] == "allies" else "allies"
+        theirs = c.get(f"/api/campaigns/{cid}/view", headers=auth(links[GENERALS[first]])).json()
+        return [(t, k) for v in theirs["strategic"]["combat"]["volleys"] if v["side"] == first
+                for t, k in (v.get("alloc") or {}).items()]
+
+    now = play_until(c, cid, links, lambda v: bool(declared(v)), ("allocate", *KEEN), seed=7, most=400)
+    for watcher in (links[GENERALS[str(now["to_act"])]], links["organiser"]):
+        other_page = client(url)
+        joined(other_page, watcher)
+        seen = other_page.get(f"/c/{cid}").text
+        assert "secret until the roll" in seen
+        for t, k in declared(now):
+            name = counters[t].name if t in counters else "harbour"
+            assert f"{name} {k}" not in seen, "where the dice go is the declaring side's secret"
 
 
 def test_a_bad_or_foreign_as_tag_is_refused_plainly(url: str) -> None:
@@ -279,19 +278,10 @@ def test_the_home_page_shows_a_campaign_that_cannot_be_read_without_hiding_the_o
 def test_an_after_action_report_of_each_finished_turn(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine")
-    names = {"allies": "Allies", "axis": "Germans"}
-    rng = random.Random(3)
     browser = client(url)
     joined(browser, links["organiser"])
     assert browser.get(f"/c/{cid}/report?turn=1").status_code == 422, "turn 1 is not over yet"
-    for _ in range(600):  # both generals play on until turn 2 begins
-        view = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
-        if view["turn"] >= 2:
-            break
-        who = links[f"{names[view['to_act']]} general"]
-        legal = c.get(f"/api/campaigns/{cid}/view", headers=auth(who)).json()["legal"]
-        acted = c.post(f"/api/campaigns/{cid}/act", headers=auth(who), json={"action": rng.choice(legal)})
-        assert acted.status_code == 200
+    play_until(c, cid, links, lambda v: v["turn"] >= 2, seed=3)
     page = browser.get(f"/c/{cid}").text
     assert f'href="/c/{cid}/report?turn=1&amp;as=' in page, "the organiser's tools link the report"
     report = browser.get(f"/c/{cid}/report?turn=1")

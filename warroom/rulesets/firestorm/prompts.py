@@ -4,7 +4,7 @@ who acts, the battle on the map, the turn's count of battles."""
 
 from __future__ import annotations
 
-from warroom.core.state import CHANCE, REPORT, TERMINAL
+from warroom.core.state import CHANCE, TERMINAL
 from warroom.rulesets.firestorm import dday
 from warroom.rulesets.firestorm.state import FirestormState
 
@@ -32,102 +32,81 @@ def count_line(st: FirestormState) -> str:
     return f" (battle {st.battle_no} of {st.battles_total} this turn)" if st.battles_total else ""
 
 
+ASKED = {
+    "dday_tonga": "D-Day opens with {landing}. The landing is fought at the table; report its victory points with the "
+                  "Allies as the attacker. The Allied score picks the row of the landing table (a game in which "
+                  "neither side reaches 3 VP counts as row 3), which decides the paratroopers' fate and whether the "
+                  "drop zone is taken.",
+    "dday_neptune": "D-Day goes on with {landing}. The beach is taken whatever happens; the result decides whether "
+                    "the beach's tank brigade lands, how strong the follow-up attack from the beach is, and how long "
+                    "the beach stays blocked. Report the landing's victory points with the Allies as the attacker: "
+                    "the Allied score picks the row of the landing table.",
+    "dday_exploit": "The Allies may attack inland from the beaches they took: each follow-up attack goes from a "
+                    "beach to an adjacent German area, with the Firestorm troops the landing allowed. Pass to make "
+                    "no more.",
+    "dday_pz21": "The Germans choose where 21. Panzerdivision counter-attacks the landings: an arrow into an area "
+                 "the Allies took today.",
+    "await_reports": "The turn waits for battles at the table: once their commanders report the results, the "
+                     "after-action steps of each battle follow in order.",
+    "report": "A battle is at the table: {battle}. The commanders play it, then one side reports the victory points "
+              "(attacker first) and the other confirms.",
+    "plan_place": "The {side} place the troops they bring in before this turn's battles: each goes to an area they "
+                  "hold that the scenario allows and that has room.",
+    "arrow": "The {side} have the initiative{count}: choose where to attack. A battle arrow runs from an area you "
+             "hold to an adjacent enemy area; pass to give up this battle.",
+    "attack_commit": "{Battle}. The {side}, as attackers, commit up to two Firestorm troops (and air support where "
+                     "it is left): each adds to the attack.",
+    "defend_commit": "{Battle}. The {side}, as defenders, commit up to two Firestorm troops to hold it.",
+    "mode_choice": "{Battle}. The {side} choose how it is fought: at the table by the commanders, or by the "
+                   "General's Wargame. Either general may claim a battle for the table while they have claims left: "
+                   "the attacker first, then the defender.",
+    "retreat": "The {side} lost the battle for {attacked}: choose where each troop that survived falls back, to an "
+               "adjacent area they hold with room.",
+    "advance": "The {side} won: choose which troops advance into the area they took (or pass to stay where they "
+               "are).",
+    "reinforce": "Strategic phase: the {side} place this turn's reinforcements in areas they hold that the scenario "
+                 "allows.",
+    "moves": "Strategic phase: the {side} make their strategic moves, through areas they hold; pass when done.",
+    "fleet_moves": "Strategic phase: the {side} move their ships and aircraft on the Strategic Map; pass when done.",
+    "sa_stuka": "Before the Strategic Actions, the {side} decide whether to lend their Ju 87 dive bombers to this "
+                "turn's land battles instead of the war at sea.",
+    "sa_choose": "Strategic Game: the {side} choose their next Strategic Action{actions}: activate a harbour, an "
+                 "airfield or a sea area, or pass.",
+    "sa_form": "The {side} gather the ships or aircraft that take part in this action, then launch it.",
+    "sa_move": "The {side} move their group one area at a time; they may attack enemy ships where they meet, or "
+               "halt.",
+    "nv_evade": "The ships attacked may stand and fight, or try to slip away: evading means the attackers fire only "
+                "part of their dice.",
+    "nv_alloc": "A fight at sea: the {side} share out their dice among the enemy ships and submarines before the "
+                "roll. Each side decides in secret; the dice are rolled together.",
+    "nv_retreat": "The {side} lost the fight at sea: choose where their surviving ships withdraw.",
+    "nv_reply": "Submarines attacked the {side}' ships: stop here and reply with every ship, or sail on and reply "
+                "with half of them.",
+    "nv_aim": "Enemy submarines and surface ships are both here: the {side} choose, counter by counter, which of the "
+              "two each attacks.",
+}
+"""The sentence of each step: `{side}` who decides, `{battle}`/`{Battle}` the battle on the map, `{count}` the
+turn's count of battles, `{attacked}` the area fought for, `{landing}` the D-Day landing, `{actions}` the
+Strategic Actions left."""
+
+
 def asking(st: FirestormState) -> str:
     """The decision asked for now, addressed to everyone watching: who decides what, and why it matters."""
     if st.is_terminal():
         return f"The campaign is over: {st.outcome_text()}."
     who = st.current_player()
-    names = st.sc.side_names
-    side = names.get(who, who)
-    step = st.step
-    if step == "dday_tonga":
-        return (f"D-Day opens with {dday.landing(st)}. The landing is fought at the table; report its victory "
-                "points with the Allies as the attacker. The Allied score picks the row of the landing table (a "
-                "game in which neither side reaches 3 VP counts as row 3), which decides the paratroopers' fate "
-                "and whether the drop zone is taken.")
-    if step == "dday_neptune":
-        return (f"D-Day goes on with {dday.landing(st)}. The beach is taken whatever happens; the result decides "
-                "whether the beach's tank brigade lands, how strong the follow-up attack from the beach is, and "
-                "how long the beach stays blocked. Report the landing's victory points with the Allies as the "
-                "attacker: the Allied score picks the row of the landing table.")
-    if step == "dday_exploit":
-        return ("The Allies may attack inland from the beaches they took: each follow-up attack goes from a beach "
-                "to an adjacent German area, with the Firestorm troops the landing allowed. Pass to make no more.")
-    if step == "dday_pz21":
-        return ("The Germans choose where 21. Panzerdivision counter-attacks the landings: an arrow into an area "
-                "the Allies took today.")
-    if who == REPORT:
-        if step == "await_reports":
-            return ("The turn waits for battles at the table: once their commanders report the results, the "
-                    "after-action steps of each battle follow in order.")
-        return (f"A battle is at the table: {battle_line(st)}. The commanders play it, then one side reports the "
-                "victory points (attacker first) and the other confirms.")
     if who == CHANCE:
         return "The dice are rolled next."
     if who == TERMINAL:
         return "The campaign is over."
-    if step == "plan_place":
-        return (f"The {side} place the troops they bring in before this turn's battles: each goes to an area "
-                "they hold that the scenario allows and that has room.")
-    if step == "arrow":
-        return (f"The {side} have the initiative{count_line(st)}: choose where to attack. A battle arrow runs from "
-                "an area you hold to an adjacent enemy area; pass to give up this battle.")
-    if step == "attack_commit":
-        return (f"{battle_line(st)[0].upper()}{battle_line(st)[1:]}. The {side}, as attackers, commit up to two "
-                "Firestorm troops (and air support where it is left): each adds to the attack.")
-    if step == "defend_commit":
-        return (f"{battle_line(st)[0].upper()}{battle_line(st)[1:]}. The {side}, as defenders, commit up to two "
-                "Firestorm troops to hold it.")
-    if step == "mode_choice":
-        return (f"{battle_line(st)[0].upper()}{battle_line(st)[1:]}. The {side} choose how it is fought: at the "
-                "table by the commanders, or by the General's Wargame. Either general may claim a battle for the "
-                "table while they have claims left: the attacker first, then the defender.")
-    if step == "retreat":
-        return (f"The {side} lost the battle for {st.area_label(st.battle.to if st.battle else '')}: choose where "
-                "each troop that survived falls back, to an adjacent area they hold with room.")
-    if step == "advance":
-        return (f"The {side} won: choose which troops advance into the area they took (or pass to stay "
-                "where they are).")
-    if step == "reinforce":
-        return (f"Strategic phase: the {side} place this turn's reinforcements in areas they hold that the "
-                "scenario allows.")
-    if step == "moves":
-        return (f"Strategic phase: the {side} make their strategic moves, through areas they hold; pass when "
-                "done.")
-    if step == "fleet_moves":
-        return f"Strategic phase: the {side} move their ships and aircraft on the Strategic Map; pass when done."
-    if step.startswith(("sa_", "nv_")):
-        return naval_asking(st, side)
-    return f"The {side} decide ({st.phase()})."
-
-
-def naval_asking(st: FirestormState, side: str) -> str:
-    """The Strategic Game's decisions (Norway): actions, groups, moves and fights at sea."""
+    text = ASKED.get(st.step)
+    if text is None:
+        return f"The {st.sc.side_names.get(who, who)} decide ({st.phase()})."
+    battle = battle_line(st)
     navy = st.navy
-    left = f" ({navy.actions_left} actions left this turn)" if navy is not None and navy.actions_left else ""
-    step = st.step
-    if step == "sa_stuka":
-        return (f"Before the Strategic Actions, the {side} decide whether to lend their Ju 87 dive bombers to this "
-                "turn's land battles instead of the war at sea.")
-    if step == "sa_choose":
-        return (f"Strategic Game: the {side} choose their next Strategic Action{left}: activate a harbour, an "
-                "airfield or a sea area, or pass.")
-    if step == "sa_form":
-        return f"The {side} gather the ships or aircraft that take part in this action, then launch it."
-    if step == "sa_move":
-        return f"The {side} move their group one area at a time; they may attack enemy ships where they meet, or halt."
-    if step == "nv_evade":
-        return ("The ships attacked may stand and fight, or try to slip away: evading means the attackers fire "
-                "only part of their dice.")
-    if step == "nv_alloc":
-        return (f"A fight at sea: the {side} share out their dice among the enemy ships and submarines before the "
-                "roll. Each side decides in secret; the dice are rolled together.")
-    if step == "nv_retreat":
-        return f"The {side} lost the fight at sea: choose where their surviving ships withdraw."
-    if step == "nv_reply":
-        return (f"Submarines attacked the {side}' ships: stop here and reply with every ship, or sail on and reply "
-                "with half of them.")
-    if step == "nv_aim":
-        return (f"Enemy submarines and surface ships are both here: the {side} choose, counter by counter, which "
-                "of the two each attacks.")
-    return f"The {side} decide ({st.phase()})."
+    fields = {"side": st.sc.side_names.get(who, who), "battle": battle, "Battle": battle[:1].upper() + battle[1:],
+              "count": count_line(st), "attacked": st.area_label(st.battle.to) if st.battle else "",
+              "actions": f" ({navy.actions_left} actions left this turn)" if navy and navy.actions_left else ""}
+    if "{landing}" in text:
+        fields["landing"] = dday.landing(st)
+    return text.format(**fields)
