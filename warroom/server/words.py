@@ -15,8 +15,9 @@ from warroom.server.portable import the
 GROUP_FROM = 12
 """Longer lists of choices are grouped by what they share: 'move 21. Panzer from B3' then one button per
 destination."""
-JOINS = (" to ", " in ")
-"""Where a choice's words split into what is done and where: 'move X from A | to B', 'place X | in B'."""
+JOINS = (" to ", " in ", " with ")
+"""Where a choice's words split into what is done and where or how: 'move X from A | to B', 'place X | in B',
+'attack Hamar | with 2 battalions from Oslo' (at the last of them)."""
 
 
 def actor_words(st: Any, who: str) -> str:
@@ -41,14 +42,14 @@ def asking(st: Any) -> str:
 
 def choices(st: Any, legal: Sequence[Action]) -> list[dict[str, Any]]:
     """The choices as the page shows them: [{'head': words or '', 'options': [{'action', 'words'}]}]. A short list
-    is one group without a head; a long one is grouped by the words before the last ' to ' or ' in '."""
+    is one group without a head; a long one is grouped by the words before the last of `JOINS`."""
     describe = rulesets.of(st).describe
     rows = [(a.to_str(), describe(st, a)) for a in legal]
     if len(rows) <= GROUP_FROM:
         return [{"head": "", "options": [{"action": a, "words": w} for a, w in rows]}]
     groups: dict[str, list[dict[str, str]]] = {}
     for action, words in rows:
-        cut = max(words.rfind(j) for j in JOINS)
+        cut = last_join(words)
         head, tail = (words[:cut], words[cut + 1:]) if cut > 0 else ("", words)
         groups.setdefault(head, []).append({"action": action, "words": tail, "full": words})
     out = []
@@ -58,6 +59,16 @@ def choices(st: Any, legal: Sequence[Action]) -> list[dict[str, Any]]:
             head = ""
         out.append({"head": head, "options": options})
     return out
+
+
+def last_join(words: str) -> int:
+    """Where the last of `JOINS` starts outside brackets ('commit X (+5 in bocage)' has none), or -1."""
+    depth, cut = 0, -1
+    for i, ch in enumerate(words):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch == " " and any(words.startswith(j, i) for j in JOINS):
+            cut = i
+    return cut
 
 
 def undone_words(start: Any, real: Sequence[LogEntry], shown: Sequence[LogEntry]) -> list[dict[str, Any]]:
