@@ -105,7 +105,7 @@ def _unknown_border(d: Path) -> None:
 
 def _island(d: Path) -> None:
     _append(d / "map.toml", '\n[[area]]\nid = "E9"\nname = "Island"\nmap = "caen"\nvp = 0\nterrain = "plain"\n'
-                            'x = 10\ny = 10\nflags = []\nsupply = ""\ncontrol = "axis"\nassumption = "broken"\n')
+                            'x = 980\ny = 680\nflags = []\nsupply = ""\ncontrol = "axis"\nassumption = "broken"\n')
 
 
 def _bad_toml(d: Path) -> None:
