@@ -3,14 +3,18 @@ terrain, and labels and troop tokens that never overlap, on every bundled map in
 
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
 import shapely
 from test_svg import play
 
+from warroom import rulesets
+from warroom.core.state import CHANCE
 from warroom.rulesets.firestorm import FirestormState, new_game
-from warroom.scenarios import load_scenario
+from warroom.scenarios import load_game, load_scenario
+from warroom.server.kampen_board import board_svg
 from warroom.server.svg import ground_of, map_svgs
 from warroom.server.territory import Box, Layout, around, ground, overlaps, token_block
 
@@ -131,3 +135,34 @@ def test_a_map_too_crowded_to_lay_out_still_shows_every_troop_and_name() -> None
     assert layout.place(20, 10, around(30, 20, 20, 10, 5)) is None
     x, y = layout.force(80, 10, 30, 20)
     assert (x, y) == (0, 15), "forced inside the map, next to its point"
+
+
+def test_the_kampen_board_is_territories_with_names_and_counts_that_never_overlap() -> None:
+    boxes_seen = 0
+    for advanced in (False, True):
+        for seed, depth in ((1, 0), (1, 150), (2, 600), (3, 1500)):
+            st = rulesets.new_game(load_game("kampen"), {"seed": seed, "seats": 3, "advanced": advanced})
+            rng = random.Random(seed)
+            for _ in range(depth):
+                if st.is_terminal():
+                    break
+                st.apply_action(st.chance_dice().sample(rng) if st.current_player() == CHANCE
+                                else rng.choice(list(st.legal_actions())))
+            root = ET.fromstring(board_svg(st.sc, st.view(None)))
+            cells = {p.get("data-area") for p in root.iter(f"{SVG}path") if "cell" in p.get("class", "")}
+            assert cells >= set(st.sc.board.land), "every land area is a territory"
+            placed: list[tuple[str, Box]] = []
+            for g in root.iter(f"{SVG}g"):
+                cls = g.get("class", "")
+                rect = g.find(f"{SVG}rect")
+                if rect is not None and ("name-plate" in cls or "battalions" in cls):
+                    x, y, w, h = (float(rect.get(k, "0")) for k in ("x", "y", "width", "height"))
+                    placed.append((cls, (x, y, w, h)))
+            names = [c for c, _ in placed if "name-plate" in c]
+            assert len(names) == len(st.sc.board.land) + len(st.sc.board.inaccessible), "every area named"
+            for i, (what, b) in enumerate(placed):
+                assert b[0] >= 0 and b[0] + b[2] <= st.sc.board.width, what
+                for other, c in placed[i + 1:]:
+                    assert not overlaps(b, c, gap=0), (seed, depth, what, other)
+            boxes_seen += len(placed)
+    assert boxes_seen > 400

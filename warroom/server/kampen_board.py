@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warroom import rulesets
+from warroom.core.geometry import inside
 from warroom.rulesets.kampen.view import seat_view
 from warroom.server.portable import ANY_SIDE, seat_label, seat_of
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
+from warroom.server.territory import Ground, Layout, around, ground
 from warroom.server.words import asking, choices
 
 if TYPE_CHECKING:
@@ -26,7 +28,11 @@ AREA_R = 17
 SEA_R = 30
 CSS = """
 .kampen .bg{fill:#cfe3f3}
-.kampen .land-bg{fill:#efe8d4;stroke:#b7aa86;stroke-width:1}
+.kampen .land-bg{fill:#efe8d4;stroke:#5d7f9c;stroke-width:2.5}
+.kampen .cell{fill:var(--side,#efe8d4);fill-opacity:.25;stroke:#9c927a;stroke-width:1.2}
+.kampen .cell.other{fill:#cfcabd;fill-opacity:.9}
+.kampen .plate{fill:#fffdf6;fill-opacity:.9;stroke:#b9b09b;stroke-width:.6}
+.kampen text{pointer-events:none}
 .kampen .border{stroke:#8f866f;stroke-width:2.5}
 .kampen .border.fjord,.kampen .border.lake{stroke:#3d7bb0;stroke-width:2.5;stroke-dasharray:7 5}
 .kampen .coast{stroke:#7fa9cc;stroke-width:1;stroke-dasharray:2 4}
@@ -66,10 +72,29 @@ def board_svg(sc: KampenScenario, view: Mapping[str, Any]) -> str:
                                                       "orient": "auto"},
                                            tag("path", {"class": "arrowhead", "d": "M0,0 L10,5 L0,10 z"}))),
                        tag("rect", {"class": "bg", "x": 0, "y": 0, "width": b.width, "height": b.height})]
+    troops: Mapping[str, Mapping[str, int]] = view["troops"]
+    ground = board_ground(sc)
+    if ground.land:
+        body.append(tag("path", {"class": "land-bg", "d": ground.land}))
+    for aid, d in ground.cells.items():  # each area a territory, tinted by who holds it
+        holder = holder_of(troops.get(aid, {}))
+        cls = "cell other" if aid in b.inaccessible else f"cell {side_class(holder)}" if holder else "cell"
+        body.append(tag("path", {"class": cls, "d": d, **({} if aid in b.inaccessible else {"data-area": aid})}))
+    layout = Layout(b.width, b.height)
+    for area in b.land.values():
+        ring = AREA_R + (10 if (view.get("battle") or {}).get("area") == area.id else 4)
+        layout.block((area.x - ring, area.y - ring, 2 * ring, 2 * ring))
+        layout.block(badge_box(sc, area.x, area.y, troops.get(area.id, {})))
+    for water in b.seas.values():
+        layout.block((water.x - SEA_R - 8, water.y - SEA_R - 8, 2 * SEA_R + 16, 2 * SEA_R + 16))
+    for o in b.inaccessible.values():
+        layout.block((o.x - AREA_R - 6, o.y - AREA_R - 6, 2 * AREA_R + 12, 2 * AREA_R + 12))
+    names = {aid: name_plate(name, x, y, layout, ground, aid) for aid, name, x, y in (
+        *((a.id, a.name, a.x, a.y) for a in b.land.values()),
+        *((o.id, o.name, o.x, o.y) for o in b.inaccessible.values()))}
     for o in b.inaccessible.values():
         body.append(tag("g", {"class": "inaccessible"}, tag("circle", {"class": "other", "cx": o.x, "cy": o.y,
-                                                                        "r": AREA_R + 6}),
-                        text(o.x, o.y + AREA_R + 16, o.name, "name")))
+                                                                        "r": AREA_R + 6}), names[o.id]))
     for area in b.land.values():  # each sea its coast faces, faintly
         for faced in sorted(area.seas):
             s = b.seas[faced]
@@ -79,7 +104,6 @@ def board_svg(sc: KampenScenario, view: Mapping[str, Any]) -> str:
         if one is not None and two is not None:
             body.append(tag("line", {"class": f"border {border.kind.value}", "x1": one.x, "y1": one.y,
                                      "x2": two.x, "y2": two.y}))
-    troops: Mapping[str, Mapping[str, int]] = view["troops"]
     for attacked, attack in view["attacks"].items():
         to = b.land[attacked]
         for origin in attack["from"]:
@@ -87,7 +111,7 @@ def board_svg(sc: KampenScenario, view: Mapping[str, Any]) -> str:
             if frm is not None:
                 body.append(arrow(frm.x, frm.y, to.x, to.y, attack["country"], sc.names))
     for area in b.land.values():
-        body.append(area_group(sc, area.id, troops.get(area.id, {}), view))
+        body.append(area_group(sc, area.id, troops.get(area.id, {}), view, names[area.id]))
     fleet: Mapping[str, Sequence[Mapping[str, Any]]] = view.get("fleet", {})
     for water in b.seas.values():
         body.append(sea_group(sc, water.id, fleet.get(water.id, ()), view))
@@ -121,9 +145,59 @@ def arrow(x1: float, y1: float, x2: float, y2: float, country: str, names: Mappi
                         "y2": fmt(y2 - uy * (AREA_R + 4))}, title(f"{names[country]} attack"))
 
 
-def area_group(sc: KampenScenario, aid: str, here: Mapping[str, int], view: Mapping[str, Any]) -> str:
+GROUNDS: dict[int, tuple[Any, Ground]] = {}
+"""The territories of each board drawn so far (the scenario kept, so that its id stays its own)."""
+
+
+def board_ground(sc: KampenScenario) -> Ground:
+    """The board's territories: a cell per land area and per inaccessible area on the land, clipped to the
+    board's land outline (computed once per scenario)."""
+    cached = GROUNDS.get(id(sc))
+    if cached is None or cached[0] is not sc:
+        b = sc.board
+        centres = {a.id: (float(a.x), float(a.y)) for a in b.land.values()}
+        centres.update({o.id: (float(o.x), float(o.y)) for o in b.inaccessible.values()
+                        if not b.outline or inside(b.outline, o.x, o.y)})
+        cached = (sc, ground(b.width, b.height, centres, b.outline, ()))
+        if len(GROUNDS) > 16:
+            GROUNDS.clear()
+        GROUNDS[id(sc)] = cached
+    return cached[1]
+
+
+def holder_of(here: Mapping[str, int]) -> str:
+    """Who holds an area: Germany wherever it has battalions, else the first of Norway and the Allies there."""
+    return "germany" if here.get("germany") else next((c for c in ("norway", "allies") if here.get(c)), "")
+
+
+BADGE_W = 30
+BADGE_H = 17
+
+
+def badge_box(sc: KampenScenario, x: float, y: float, here: Mapping[str, int]) -> tuple[float, float, float, float]:
+    """The row of battalion counts under an area's disc."""
+    n = sum(1 for c in sc.countries if here.get(c))
+    w = max(n * (BADGE_W + 3) - 3, 0)
+    return (x - w / 2, y + AREA_R + 3, w, BADGE_H if n else 0)
+
+
+def name_plate(name: str, x: float, y: float, layout: Layout, ground: Ground, aid: str) -> str:
+    """An area's name on a plate, where the layout finds room: above its disc first, inside its own territory."""
+    w = 8 + 7.6 * len(name)
+    above = (x, y - AREA_R - 5 - NAME_H / 2)
+    spots = ground.inside_first(aid, [above, *around(x, y, w, NAME_H, AREA_R + 5)])
+    nx, ny = layout.place(w, NAME_H, spots) or layout.force(w, NAME_H, *above)
+    return tag("g", {"class": "name-plate"}, tag("rect", {"class": "plate", "x": fmt(nx), "y": fmt(ny),
+                                                          "width": fmt(w), "height": NAME_H, "rx": 3}),
+               text(nx + w / 2, ny + NAME_H / 2, name, "name"))
+
+
+NAME_H = 18
+
+
+def area_group(sc: KampenScenario, aid: str, here: Mapping[str, int], view: Mapping[str, Any], name: str) -> str:
     a = sc.board.land[aid]
-    holder = "germany" if here.get("germany") else next((c for c in ("norway", "allies") if here.get(c)), "")
+    holder = holder_of(here)
     classes = ["area", *(["held", side_class(holder)] if holder else []), *(["point"] if a.point_city else [])]
     battle = view.get("battle")
     parts = [title(area_tip(sc, aid, here)),
@@ -134,16 +208,15 @@ def area_group(sc: KampenScenario, aid: str, here: Mapping[str, int], view: Mapp
         parts.append(tag("circle", {"class": "battle-ring", "cx": a.x, "cy": a.y, "r": AREA_R + 10}))
     if a.airfield:
         parts.append(text(a.x, a.y, "✈", "count"))
-    parts.append(text(a.x, a.y - AREA_R - 11, a.name, "name"))
+    parts.append(name)
     countries = [c for c in sc.countries if here.get(c)]
-    width = 30
-    left = a.x - (len(countries) * (width + 3) - 3) / 2
+    left = badge_box(sc, a.x, a.y, here)[0]
     for i, c in enumerate(countries):
-        x = left + i * (width + 3)
+        x = left + i * (BADGE_W + 3)
         parts.append(tag("g", {"class": f"battalions {side_class(c)}"},
-                         tag("rect", {"class": "tok", "x": fmt(x), "y": a.y + AREA_R + 3, "width": width,
-                                      "height": 17, "rx": 3}),
-                         text(x + width / 2, a.y + AREA_R + 11.5, f"{LETTER[c]}{here[c]}", "count")))
+                         tag("rect", {"class": "tok", "x": fmt(x), "y": a.y + AREA_R + 3, "width": BADGE_W,
+                                      "height": BADGE_H, "rx": 3}),
+                         text(x + BADGE_W / 2, a.y + AREA_R + 11.5, f"{LETTER[c]}{here[c]}", "count")))
     return tag("g", {"class": " ".join(classes), "data-area": aid}, *parts)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from warroom.core.geometry import inside, outline_problem
 from warroom.core.schema import Reader
 
 TERRAINS = ("plain", "bocage", "city")
@@ -112,59 +113,11 @@ def land_outline(m: Reader, mid: str) -> tuple[tuple[int, int], ...]:
     if outside:
         m.fail(f"map {mid!r}: 'land' point {outside[0]} lies outside the map ({width} x {height})")
         return ()
-    crossing = crossed_edges(points)
-    if crossing is not None:
-        m.fail(f"map {mid!r}: 'land' crosses itself (the edges from {points[crossing[0]]} and from "
-               f"{points[crossing[1]]}): list the outline's points in order round it")
-        return ()
-    if abs(ring_area(points)) < 1:
-        m.fail(f"map {mid!r}: 'land' encloses no ground (its points lie on one line)")
+    problem = outline_problem(points)
+    if problem:
+        m.fail(f"map {mid!r}: 'land' {problem}")
         return ()
     return points
-
-
-def ring_area(points: tuple[tuple[int, int], ...]) -> float:
-    """The signed area a closed outline encloses (the shoelace formula)."""
-    return sum(points[i - 1][0] * p[1] - p[0] * points[i - 1][1] for i, p in enumerate(points)) / 2
-
-
-def crossed_edges(points: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
-    """The first two edges of a closed outline that touch, not being neighbours (their starting points' indexes);
-    None when it is a simple polygon."""
-    n = len(points)
-
-    def side(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> int:
-        turn = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-        return (turn > 0) - (turn < 0)
-
-    def on(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bool:
-        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
-
-    for i in range(n):
-        a, b = points[i], points[(i + 1) % n]
-        for j in range(i + 2, n):
-            if i == 0 and j == n - 1:
-                continue  # the last edge meets the first at their shared point
-            c, d = points[j], points[(j + 1) % n]
-            s1, s2, s3, s4 = side(a, b, c), side(a, b, d), side(c, d, a), side(c, d, b)
-            if (s1 != s2 and s3 != s4) or (s1 == 0 and on(a, b, c)) or (s2 == 0 and on(a, b, d)) or \
-                    (s3 == 0 and on(c, d, a)) or (s4 == 0 and on(c, d, b)):
-                return i, j
-    return None
-
-
-def inside(points: tuple[tuple[int, int], ...], x: float, y: float) -> bool:
-    """Whether (x, y) lies inside or on a closed outline (ray casting)."""
-    hit = False
-    n = len(points)
-    for i in range(n):
-        (x1, y1), (x2, y2) = points[i - 1], points[i]
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            hit = not hit
-    return hit or any(min(points[i - 1][0], p[0]) <= x <= max(points[i - 1][0], p[0])
-                      and min(points[i - 1][1], p[1]) <= y <= max(points[i - 1][1], p[1])
-                      and (p[0] - points[i - 1][0]) * (y - points[i - 1][1])
-                      == (p[1] - points[i - 1][1]) * (x - points[i - 1][0]) for i, p in enumerate(points))
 
 
 def _check_places(maps: dict[str, dict[str, Any]], areas: dict[str, AreaDef], problems: list[str],

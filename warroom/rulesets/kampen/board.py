@@ -21,6 +21,7 @@ from typing import Any
 
 import warroom
 from warroom.core.errors import ScenarioError, UnknownNameError
+from warroom.core.geometry import inside, outline_problem
 from warroom.core.schema import Reader
 
 DATA = Path(warroom.__file__).resolve().parent / "scenarios" / "data" / "kampen"
@@ -137,6 +138,8 @@ class Board:
     raid_box: tuple[int, int]
     adjacency: Mapping[str, tuple[str, ...]]
     kinds: Mapping[frozenset[str], BorderKind]
+    outline: tuple[tuple[int, int], ...] = ()  # drawing only: the land's outline ([board] land); () all land
+    outline_assumption: str = ""
     _points: tuple[frozenset[str], frozenset[str], frozenset[str]] = field(init=False, repr=False, compare=False)
     land_by_name: tuple[str, ...] = field(init=False, repr=False, compare=False)
     """The land areas' ids, sorted."""
@@ -232,6 +235,7 @@ class Board:
         out += [f"border {b.a}-{b.b}: {b.assumption}" for b in self.borders if b.assumption]
         out += [f"airfield {r.airfield}: {r.assumption}" for r in self.air_ranges.values() if r.assumption]
         out += [f"inaccessible {i.id}: {i.assumption}" for i in self.inaccessible.values() if i.assumption]
+        out += [f"the land's outline: {self.outline_assumption}"] if self.outline_assumption else []
         return out
 
 
@@ -264,14 +268,32 @@ def load_board(path: Path | str = BUNDLED_BOARD) -> Board:
     return parse_board(data, str(path))
 
 
+def _read_outline(head: Reader, width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """`[board] land`: the land's outline as x, y pairs inside the board, checked (`core.geometry`)."""
+    flat = head.integers("land")
+    if not flat:
+        return ()
+    points = tuple(zip(flat[0::2], flat[1::2], strict=False))
+    if len(flat) % 2 or len(points) < 3:
+        head.fail(f"'land' needs x, y pairs for at least 3 points, got {len(flat)} numbers")
+        return ()
+    outside = [p for p in points if not (0 <= p[0] <= width and 0 <= p[1] <= height)]
+    problem = f"point {outside[0]} lies outside the board ({width} x {height})" if outside else \
+        outline_problem(points)
+    if problem:
+        head.fail(f"'land' {problem}")
+        return ()
+    return points
+
+
 def parse_board(data: dict[str, Any], where: str) -> Board:
     """Build and check a board from parsed TOML. Raises `ScenarioError` listing every problem."""
     problems: list[str] = []
     root = Reader(where, data, problems)
     root.unknown_keys(TOP_KEYS)
     head = root.table("board", required=True)
-    head.unknown_keys({"width", "height", "telegraph", "southern_tip", "from_germany", "named_in_rules",
-                       *PROVENANCE})
+    head.unknown_keys({"width", "height", "telegraph", "southern_tip", "from_germany", "named_in_rules", "land",
+                       "land_assumption", *PROVENANCE})
     width = head.integer("width", lo=1)
     height = head.integer("height", lo=1)
     telegraph = head.text("telegraph")
@@ -279,6 +301,7 @@ def parse_board(data: dict[str, Any], where: str) -> Board:
     from_germany = head.texts("from_germany")
     named = head.texts("named_in_rules")
     _need_provenance(head, "the table")
+    outline = _read_outline(head, width, height)
     raid = root.table("raid_box", required=True)
     raid.unknown_keys({"name", "x", "y", *PROVENANCE})
     raid_box = (raid.integer("x"), raid.integer("y"))
@@ -295,6 +318,14 @@ def parse_board(data: dict[str, Any], where: str) -> Board:
     for aid in set(land) & set(seas):
         problems.append(f"{where}: id {aid!r} names both a land and a sea area")
     check.counts()
+    for a in land.values() if outline else ():  # the drawing must show each area where the rules have it
+        if not inside(outline, a.x, a.y):
+            problems.append(f"{where}: land area {a.id!r} (x = {a.x}, y = {a.y}) lies outside [board] 'land': move "
+                            "it, or the outline")
+    for sea in seas.values() if outline else ():
+        if inside(outline, sea.x, sea.y):
+            problems.append(f"{where}: sea area {sea.id!r} (x = {sea.x}, y = {sea.y}) lies on [board] 'land': move "
+                            "it, or the outline")
     check.references("[board] telegraph", [telegraph], land)
     check.references("[board] southern_tip", [southern_tip], land)
     check.references("[board] from_germany", from_germany, land, unique=True)
@@ -314,6 +345,7 @@ def parse_board(data: dict[str, Any], where: str) -> Board:
         land=MappingProxyType(land), seas=MappingProxyType(seas), borders=tuple(borders),
         air_ranges=MappingProxyType({r.airfield: r for r in ranges}), inaccessible=MappingProxyType(blocks),
         raid_box=raid_box, adjacency=MappingProxyType(adjacency), kinds=MappingProxyType(kinds),
+        outline=outline, outline_assumption=head.text("land_assumption", ""),
     )
 
 
