@@ -76,11 +76,12 @@ def page_errors() -> dict[int | str, dict[str, Any]]:
     return {code: {"description": meaning, "content": html} for code, meaning in TITLES_AND_MEANINGS.items()}
 
 
-def held_roles(request: Request, campaigns: Campaigns, cid: str) -> list[dict[str, Any]]:
+def held_roles(request: Request, campaigns: Campaigns, cid: str, row: Any = None) -> list[dict[str, Any]]:
     """The links of campaign `cid` this browser holds, still live: each one's tag, label, and whether the page acts
-    as it."""
+    as it (`row`: the campaign's row when the caller has read it already)."""
     current = getattr(request.state, "acting_as", "")
-    sc = None
+    sc = scenario_of(row) if row is not None else None
+    params = row.params if row is not None else {}
     out = []
     for secret in held_links(request, cid):
         try:
@@ -293,7 +294,7 @@ def add_pages(app: FastAPI) -> None:
         url = request.url.include_query_params(**{"as": tag}) if tag else request.url  # browser joins since
         here = url.path + (f"?{url.query}" if url.query else "")
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
-                   "here": here, "roles": held_roles(request, campaigns, cid), "reports": finished_turns(st),
+                   "here": here, "roles": held_roles(request, campaigns, cid, row), "reports": finished_turns(st),
                    "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)

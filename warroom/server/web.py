@@ -38,6 +38,7 @@ def version(markup: str) -> str:
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")), context_processors=[acting_as])
 templates.env.filters["version"] = version
+templates.env.auto_reload = False  # the templates are the package's own files: no stat() of each on every page
 KEY_HEADER = "X-Warroom-Key"
 KEY_COOKIE = "wr_server_key"
 KEY_NEEDED = ("creating or importing campaigns on this server needs its server key (ask the server's owner; send it "
