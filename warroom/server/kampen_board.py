@@ -15,7 +15,7 @@ from warroom.core.geometry import inside
 from warroom.rulesets.kampen.view import seat_view
 from warroom.server.portable import ANY_SIDE, seat_label, seat_of
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
-from warroom.server.territory import Ground, Layout, around, ground
+from warroom.server.territory import Ground, Layout, ground
 from warroom.server.words import asking, choices
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ def name_plate(name: str, x: float, y: float, layout: Layout, ground: Ground, ai
     """An area's name on a plate, where the layout finds room: above its disc first, inside its own territory."""
     w = 8 + 7.6 * len(name)
     above = (x, y - AREA_R - 5 - NAME_H / 2)
-    spots = ground.inside_first(aid, [above, *around(x, y, w, NAME_H, AREA_R + 5)])
+    spots = ground.spots(aid, x, y, w, NAME_H, AREA_R + 5, first=(above,))
     nx, ny = layout.place(w, NAME_H, spots) or layout.force(w, NAME_H, *above)
     return tag("g", {"class": "name-plate"}, tag("rect", {"class": "plate", "x": fmt(nx), "y": fmt(ny),
                                                           "width": fmt(w), "height": NAME_H, "rx": 3}),

@@ -339,7 +339,7 @@ def name_label(a: Mapping[str, Any], layout: Layout, ground: Ground) -> dict[str
     free there."""
     x, y = a["x"], a["y"]
     w = name_width(a["name"])
-    spots = ground.inside_first(a["id"], around(x, y, w, NAME_H, AREA_R + 3))
+    spots = ground.spots(a["id"], x, y, w, NAME_H, AREA_R + 3)
     at = layout.place(w, NAME_H, spots) or layout.force(w, NAME_H, x, y + AREA_R + 3 + NAME_H / 2)
     return {"name": at, "name_w": w}
 
@@ -355,7 +355,7 @@ def troop_labels(a: Mapping[str, Any], layout: Layout, ground: Ground) -> dict[s
     options.append(token_block([token_width(summary)], 200, TOKEN_H))
     found = None
     if labels:
-        found = any_free(layout, options, lambda bw, bh: ground.inside_first(a["id"], around(x, y, bw, bh, AREA_R + 3)))
+        found = any_free(layout, options, lambda bw, bh: ground.spots(a["id"], x, y, bw, bh, AREA_R + 3))
         if found is None:
             w, h = options[-1][0], options[-1][1]
             found = len(options) - 1, layout.force(w, h, x, y - AREA_R - 3 - h / 2)

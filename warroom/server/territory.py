@@ -30,6 +30,7 @@ class Ground:
     land: str  # '' when the whole map is land
     rivers: tuple[tuple[str, str, str, str], ...]  # (area, area, river name, path)
     shapes: dict[str, BaseGeometry] = field(default_factory=dict)  # each cell, to keep labels inside it
+    ordered: dict[tuple[Any, ...], list[tuple[float, float]]] = field(default_factory=dict)
 
     def inside_first(self, area: str, spots: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
         """`spots` with those inside the area's own territory first (each group in its order): a label placed
@@ -41,6 +42,18 @@ class Ground:
         inside = shapely.contains_xy(shape, [x for x, _ in listed], [y for _, y in listed])
         return [p for p, ok in zip(listed, inside, strict=True) if ok] + \
             [p for p, ok in zip(listed, inside, strict=True) if not ok]
+
+    def spots(self, area: str, x: float, y: float, w: float, h: float, near: float,
+              first: tuple[tuple[float, float], ...] = ()) -> list[tuple[float, float]]:
+        """`first`, then the spots `around` the point for a `w` x `h` box, inside the area's territory first:
+        worked out once per area and box size (a map is drawn again at every move, with the same areas)."""
+        key = (area, x, y, w, h, near, first)
+        found = self.ordered.get(key)
+        if found is None:
+            if len(self.ordered) > 20_000:
+                self.ordered.clear()
+            found = self.ordered[key] = self.inside_first(area, [*first, *around(x, y, w, h, near)])
+        return found
 
 
 def path_of(geometry: BaseGeometry) -> str:
@@ -156,6 +169,10 @@ class Layout:
         return x, y
 
 
+ROUND = tuple((math.cos(math.pi / 2 + k * math.pi / 8), math.sin(math.pi / 2 + k * math.pi / 8)) for k in range(16))
+"""Sixteen directions, from straight below, round."""
+
+
 def around(x: float, y: float, w: float, h: float, near: float, rings: int = 7, step: float = 12) -> Iterator[
         tuple[float, float]]:
     """Centres for a `w` x `h` box around the point (x, y), nearest first: just below, above, right and left of a
@@ -163,9 +180,8 @@ def around(x: float, y: float, w: float, h: float, near: float, rings: int = 7, 
     yield from ((x, y + near + h / 2), (x, y - near - h / 2), (x + near + w / 2, y), (x - near - w / 2, y))
     for ring in range(1, rings + 1):
         r = near + ring * step
-        for k in range(16):
-            angle = math.pi / 2 + k * math.pi / 8  # from straight below, round
-            yield x + math.cos(angle) * (r + w / 2), y + math.sin(angle) * (r + h / 2)
+        for cos, sin in ROUND:
+            yield x + cos * (r + w / 2), y + sin * (r + h / 2)
 
 
 def token_block(widths: Sequence[float], row_width: float, h: float, gap: float = 3) -> tuple[
