@@ -251,8 +251,10 @@ def test_the_decide_form_asks_for_the_result_and_a_confirmation(url: str) -> Non
     assert "decide-confirm" in form and "yes, settle it" in form
     assert c.post(f"/api/campaigns/{cid}/decide", headers=auth(links["organiser"]), json={"battle": 1}
                   ).status_code == 422  # the API never settles a result nobody typed either
+    script = page.get("/static/play.js").text  # the page's script, served once for every page
+    assert '<script src="/static/play.js"></script>' in html
     assert re.search(r'classList\.contains\("decide-yes"\)\) \{\s+const form = t\.closest\("form"\);\s+'
-                     r'post\("decide", \{\.\.\.result\(box, form\), key: form\.dataset\.key\}', html)
+                     r'post\("decide", \{\.\.\.result\(box, form\), key: form\.dataset\.key\}', script)
 
 
 # ----- a waiting result answers one battle's trip to the table, in one undo epoch ---------------------------------
@@ -477,7 +479,8 @@ def test_a_confirmation_names_the_result_it_saw(url: str) -> None:
     page.get("/join/" + links[f"{SIDE_NAMES[asked['defender']]} commanders"])
     html = page.get(f"/c/{cid}").text
     assert f'data-battle="{no}" data-attacker="0"' in html and 'data-defender="6"' in html
-    assert 'post("confirm", showing(box))' in html and "epoch: shown().epoch" in html
+    script = page.get("/static/play.js").text
+    assert 'post("confirm", showing(box))' in script and "epoch: shown().epoch" in script
     r = c.post(f"/api/campaigns/{cid}/confirm", headers=confirmer,
                json={"battle": no, "attacker_vp": 0, "defender_vp": 6, "epoch": 0})
     assert r.status_code == 200 and r.json()["applied"][0] == f"report {no} 0 6"

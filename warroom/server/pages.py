@@ -22,7 +22,7 @@ from warroom.server.errors import BadRequestError, KeyRequiredError, TooLargeErr
 from warroom.server.portable import ANY_SIDE, read_export, seat_label, seats_in_order
 from warroom.server.results import asked
 from warroom.server.service import Campaigns, Invitation, scenario_of
-from warroom.server.store import NotFoundError
+from warroom.server.store import Grant, NotFoundError
 from warroom.server.web import (
     KEY_COOKIE,
     TITLES_AND_MEANINGS,
@@ -76,16 +76,19 @@ def page_errors() -> dict[int | str, dict[str, Any]]:
     return {code: {"description": meaning, "content": html} for code, meaning in TITLES_AND_MEANINGS.items()}
 
 
-def held_roles(request: Request, campaigns: Campaigns, cid: str, row: Any = None) -> list[dict[str, Any]]:
+def held_roles(request: Request, campaigns: Campaigns, cid: str, row: Any = None,
+               who: Grant | None = None) -> list[dict[str, Any]]:
     """The links of campaign `cid` this browser holds, still live: each one's tag, label, and whether the page acts
-    as it (`row`: the campaign's row when the caller has read it already)."""
+    as it (`row`: the campaign's row, and `who`: the grant of the link the page acts as, when the caller has read
+    them already; a browser holding one link then costs no query)."""
     current = getattr(request.state, "acting_as", "")
     sc = scenario_of(row) if row is not None else None
     params = row.params if row is not None else {}
     out = []
     for secret in held_links(request, cid):
         try:
-            grant = campaigns.store.grant(secret)
+            grant = who if who is not None and current and link_tag(secret) == current else \
+                campaigns.store.grant(secret)
         except NotFoundError:
             continue  # revoked since
         if grant.campaign_id != cid:
@@ -294,7 +297,7 @@ def add_pages(app: FastAPI) -> None:
         url = request.url.include_query_params(**{"as": tag}) if tag else request.url  # browser joins since
         here = url.path + (f"?{url.query}" if url.query else "")
         context = {"cid": cid, "title": row.title, "view": shown["view"], "you": you, "events": shown["events"],
-                   "here": here, "roles": held_roles(request, campaigns, cid, row), "reports": finished_turns(st),
+                   "here": here, "roles": held_roles(request, campaigns, cid, row, who), "reports": finished_turns(st),
                    "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         return templates.TemplateResponse(request, template, context)
