@@ -233,22 +233,13 @@ def land_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any
     here = {a["id"]: a for a in rows}
     ground = ground_of(sc, m)
     arrow_id = f"wr-arrow-{slug(mid)}"
-    sea = bool(ground.land)
-    body = [arrow_defs(arrow_id), terrain_defs(mid),
-            tag("rect", {"class": "sea" if sea else "bg", "x": 0, "y": 0, "width": m["width"], "height": m["height"]})]
-    if sea:
-        body.append(tag("path", {"class": "land", "d": ground.land}))
-    for a in rows:  # the territories, then their terrain over them
+    static = ground.layers.get("land") or ground.layers.setdefault(
+        "land", static_layers(sc, m, rows, here, ground, arrow_id))
+    body = [static["under"]]
+    for a in rows:  # the territories by who holds them; their terrain and the rivers go over them
         classes = f"cell {side_class(a['controller'])}" + (" fjord" if "fjord" in a["flags"] else "")
         body.append(tag("path", {"class": classes, "d": ground.cells[a["id"]], "data-area": a["id"]}))
-    for a in rows:
-        if a["terrain"] in TERRAIN_PATTERNS and "fjord" not in a["flags"]:
-            body.append(tag("path", {"class": f"terrain terrain-{slug(a['terrain'])}", "d": ground.cells[a["id"]],
-                                     "fill": f"url(#wr-{slug(a['terrain'])}-{slug(mid)})"}))
-    body += [tag("g", {"class": "river-crossing", "data-river": name, "data-a": x, "data-b": y},
-                 title(f"River {name}"), tag("path", {"class": "river", "d": d}))
-             for x, y, name, d in ground.rivers if d]
-    body += connections(sc, here)
+    body.append(static["over"])
     layout = Layout(m["width"], m["height"])
     for a in rows:
         for b in fixed_boxes(sc, a):
@@ -258,10 +249,30 @@ def land_svg(sc: FirestormScenario, view: Mapping[str, Any], m: Mapping[str, Any
               for a in sorted(rows, key=lambda a: -len(a["troops"]))}
     body += [area_group(sc, a, placed[a["id"]]) for a in rows]
     body += [battle_arrow(sc, b, here, arrow_id) for b in open_battles(view) if b["from"] in here and b["to"] in here]
-    drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows, sea))
     label = f"{m['name']}, turn {view['turn']}"
-    return document(m["width"], height, label, "map-land", sc.sides, [*body, drawn],
+    return document(m["width"], static["height"], label, "map-land", sc.sides, [*body, static["legend"]],
                     {"data-map": mid, "data-turn": view["turn"]})
+
+
+def static_layers(sc: FirestormScenario, m: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+                  here: Mapping[str, Mapping[str, Any]], ground: Ground, arrow_id: str) -> dict[str, Any]:
+    """What a land map draws alike in every position, drawn once (`Ground.layers`): under the territories the
+    definitions, the sea and the land; over them the terrain, the rivers and the rules' borders; and the legend."""
+    mid = m["id"]
+    sea = bool(ground.land)
+    under = [arrow_defs(arrow_id), terrain_defs(mid),
+             tag("rect", {"class": "sea" if sea else "bg", "x": 0, "y": 0, "width": m["width"], "height": m["height"]})]
+    if sea:
+        under.append(tag("path", {"class": "land", "d": ground.land}))
+    over = [tag("path", {"class": f"terrain terrain-{slug(a['terrain'])}", "d": ground.cells[a["id"]],
+                         "fill": f"url(#wr-{slug(a['terrain'])}-{slug(mid)})"})
+            for a in rows if a["terrain"] in TERRAIN_PATTERNS and "fjord" not in a["flags"]]
+    over += [tag("g", {"class": "river-crossing", "data-river": name, "data-a": x, "data-b": y},
+                 title(f"River {name}"), tag("path", {"class": "river", "d": d}))
+             for x, y, name, d in ground.rivers if d]
+    over += connections(sc, here)
+    legend_drawn, height = with_legend(m["width"], m["height"], land_legend(sc, rows, sea))
+    return {"under": "".join(under), "over": "".join(over), "legend": legend_drawn, "height": height}
 
 
 GROUNDS: dict[tuple[int, str], tuple[Any, Ground]] = {}

@@ -31,6 +31,7 @@ class Ground:
     rivers: tuple[tuple[str, str, str, str], ...]  # (area, area, river name, path)
     shapes: dict[str, BaseGeometry] = field(default_factory=dict)  # each cell, to keep labels inside it
     ordered: dict[tuple[Any, ...], list[tuple[float, float]]] = field(default_factory=dict)
+    layers: dict[str, Any] = field(default_factory=dict)  # what a drawing of the map draws alike at every move
 
     def inside_first(self, area: str, spots: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
         """`spots` with those inside the area's own territory first (each group in its order): a label placed
