@@ -18,7 +18,7 @@ function shown() {  // the position this page shows: an action sent from another
 function say(text) { document.getElementById("message").textContent = text; }
 function refresh() { htmx.trigger(live, "refresh"); }
 window.warroomRefresh = refresh;
-async function send(path, body, method) {  // this page's own request: true when accepted
+async function send(path, body, method) {  // this page's own request: its answer when accepted, else null
   let r;
   try {
     r = await fetch(api(path), method === "GET" ? {credentials: "same-origin"} :
