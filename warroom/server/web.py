@@ -175,7 +175,7 @@ def member(cid: str, request: Request, service: Service,
                 who = service.store.grant(secret)
             except NotFoundError:
                 if i == len(candidates) - 1:
-                    raise  # none of the links held works any more: the newest one's answer says so
+                    raise  # none of the links held works any more: the last one tried says so
                 continue
             request.state.acting_as = link_tag(secret)
             break
