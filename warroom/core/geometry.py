@@ -7,6 +7,19 @@ from __future__ import annotations
 Point = tuple[int, int]
 
 
+def outline_of(flat: tuple[int, ...], width: int, height: int, box: str) -> tuple[tuple[Point, ...], str]:
+    """A `land` list of x, y pairs as an outline inside a `width` x `height` `box` ('map', 'board'), with why it
+    cannot be one ('' when it can)."""
+    if len(flat) % 2 or len(flat) < 6:
+        return (), f"needs x, y pairs for at least 3 points, got {len(flat)} numbers"
+    points = tuple(zip(flat[0::2], flat[1::2], strict=True))
+    outside = [p for p in points if not (0 <= p[0] <= width and 0 <= p[1] <= height)]
+    if outside:
+        return (), f"point {outside[0]} lies outside the {box} ({width} x {height})"
+    problem = outline_problem(points)
+    return ((), problem) if problem else (points, "")
+
+
 def outline_problem(points: tuple[Point, ...]) -> str:
     """Why `points`, read in order as a closed outline, cannot be a piece of land ('' when they can)."""
     crossing = crossed_edges(points)

@@ -15,7 +15,7 @@ from warroom.core.geometry import inside
 from warroom.rulesets.kampen.view import seat_view
 from warroom.server.portable import ANY_SIDE, seat_label, seat_of
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
-from warroom.server.territory import Ground, Layout, ground
+from warroom.server.territory import Ground, Layout, ground, remembered
 from warroom.server.words import asking, choices
 
 if TYPE_CHECKING:
@@ -145,24 +145,16 @@ def arrow(x1: float, y1: float, x2: float, y2: float, country: str, names: Mappi
                         "y2": fmt(y2 - uy * (AREA_R + 4))}, title(f"{names[country]} attack"))
 
 
-GROUNDS: dict[int, tuple[Any, Ground]] = {}
-"""The territories of each board drawn so far (the scenario kept, so that its id stays its own)."""
-
-
 def board_ground(sc: KampenScenario) -> Ground:
     """The board's territories: a cell per land area and per inaccessible area on the land, clipped to the
     board's land outline (computed once per scenario)."""
-    cached = GROUNDS.get(id(sc))
-    if cached is None or cached[0] is not sc:
+    def build() -> Ground:
         b = sc.board
         centres = {a.id: (float(a.x), float(a.y)) for a in b.land.values()}
         centres.update({o.id: (float(o.x), float(o.y)) for o in b.inaccessible.values()
                         if not b.outline or inside(b.outline, o.x, o.y)})
-        cached = (sc, ground(b.width, b.height, centres, b.outline, ()))
-        if len(GROUNDS) > 16:
-            GROUNDS.clear()
-        GROUNDS[id(sc)] = cached
-    return cached[1]
+        return ground(b.width, b.height, centres, b.outline, ())
+    return remembered(sc, "board", build)
 
 
 def holder_of(here: Mapping[str, int]) -> str:

@@ -253,7 +253,8 @@ def add_pages(app: FastAPI) -> None:
         each land map as it stood at the turn's end (what every side may see)."""
         campaigns = service(request)
         row = campaigns.store.campaign(cid)
-        if rulesets.of(campaigns.position(row)).id != "firestorm":
+        now = campaigns.position(row)
+        if rulesets.of(now).id != "firestorm":
             raise NotFoundError("after-action reports are made for Firestorm campaigns")
         st = campaigns.position_after_turn(row, turn)
         sc = st.sc
@@ -265,7 +266,7 @@ def add_pages(app: FastAPI) -> None:
         post = "\n".join([header, "", *lines, "", f"At the end of turn {turn}: {score}."]
                          + ([f"Result: {st.outcome_text()}."] if st.is_terminal() and turn == len(sc.turns) else []))
         return templates.TemplateResponse(request, "report.html", {
-            "cid": cid, "title": row.title, "turn": turn, "turns": finished_turns(campaigns.position(row)),
+            "cid": cid, "title": row.title, "turn": turn, "turns": finished_turns(now),
             "header": header, "post": post, "maps": maps, "score": score})
 
     @pages.get("/c/{cid}/links", response_class=HTMLResponse)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from warroom.core.events import TurnEnded
-from warroom.server.territory import Box, Ground, Layout, any_free, around, ground, token_block
+from warroom.server.territory import Box, Ground, Layout, any_free, around, ground, remembered, token_block
 
 if TYPE_CHECKING:
     from warroom.ai.analysis import Analysis
@@ -275,22 +275,13 @@ def static_layers(sc: FirestormScenario, m: Mapping[str, Any], rows: Sequence[Ma
     return {"under": "".join(under), "over": "".join(over), "legend": legend_drawn, "height": height}
 
 
-GROUNDS: dict[tuple[int, str], tuple[Any, Ground]] = {}
-"""The territories of each map of each scenario object drawn so far (the scenario kept, so its id stays its own)."""
-
-
 def ground_of(sc: FirestormScenario, m: Mapping[str, Any]) -> Ground:
     """The territories of map `m` (computed once per scenario and map)."""
-    key = (id(sc), m["id"])
-    cached = GROUNDS.get(key)
-    if cached is None or cached[0] is not sc:
-        if len(GROUNDS) > 64:
-            GROUNDS.clear()
+    def build() -> Ground:
         centres = {a.id: (float(a.x), float(a.y)) for a in sc.areas.values() if a.map == m["id"]}
         rivers = [(b.a, b.b, b.river) for b in sc.borders if b.river and b.a in centres and b.b in centres]
-        cached = (sc, ground(m["width"], m["height"], centres, m.get("land", ()), rivers))
-        GROUNDS[key] = cached
-    return cached[1]
+        return ground(m["width"], m["height"], centres, m.get("land", ()), rivers)
+    return remembered(sc, m["id"], build)
 
 
 TERRAIN_PATTERNS = {
@@ -434,12 +425,6 @@ def area_markers(sc: FirestormScenario, a: Mapping[str, Any]) -> list[str]:
                        tag("rect", {"x": left, "y": y, "width": MARK, "height": MARK, "rx": 3}),
                        text(left + 7.5, y + 7.5, letter)))
     return out
-
-
-def token_rows(labels: Sequence[str], cx: float, top: float, width: float) -> list[tuple[float, float]]:
-    """Top-left corners of tokens laid out in centred rows no wider than `width` (the Strategic Map's counters)."""
-    block_w, _h, offsets = token_block([token_width(lb) for lb in labels], width, TOKEN_H)
-    return [(cx - block_w / 2 + dx, top + dy) for dx, dy in offsets]
 
 
 def token(cls: str, data: Mapping[str, object], label: str, tip: str, x: float, y: float, rx: float = 2) -> str:

@@ -13,7 +13,7 @@ centre, nearest first.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,21 @@ class Ground:
                 self.ordered.clear()
             found = self.ordered[key] = self.inside_first(area, [*first, *around(x, y, w, h, near)])
         return found
+
+
+GROUNDS: dict[tuple[int, str], tuple[object, Ground]] = {}
+"""The territories of each map drawn so far, by the scenario object and map (the scenario kept with them, so that
+its id stays its own)."""
+
+
+def remembered(owner: object, key: str, build: Callable[[], Ground]) -> Ground:
+    """The territories of map `key` of scenario `owner`, built once (`build`)."""
+    cached = GROUNDS.get((id(owner), key))
+    if cached is None or cached[0] is not owner:
+        if len(GROUNDS) > 64:
+            GROUNDS.clear()
+        cached = GROUNDS[(id(owner), key)] = (owner, build())
+    return cached[1]
 
 
 def path_of(geometry: BaseGeometry) -> str:

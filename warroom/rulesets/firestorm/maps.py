@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from warroom.core.geometry import inside, outline_problem
+from warroom.core.geometry import inside, outline_of
 from warroom.core.schema import Reader
 
 TERRAINS = ("plain", "bocage", "city")
@@ -104,19 +104,9 @@ def land_outline(m: Reader, mid: str) -> tuple[tuple[int, int], ...]:
     flat = m.integers("land")
     if not flat:
         return ()
-    width, height = m.integer("width", 1000, lo=1), m.integer("height", 700, lo=1)
-    if len(flat) % 2 or len(flat) < 6:
-        m.fail(f"map {mid!r}: 'land' needs x, y pairs for at least 3 points, got {len(flat)} numbers")
-        return ()
-    points = tuple(zip(flat[0::2], flat[1::2], strict=True))
-    outside = [p for p in points if not (0 <= p[0] <= width and 0 <= p[1] <= height)]
-    if outside:
-        m.fail(f"map {mid!r}: 'land' point {outside[0]} lies outside the map ({width} x {height})")
-        return ()
-    problem = outline_problem(points)
+    points, problem = outline_of(flat, m.integer("width", 1000, lo=1), m.integer("height", 700, lo=1), "map")
     if problem:
         m.fail(f"map {mid!r}: 'land' {problem}")
-        return ()
     return points
 
 

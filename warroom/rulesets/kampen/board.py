@@ -21,7 +21,7 @@ from typing import Any
 
 import warroom
 from warroom.core.errors import ScenarioError, UnknownNameError
-from warroom.core.geometry import inside, outline_problem
+from warroom.core.geometry import inside, outline_of
 from warroom.core.schema import Reader
 
 DATA = Path(warroom.__file__).resolve().parent / "scenarios" / "data" / "kampen"
@@ -273,16 +273,9 @@ def _read_outline(head: Reader, width: int, height: int) -> tuple[tuple[int, int
     flat = head.integers("land")
     if not flat:
         return ()
-    points = tuple(zip(flat[0::2], flat[1::2], strict=False))
-    if len(flat) % 2 or len(points) < 3:
-        head.fail(f"'land' needs x, y pairs for at least 3 points, got {len(flat)} numbers")
-        return ()
-    outside = [p for p in points if not (0 <= p[0] <= width and 0 <= p[1] <= height)]
-    problem = f"point {outside[0]} lies outside the board ({width} x {height})" if outside else \
-        outline_problem(points)
+    points, problem = outline_of(flat, width, height, "board")
     if problem:
         head.fail(f"'land' {problem}")
-        return ()
     return points
 
 
