@@ -449,3 +449,48 @@ def test_the_event_stream_tells_the_position_number(url: str) -> None:
     with c.stream("GET", f"/api/campaigns/{cid}/events", headers=auth(links["organiser"])) as stream:
         first = next(line for line in stream.iter_lines() if line.startswith("data:"))
     assert json.loads(first.removeprefix("data:")) == {"seq": view["seq"], "epoch": 0, "waiting": view["waiting"]}
+
+
+def test_settle_heap_sets_the_start_aside_from_the_collector_and_keeps_no_garbage() -> None:
+    import gc
+    import weakref
+
+    from warroom.server.app import settle_heap
+
+    class Node:
+        other: Any = None
+
+    garbage = Node()
+    garbage.other = Node()
+    garbage.other.other = garbage  # a cycle: only the collector frees it
+    gone = weakref.ref(garbage)
+    del garbage
+    assert gc.get_freeze_count() == 0
+    try:
+        settle_heap()
+        assert gone() is None  # collected first, not set aside
+        assert gc.get_freeze_count() > 10_000  # the modules, the rule systems' data
+    finally:
+        gc.unfreeze()
+
+
+def test_serve_settles_the_heap_once_the_app_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import warroom.server.app as server_app
+    from warroom.cli.main import app
+
+    calls: list[str] = []
+    monkeypatch.setattr(server_app, "settle_heap", lambda: calls.append("settled"))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda _self, sockets=None: calls.append("served"))
+    monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("WARROOM_DATABASE_URL", raising=False)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = CliRunner().invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert calls == ["settled", "served"]

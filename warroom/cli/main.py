@@ -360,7 +360,7 @@ def serve(
     from limits import parse_many
     from sqlalchemy.engine import make_url
 
-    from warroom.server.app import create_app
+    from warroom.server.app import create_app, settle_heap
     from warroom.server.config import database_url
     from warroom.server.guards import ServerSettings, key_problem, needs_key
 
@@ -381,6 +381,7 @@ def serve(
                               campaign_limit=campaign_limit)
     url = database_url()
     application = create_app(url, settings=settings)
+    settle_heap()
     where = make_url(url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
     out.print(f"warroom server at http://{shown_host}:{port}/  (API docs: /api/docs; data: {where})", markup=False)
