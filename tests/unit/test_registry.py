@@ -49,12 +49,12 @@ class holder:
 
 
 def test_the_built_in_systems_are_found_by_id_scenario_and_state() -> None:
-    assert list(rulesets.systems()) == ["firestorm", "kampen"]
+    assert list(rulesets.systems()) == ["firestorm", "kampen", "narvik"]
     caen, kampen = load_game("caen"), load_game("kampen")
     assert rulesets.of(caen).id == "firestorm" and rulesets.of(kampen).id == "kampen"
     assert rulesets.of(rulesets.new_game(kampen)).id == "kampen"
     assert rulesets.get("kampen").name == "Kampen om Norge"
-    with pytest.raises(UnknownNameError, match="unknown rule system 'chess' \\(known: firestorm, kampen\\)"):
+    with pytest.raises(UnknownNameError, match="unknown rule system 'chess' \\(known: firestorm, kampen, narvik\\)"):
         rulesets.get("chess")
     with pytest.raises(UnknownNameError, match="int belongs to no registered rule system"):
         rulesets.of(5)
@@ -63,7 +63,7 @@ def test_the_built_in_systems_are_found_by_id_scenario_and_state() -> None:
 def test_a_plugin_registers_by_entry_point_and_its_subclass_is_told_apart(plugins: list[EntryPoint],
                                                                            tmp_path: Path) -> None:
     offer(plugins, tmp_path, "variant", "toy_variant:holder.SYSTEM", PLUGIN)
-    assert list(rulesets.systems()) == ["firestorm", "kampen", "variant"] and rulesets.ignored() == ()
+    assert list(rulesets.systems()) == ["firestorm", "kampen", "narvik", "variant"] and rulesets.ignored() == ()
     import toy_variant  # type: ignore[import-not-found]
 
     caen = load_game("caen")
@@ -80,7 +80,7 @@ def test_a_broken_or_clashing_plugin_is_set_aside_and_the_rest_still_works(plugi
     offer(plugins, tmp_path, "notasystem", "toy_bad:SYSTEM", "SYSTEM = 42\n")
     offer(plugins, tmp_path, "clash", "toy_clash:SYSTEM",
           "from warroom.rulesets.kampen.system import SYSTEM\n")
-    assert list(rulesets.systems()) == ["firestorm", "kampen"]
+    assert list(rulesets.systems()) == ["firestorm", "kampen", "narvik"]
     why = " | ".join(rulesets.ignored())
     assert "missing = 'no_such_module_here:SYSTEM' does not load: ModuleNotFoundError" in why
     assert "notasystem = 'toy_bad:SYSTEM' is not a RuleSystem but int" in why

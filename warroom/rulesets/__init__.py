@@ -18,6 +18,7 @@ from warroom.core.system import FastFinish, FastGame, Heuristic, RuleSystem
 REGISTERED = {
     "firestorm": "warroom.rulesets.firestorm.system:SYSTEM",
     "kampen": "warroom.rulesets.kampen.system:SYSTEM",
+    "narvik": "warroom.rulesets.narvik.system:SYSTEM",
 }
 """The built-in systems by id. Each is imported only when first asked for (a command that plays Caen never
 loads Kampen om Norge); asking for every system also reads the installed entry points."""

@@ -1,0 +1,93 @@
+"""A Narvik bot: a greedy general for either side. The game is open, so it reads the position as it is.
+
+- **Moving.** Each unit goes where it gains most: closer to the objective its side needs (for the Germans the
+  nearest victory port they do not hold, then any Allied place; for the Allies the nearest victory port under
+  threat, then the nearest German unit), into an enemy hex only where its stack would attack at 2:1 or better,
+  never leaving a victory port its side holds bare. It ends the phase when no move gains anything.
+- **Combat.** A defender stands unless the odds against it are 3:1 or worse, when it tries to withdraw.
+- **Headquarters and breakdowns** are left as they are (the German units start broken down).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from warroom.core.state import Action
+from warroom.rulesets.narvik.actions import End, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.combat import odds
+from warroom.rulesets.narvik.hexes import distance
+from warroom.rulesets.narvik.movement import owned_by
+from warroom.rulesets.narvik.scenario import GERMAN
+from warroom.rulesets.narvik.state import NarvikState, other
+
+
+def objectives(st: NarvikState, side: str) -> list[str]:
+    """Hexes this side's units head for, nearest first for each unit."""
+    m = st.sc.map
+    ports = [m.place_hex(p) for p in st.sc.victory_ports]
+    enemy_units = sorted(st.occupied(other(side)))
+    if side == GERMAN:
+        wanted = [h for h in ports if owned_by(st, h) != GERMAN]
+        return wanted or enemy_units
+    threatened = [h for h in ports if owned_by(st, h) != GERMAN and any(distance(h, e) <= 4 for e in enemy_units)]
+    retake = [h for h in ports if owned_by(st, h) == GERMAN]
+    return threatened + retake + enemy_units
+
+
+def nearest(hid: str, targets: list[str]) -> int:
+    return min((distance(hid, t) for t in targets), default=0)
+
+
+def guards(st: NarvikState, uid: str) -> bool:
+    """Whether the unit is the last of its side holding a victory port its side owns."""
+    here = st.pos[uid]
+    side = st.types[uid].side
+    ports = {st.sc.map.place_hex(p) for p in st.sc.victory_ports}
+    return here in ports and owned_by(st, here) == side and len(st.units_in(here, side)) == 1
+
+
+def attack_ratio(st: NarvikState, uid: str, there: str) -> float:
+    """The odds the unit's side would have in `there` after moving in, terrain included, as a ratio."""
+    trial = st.clone()
+    trial.pos[uid] = there
+    a, d, shift, _ = odds(trial, there)
+    if d <= 0:
+        return 99.0
+    return float((a / d) * (2.0 ** (shift / 2)))
+
+
+def move_gain(st: NarvikState, uid: str, there: str, targets: list[str], enemy: set[str]) -> float:
+    if guards(st, uid):
+        return -1.0
+    gain = float(nearest(st.pos[uid], targets) - nearest(there, targets))
+    if there in enemy:
+        ratio = attack_ratio(st, uid, there)
+        gain += 3.0 if ratio >= 2.0 else -5.0
+    elif there in targets:
+        gain += 2.0
+    return gain
+
+
+def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+    assert isinstance(st, NarvikState)
+    side = st.current_player()
+    for action in legal:
+        if isinstance(action, Stand | Withdraw):
+            a, d, shift, _ = odds(st.clone(), action.hex)
+            hopeless = d <= 0 or (a / d) * (2.0 ** (shift / 2)) >= 3.0
+            return Withdraw(action.hex) if hopeless else Stand(action.hex)
+    moves = [a for a in legal if isinstance(a, Move | Rail | Truck)]
+    if not moves:
+        return End() if End() in legal else legal[0]
+    targets = objectives(st, side)
+    enemy = st.occupied(other(side))
+    best: Action = End()
+    best_gain = 0.5
+    for action in moves:
+        uid = action.truck if isinstance(action, Truck) else action.unit
+        gain = move_gain(st, uid, action.to, targets, enemy)
+        if gain > best_gain or (gain == best_gain and rng.random() < 0.3):
+            best, best_gain = action, gain
+    return best

@@ -1,0 +1,154 @@
+"""Narvik's actions and their text form (the codec shared by logs, URLs and the terminal).
+
+>>> parse_words("move ger_139_1 1503".split()).to_str()
+'move ger_139_1 1503'
+>>> parse_words(["end"])
+End()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from warroom.core.dice import Roll
+from warroom.core.errors import IllegalActionError
+from warroom.rulesets.narvik.hexes import is_hex_id
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A unit (with whatever its headquarters has absorbed) moves to a hex it can reach this phase."""
+
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"move {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rail:
+    """Rail movement: the unit's whole move, along connected railway hexes free of enemy units."""
+
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"rail {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Truck:
+    """A truck carries one infantry battalion (or company) stacked with it; both move to the truck's hex."""
+
+    truck: str
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"truck {self.truck} {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """A unit breaks down into its parts, in its hex."""
+
+    unit: str
+
+    def to_str(self) -> str:
+        return f"break {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Combine:
+    """A broken-down unit's parts, all in one hex, combine into it again."""
+
+    unit: str
+
+    def to_str(self) -> str:
+        return f"combine {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Absorb:
+    unit: str
+    hq: str
+
+    def to_str(self) -> str:
+        return f"absorb {self.unit} {self.hq}"
+
+
+@dataclass(frozen=True, slots=True)
+class Detach:
+    unit: str
+
+    def to_str(self) -> str:
+        return f"detach {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """The defender in a hex about to be attacked tries to fall back before combat (from turn 2)."""
+
+    hex: str
+
+    def to_str(self) -> str:
+        return f"withdraw {self.hex}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    """The defender stays to fight."""
+
+    hex: str
+
+    def to_str(self) -> str:
+        return f"stand {self.hex}"
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The phasing player ends the phase (or the regrouping at its end)."""
+
+    def to_str(self) -> str:
+        return "end"
+
+
+NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | End | Roll
+UNIT_ONE: dict[str, type[Break | Combine | Detach]] = {"break": Break, "combine": Combine, "detach": Detach}
+HEX_ONE: dict[str, type[Withdraw | Stand]] = {"withdraw": Withdraw, "stand": Stand}
+
+
+def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> NarvikAction:
+    """An action from its words. `place` turns a place name into its hex id (so that the terminal may say
+    `move ger_139_1 Narvik`); without it, a hex is its four-digit id."""
+
+    def hex_of(parts: list[str]) -> str:
+        text = " ".join(parts)
+        if is_hex_id(text):
+            return text
+        if place is not None and text:
+            return place(text)
+        raise IllegalActionError(f"{text!r} is not a hex (four digits, column then row, e.g. 0712)")
+
+    if not words:
+        raise IllegalActionError("no action given")
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "roll":
+        return Roll.parse(rest)
+    if verb == "end" and not rest:
+        return End()
+    if verb in UNIT_ONE and len(rest) == 1:
+        return UNIT_ONE[verb](rest[0])
+    if verb in HEX_ONE and rest:
+        return HEX_ONE[verb](hex_of(rest))
+    if verb == "absorb" and len(rest) == 2:
+        return Absorb(rest[0], rest[1])
+    if verb in ("move", "rail") and len(rest) >= 2:
+        return (Move if verb == "move" else Rail)(rest[0], hex_of(rest[1:]))
+    if verb == "truck" and len(rest) >= 3:
+        return Truck(rest[0], rest[1], hex_of(rest[2:]))
+    raise IllegalActionError(
+        f"cannot read {' '.join(words)!r}: the actions are move UNIT HEX, rail UNIT HEX, truck TRUCK UNIT HEX, "
+        "break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX and end")

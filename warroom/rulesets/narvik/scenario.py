@@ -1,0 +1,504 @@
+"""The Narvik scenario read from `scenarios/data/narvik/`: the hex map, the forces, the designed charts and the
+victory conditions, each validated with every problem named (file, entry, key)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mypy_extensions import mypyc_attr
+
+from warroom.core.errors import ScenarioError
+from warroom.core.schema import Reader
+from warroom.core.tomlfiles import read_toml_tree
+from warroom.rulesets.narvik.hexes import col_row, hex_id, is_hex_id, neighbours, side
+
+DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "narvik"
+GERMAN, ALLIED = "german", "allied"
+SIDES = (GERMAN, ALLIED)
+LAND = ("clear", "forest", "rough", "mountain", "glacier")
+SEA, LAKE, NEUTRAL = "sea", "lake", "neutral"
+NATIONS = ("german", "norwegian", "british", "french", "polish")
+KINDS = ("infantry", "mountain", "parachute", "ski", "cavalry", "machine_gun", "naval_infantry", "artillery",
+         "mountain_artillery", "antiaircraft", "antitank", "tank", "headquarters", "truck", "supply_depot")
+SIZES = ("company", "battery", "battalion", "regiment", "brigade", "division", "group")
+CLASSES = ("foot", "mountain", "motorized")
+RESULTS = ("AE", "AR", "AD", "EX", "DD", "DR", "DE")
+PLACE_KINDS = ("port", "victory_port", "city", "town", "airfield", "mobilization_centre", "artillery_store")
+LIST_KEYS = ("place", "rail", "fjord", "sea_zone", "unit", "air", "ship", "turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    name: str
+    hex: str
+    kinds: tuple[str, ...]
+    sea: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HQ:
+    kind: str
+    mountain: bool
+    motorized: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    """A counter as printed (its ratings) with when and where it enters."""
+
+    id: str
+    name: str
+    short: str
+    side: str
+    nation: str
+    kind: str
+    size: str
+    attack: int
+    defense: int
+    movement: int
+    motorized: bool
+    designation: str
+    key_vp: int = 0
+    setup: str = ""
+    arrives: tuple[int, str] | None = None
+    mobilises: tuple[int, str] | None = None
+    breaks_into: tuple[str, ...] = ()
+    part_of: str = ""
+    hq: HQ | None = None
+    condition: str = ""
+    substitute: UnitType | None = None
+    """The artillery-formed infantry battalion received instead when this unit's artillery store is lost."""
+
+    @property
+    def enters(self) -> tuple[int, str]:
+        """(turn, place) it enters at; turn 0: on the map at the start."""
+        if self.arrives is not None:
+            return self.arrives
+        if self.mobilises is not None:
+            return self.mobilises
+        return 0, self.setup
+
+
+@dataclass(frozen=True, slots=True)
+class NarvikMap:
+    columns: int
+    rows: int
+    terrain: dict[str, str]
+    """Every hex on the map: a land terrain (`LAND`), 'sea', 'lake' or 'neutral'."""
+    zone: dict[str, str]
+    """Sea hexes -> their sea zone."""
+    places: dict[str, Place]
+    at: dict[str, tuple[str, ...]]
+    """Hex -> the places in it."""
+    rails: dict[str, tuple[str, ...]]
+    rail_sides: frozenset[tuple[str, str]]
+    fjord_sides: frozenset[tuple[str, str]]
+    zones: dict[str, str]
+    """Sea zone id -> name."""
+    assumption: str = ""
+
+    def is_land(self, hid: str) -> bool:
+        return self.terrain.get(hid, "") in LAND
+
+    def land_neighbours(self, hid: str) -> tuple[str, ...]:
+        return tuple(n for n in neighbours(hid) if self.terrain.get(n, "") in LAND)
+
+    def place_hex(self, name: str) -> str:
+        return self.places[name].hex
+
+    def kinds_at(self, hid: str) -> set[str]:
+        return {k for p in self.at.get(hid, ()) for k in self.places[p].kinds}
+
+    def name_of(self, hid: str) -> str:
+        """A hex in words: its first place's name and its id, or its id alone."""
+        names = self.at.get(hid, ())
+        return f"{names[0]} ({hid})" if names else hid
+
+
+@dataclass(frozen=True, slots=True)
+class Charts:
+    """The designed charts of rules.toml."""
+
+    classes: dict[str, str]
+    cost: dict[str, dict[str, int]]
+    along_rail: int
+    rail_move_hexes: int
+    columns: tuple[str, ...]
+    results: tuple[tuple[str, ...], ...]
+    terrain_shift: dict[str, int]
+    disruption: float
+    first_turn_roll: frozenset[int]
+    option_roll: frozenset[int]
+    ground_units: int
+    artillery_kinds: frozenset[str]
+    free_kinds: frozenset[str]
+    norwegian_limit: dict[str, int]
+    general_hexes: int
+    attack_hexes: int
+    hq_hexes: int
+
+
+# a plug-in may subclass it (rulesets.of finds the nearest ancestor's system)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True, slots=True)
+class NarvikScenario:
+    id: str
+    title: str
+    version: str
+    status: str
+    sides: tuple[str, ...]
+    names: dict[str, str]
+    adjectives: dict[str, str]
+    turns: int
+    map: NarvikMap
+    units: dict[str, UnitType]
+    charts: Charts
+    victory_ports: tuple[str, ...]
+    levels: tuple[tuple[int, str], ...]
+    vp_shift: int
+    dates: dict[int, str]
+    destroyers: dict[str, tuple[str, ...]]
+    """Port -> the German destroyers in it at the start."""
+    assumption_count: int = 0
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def side_names(self) -> dict[str, str]:
+        return self.names
+
+    def unit_name(self, uid: str) -> str:
+        u = self.units.get(uid)
+        return u.name if u is not None else uid
+
+
+def _place_hex(r: Reader, places: dict[str, Place], name: str, what: str) -> str:
+    if name not in places:
+        r.fail(f"{what}: unknown place {name!r}")
+        return ""
+    return places[name].hex
+
+
+def read_map(data: dict[str, Any], where: str, problems: list[str]) -> NarvikMap:
+    r = Reader(where, data, problems)
+    head = r.table("map", required=True)
+    columns = head.integer("columns", lo=1, hi=99)
+    rows = head.integer("rows", lo=1, hi=99)
+    legend_raw = head.data.get("legend", {})
+    legend: dict[str, str] = {}
+    if not isinstance(legend_raw, dict):
+        head.fail("key 'legend': expected a table of characters")
+    else:
+        for ch, meaning in legend_raw.items():
+            word = str(meaning)
+            if word.startswith("sea: "):
+                legend[ch] = word
+            elif word.startswith("lake"):
+                legend[ch] = LAKE
+            elif word.startswith("neutral"):
+                legend[ch] = NEUTRAL
+            elif word in LAND:
+                legend[ch] = word
+            else:
+                head.fail(f"legend {ch!r}: {word!r} is not a sea zone, lake, neutral or one of {', '.join(LAND)}")
+    terrain: dict[str, str] = {}
+    zone: dict[str, str] = {}
+    lines = head.texts("terrain")
+    if len(lines) != rows:
+        head.fail(f"key 'terrain': {len(lines)} rows, but rows = {rows}")
+    for y, line in enumerate(lines, start=1):
+        if len(line) != columns:
+            head.fail(f"terrain row {y}: {len(line)} characters, but columns = {columns}")
+        for x, ch in enumerate(line[:columns], start=1):
+            meaning = legend.get(ch)
+            if meaning is None:
+                head.fail(f"terrain row {y}, column {x}: {ch!r} is not in the legend")
+                continue
+            hid = hex_id(x, y)
+            if meaning.startswith("sea: "):
+                terrain[hid] = SEA
+                zone[hid] = meaning.removeprefix("sea: ")
+            else:
+                terrain[hid] = meaning
+    zones = {}
+    for z in r.tables("sea_zone"):
+        z.unknown_keys({"id", "name"})
+        zones[z.text("id")] = z.text("name")
+    for hid, zid in zone.items():
+        if zid not in zones:
+            r.fail(f"hex {hid}: sea zone {zid!r} has no [[sea_zone]]")
+    places: dict[str, Place] = {}
+    at: dict[str, list[str]] = {}
+    for p in r.tables("place", label="name"):
+        p.unknown_keys({"name", "hex", "kinds", "sea", "lat", "lon", "source"})
+        name, hid = p.text("name"), p.text("hex")
+        kinds = p.texts("kinds")
+        for k in kinds:
+            if k not in PLACE_KINDS:
+                p.fail(f"kind {k!r} is not one of {', '.join(PLACE_KINDS)}")
+        sea = p.text("sea", default="")
+        if name in places:
+            p.fail(f"a second place named {name!r}")
+        if terrain.get(hid, "") not in LAND:
+            p.fail(f"hex {hid!r} is not a land hex of the map")
+        if "port" in kinds and (sea not in zones or not any(zone.get(n) == sea for n in neighbours(hid))):
+            p.fail(f"a port must name its sea zone and touch a sea hex of it (sea = {sea!r})")
+        places[name] = Place(name, hid, kinds, sea)
+        at.setdefault(hid, []).append(name)
+    rails: dict[str, tuple[str, ...]] = {}
+    rail_sides: set[tuple[str, str]] = set()
+    for rl in r.tables("rail", label="name"):
+        rl.unknown_keys({"name", "hexes", "source"})
+        hexes = rl.texts("hexes")
+        for a, b in itertools.pairwise(hexes):
+            if b not in neighbours(a):
+                rl.fail(f"hexes {a} and {b} are not neighbours")
+            rail_sides.add(side(a, b))
+        for h in hexes:
+            if terrain.get(h, "") not in LAND:
+                rl.fail(f"hex {h!r} is not a land hex")
+        rails[rl.text("name")] = hexes
+    fjord_sides: set[tuple[str, str]] = set()
+    for fj in r.tables("fjord", label="name"):
+        fj.unknown_keys({"name", "hexsides", "source"})
+        pairs = fj.data.get("hexsides", [])
+        if not isinstance(pairs, list):
+            fj.fail("key 'hexsides': expected a list of [hex, hex] pairs")
+            continue
+        for pair in pairs:
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(h, str) and is_hex_id(h)
+                                                                      for h in pair)):
+                fj.fail(f"hexside {pair!r}: expected two hex ids")
+            elif pair[1] not in neighbours(pair[0]):
+                fj.fail(f"hexside {pair!r}: the hexes are not neighbours")
+            else:
+                fjord_sides.add(side(pair[0], pair[1]))
+    return NarvikMap(columns, rows, terrain, zone, places, {h: tuple(n) for h, n in at.items()}, rails,
+                     frozenset(rail_sides), frozenset(fjord_sides), zones, head.text("assumption", default=""))
+
+
+UNIT_KEYS = {"id", "name", "short", "side", "nation", "kind", "size", "attack", "defense", "movement", "motorized",
+             "designation", "key_vp", "setup", "arrives", "mobilises", "breaks_into", "part_of", "hq", "condition",
+             "if_store_captured", "source", "assumption"}
+
+
+def read_unit(u: Reader, places: dict[str, Place], turns: int) -> UnitType:
+    u.unknown_keys(UNIT_KEYS)
+    uid = u.text("id")
+    side_ = u.text("side", choices=SIDES)
+    nation = u.text("nation", choices=NATIONS)
+    kind = u.text("kind", choices=KINDS)
+    short = u.text("short")
+    if len(short) > 7:
+        u.fail(f"short name {short!r} is longer than 7 characters")
+    entries = [k for k in ("setup", "arrives", "mobilises") if u.has(k)]
+    if len(entries) != 1:
+        u.fail(f"a unit enters by exactly one of setup, arrives or mobilises (it has {', '.join(entries) or 'none'})")
+    setup = u.text("setup", default="")
+    if setup:
+        _place_hex(u, places, setup, "setup")
+    arrives = mobilises = None
+    if u.has("arrives"):
+        a = u.table("arrives")
+        a.unknown_keys({"turn", "at"})
+        arrives = (a.integer("turn", lo=1, hi=turns), a.text("at"))
+        _place_hex(u, places, arrives[1], "arrives")
+    if u.has("mobilises"):
+        m = u.table("mobilises")
+        m.unknown_keys({"turn", "centre"})
+        mobilises = (m.integer("turn", lo=1, hi=turns), m.text("centre"))
+        if _place_hex(u, places, mobilises[1], "mobilises") and \
+                "mobilization_centre" not in places[mobilises[1]].kinds:
+            u.fail(f"mobilises at {mobilises[1]!r}, which is not a mobilization centre")
+        if nation != "norwegian":
+            u.fail("only Norwegian units mobilise")
+    hq = None
+    if u.has("hq"):
+        h = u.table("hq")
+        h.unknown_keys({"kind", "mountain", "motorized"})
+        hq = HQ(h.text("kind", choices=("division", "brigade", "regiment", "group")), h.flag("mountain", False),
+                h.flag("motorized", False))
+        if kind != "headquarters":
+            u.fail("only a headquarters has an [hq] table")
+    elif kind == "headquarters":
+        u.fail("a headquarters needs hq = { kind = ..., mountain = ..., motorized = ... }")
+    substitute = None
+    if u.has("if_store_captured"):
+        s = u.table("if_store_captured")
+        s.unknown_keys({"name", "short", "attack", "defense", "movement"})
+        at = arrives[1] if arrives else ""
+        if not at or "artillery_store" not in places.get(at, Place("", "", ())).kinds:
+            u.fail("if_store_captured is for artillery arriving at an artillery store")
+        substitute = UnitType(f"{uid}_inf", s.text("name"), s.text("short"), side_, nation, "infantry", "battalion",
+                              s.integer("attack", lo=0), s.integer("defense", lo=0), s.integer("movement", lo=1),
+                              False, u.text("designation"), arrives=arrives)
+    return UnitType(uid, u.text("name"), short, side_, nation, kind, u.text("size", choices=SIZES),
+                    u.integer("attack", lo=0, hi=99), u.integer("defense", lo=0, hi=99),
+                    u.integer("movement", lo=0, hi=99), u.flag("motorized", False), u.text("designation"),
+                    u.integer("key_vp", default=0, lo=0, hi=99), setup, arrives, mobilises, u.texts("breaks_into"),
+                    u.text("part_of", default=""), hq, u.text("condition", default="", choices=("", "destroyers_sunk")),
+                    substitute)
+
+
+def read_units(r: Reader, places: dict[str, Place], turns: int) -> dict[str, UnitType]:
+    units: dict[str, UnitType] = {}
+    for u in r.tables("unit"):
+        unit = read_unit(u, places, turns)
+        if unit.id in units:
+            u.fail(f"a second unit with id {unit.id!r}")
+        units[unit.id] = unit
+    for unit in units.values():
+        for part in unit.breaks_into:
+            if part not in units or units[part].part_of != unit.id:
+                r.fail(f"unit {unit.id!r} breaks into {part!r}, which is not a unit that is part of it")
+            elif units[part].enters != unit.enters:
+                r.fail(f"unit {part!r} enters otherwise than {unit.id!r}, which it is part of")
+        if unit.part_of and (unit.part_of not in units or unit.id not in units[unit.part_of].breaks_into):
+            r.fail(f"unit {unit.id!r} is part of {unit.part_of!r}, which does not break into it")
+    return units
+
+
+def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts:
+    r = Reader(where, data, problems)
+    mv = r.table("movement", required=True)
+    classes = mv.data.get("classes", {})
+    if not isinstance(classes, dict) or set(classes) != set(KINDS) or not set(classes.values()) <= set(CLASSES):
+        mv.fail(f"key 'classes': every unit kind ({', '.join(KINDS)}) needs a class ({', '.join(CLASSES)})")
+        classes = {k: "foot" for k in KINDS}
+    cost_raw = mv.data.get("cost", {})
+    cost: dict[str, dict[str, int]] = {}
+    for terrain in LAND:
+        row = cost_raw.get(terrain) if isinstance(cost_raw, dict) else None
+        if not isinstance(row, dict) or set(row) != set(CLASSES) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in row.values()):
+            mv.fail(f"cost of {terrain!r}: expected a whole number from 0 to 20 for each of {', '.join(CLASSES)}")
+            row = {c: 1 for c in CLASSES}
+        cost[terrain] = dict(row)
+    cb = r.table("combat", required=True)
+    columns = cb.texts("columns")
+    results_raw = cb.data.get("results", [])
+    results: list[tuple[str, ...]] = []
+    if not isinstance(results_raw, list) or len(results_raw) != 6:
+        cb.fail("key 'results': expected six rows, one per die roll")
+    else:
+        for i, row in enumerate(results_raw, start=1):
+            if not isinstance(row, list) or len(row) != len(columns) or not all(x in RESULTS for x in row):
+                cb.fail(f"results row {i}: expected {len(columns)} results from {', '.join(RESULTS)}")
+                row = ["AD"] * len(columns)
+            results.append(tuple(row))
+    shift_raw = cb.data.get("terrain_shift", {})
+    if not isinstance(shift_raw, dict) or set(shift_raw) != set(LAND) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in shift_raw.values()):
+        cb.fail(f"key 'terrain_shift': a whole number of columns for each of {', '.join(LAND)}")
+        shift_raw = {t: 0 for t in LAND}
+    rt = r.table("retreat", required=True)
+    st = r.table("stacking", required=True)
+    hq = r.table("headquarters", required=True)
+    limits = hq.data.get("norwegian_limit", {})
+    if not isinstance(limits, dict) or not all(isinstance(v, int) for v in limits.values()):
+        hq.fail("key 'norwegian_limit': a whole number per headquarters kind")
+        limits = {}
+    sp = r.table("supply", required=True)
+    factor = r.table("disruption", required=True).data.get("factor", 0.5)
+    if not isinstance(factor, float) or not 0 < factor <= 1:
+        r.fail("[disruption] factor: a number above 0 and at most 1")
+        factor = 0.5
+    return Charts(dict(classes), cost, mv.integer("along_rail", lo=1, hi=20), mv.integer("rail_move_hexes", lo=0),
+                  columns, tuple(results), dict(shift_raw), factor, frozenset(rt.integers("first_turn_roll")),
+                  frozenset(rt.integers("option_roll")), st.integer("ground_units", lo=1),
+                  frozenset(st.texts("artillery_kinds")), frozenset(st.texts("free_kinds")), dict(limits),
+                  sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0))
+
+
+def count_assumptions(data: Any) -> int:
+    """Every `assumption` (or `*_assumption`) key with a text, anywhere in the data."""
+    if isinstance(data, dict):
+        return sum(1 for k, v in data.items() if (k == "assumption" or k.endswith("_assumption")) and v) + sum(
+            count_assumptions(v) for v in data.values())
+    if isinstance(data, list):
+        return sum(count_assumptions(v) for v in data)
+    return 0
+
+
+def load_folder(folder: Path) -> NarvikScenario:
+    """The scenario of a folder holding scenario.toml, rules.toml, map.toml and forces.toml (geography.toml, the
+    source of the map, is not read)."""
+    folder = Path(folder)
+    problems: list[str] = []
+    data: dict[str, Any] = {}
+    for name in ("scenario.toml", "rules.toml", "map.toml", "forces.toml"):
+        if not (folder / name).is_file():
+            problems.append(f"{folder / name}: missing (a Narvik scenario folder holds scenario.toml, rules.toml, "
+                            "map.toml and forces.toml)")
+            continue
+        try:
+            part, _ = read_toml_tree(folder / name)
+        except ScenarioError as exc:
+            problems.extend(exc.problems)
+            continue
+        for key, value in part.items():
+            if key in data:
+                problems.append(f"{folder / name}: top-level key {key!r} is defined in another file too")
+            data[key] = value
+    if problems:
+        raise ScenarioError(problems)
+    where = str(folder)
+    r = Reader(where, data, problems)
+    head = r.table("scenario", required=True)
+    turns = head.integer("turns", lo=1, hi=99)
+    sides = head.texts("sides")
+    if sides != SIDES:
+        head.fail(f"key 'sides': the game has two sides, {', '.join(SIDES)}")
+    names = head.data.get("names", {})
+    adjectives = head.data.get("adjectives", {})
+    if not isinstance(names, dict) or set(names) != set(SIDES) or not isinstance(adjectives, dict) \
+            or set(adjectives) != set(SIDES):
+        head.fail("keys 'names' and 'adjectives': a text for each side")
+        names, adjectives = {s: s for s in SIDES}, {s: s for s in SIDES}
+    nmap = read_map(data, f"{folder / 'map.toml'}", problems)
+    units = read_units(Reader(f"{folder / 'forces.toml'}", data, problems), nmap.places, turns)
+    charts = read_charts(data, f"{folder / 'rules.toml'}", problems)
+    vic = r.table("victory", required=True)
+    ports = vic.texts("ports")
+    for p in ports:
+        if p not in nmap.places or "port" not in nmap.places[p].kinds:
+            vic.fail(f"victory port {p!r} is not a port of the map")
+    levels_raw = vic.data.get("levels", [])
+    levels: list[tuple[int, str]] = []
+    for i, lv in enumerate(levels_raw if isinstance(levels_raw, list) else []):
+        lr = Reader(f"{where}: [victory] levels[{i}]", lv, problems)
+        levels.append((lr.integer("ports", lo=0, hi=len(ports)), lr.text("label")))
+    if not levels or levels[-1][0] != 0 or any(a[0] <= b[0] for a, b in itertools.pairwise(levels)):
+        vic.fail("key 'levels': from the most German-held ports down to 0, each with its label")
+    dates: dict[int, str] = {}
+    for t in r.tables("turn", label="no"):
+        t.unknown_keys({"no", "dates"})
+        dates[t.integer("no", lo=1, hi=turns)] = t.text("dates")
+    destroyers: dict[str, list[str]] = {}
+    for s in r.tables("ship"):
+        s.unknown_keys({"id", "name", "side", "kind", "at", "source", "assumption"})
+        at = s.text("at")
+        if at not in nmap.places:
+            s.fail(f"unknown place {at!r}")
+        if s.text("kind") == "destroyer" and s.text("side", choices=SIDES) == GERMAN:
+            destroyers.setdefault(at, []).append(s.text("id"))
+    r.unknown_keys({"scenario", "victory", "map", "place", "rail", "fjord", "sea_zone", "unit", "air", "ship",
+                    "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters",
+                    "supply"})
+    if problems:
+        raise ScenarioError(problems)
+    return NarvikScenario(head.text("id"), head.text("title"), head.text("version"), head.text("status"), SIDES,
+                          dict(names), dict(adjectives), turns, nmap, units, charts, ports, tuple(levels),
+                          vic.integer("vp_shift", lo=1), dates, {p: tuple(d) for p, d in destroyers.items()},
+                          count_assumptions(data))
+
+
+def hexes_in_order(m: NarvikMap) -> list[str]:
+    """Every hex of the map, row by row."""
+    return [hex_id(c, r) for r in range(1, m.rows + 1) for c in range(1, m.columns + 1)]
+
+
+def row_of(hid: str) -> int:
+    return col_row(hid)[1]

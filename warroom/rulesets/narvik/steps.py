@@ -1,0 +1,419 @@
+"""The sequence of play as a flow table (seed: Sequence of Play): each game turn is a German player turn, then
+an Allied one, each of a reinforcement, movement, combat and exploitation phase; the game ends after the last
+turn's Allied player turn. (The air phase, between movement and combat, is not yet played: docs/narvik.md.)
+
+Rows: reinforce -> move -> regroup -> combat -> exploit -> reabsorb -> (the other player's reinforce, or the
+next turn's, or the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from warroom.core.dice import Roll
+from warroom.core.flow import Step
+from warroom.core.state import CHANCE, Action
+from warroom.rulesets.narvik.actions import Absorb, Break, Combine, Detach, End, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.combat import attack_strength, defenders, fall_back, resolve, retreat
+from warroom.rulesets.narvik.hexes import distance
+from warroom.rulesets.narvik.movement import mark_overstacking, owned_by, rail_reach, reach, settle_owner, supply_state
+from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
+from warroom.rulesets.narvik.state import NarvikRules, NarvikState, other
+from warroom.rulesets.narvik.victory import finish
+
+PASSENGER_KINDS = frozenset({"infantry", "machine_gun", "naval_infantry", "parachute"})
+"""What a truck carries: one infantry battalion equivalent (seed, difference 7)."""
+
+
+# ----- reinforcement -----------------------------------------------------------------------------------------
+def place(st: NarvikState, uid: str, hid: str) -> None:
+    st.pos[uid] = hid
+    settle_owner(st, hid)
+    st.supply = {}
+
+
+def entering(st: NarvikState, u: UnitType) -> list[str]:
+    """The units that enter when `u` does: a German unit that breaks down enters as its parts when the game
+    starts broken down (the seed's advice), else as itself; a part enters only with its whole."""
+    if u.part_of:
+        return []
+    if u.breaks_into and u.side == GERMAN and st.params.get("broken_down", True):
+        return list(u.breaks_into)
+    return [u.id]
+
+
+def free_hex(st: NarvikState, hid: str, side: str) -> bool:
+    return owned_by(st, hid) == side and not st.units_in(hid, other(side))
+
+
+def landing_place(st: NarvikState, side: str) -> str:
+    """Where reinforcements go whose own place is lost: the side's port (or, for the Germans, airfield) free of
+    enemy units nearest the top of the map's list, '' when none (assumption in docs/narvik.md)."""
+    kinds = {"port", "airfield"} if side == GERMAN else {"port"}
+    for p in st.sc.map.places.values():
+        if set(p.kinds) & kinds and free_hex(st, p.hex, side):
+            return p.hex
+    return ""
+
+
+def arrive(st: NarvikState, uid: str) -> bool:
+    """One reinforcement's arrival; False when it must wait for a turn."""
+    u = st.types[uid]
+    _turn, at = u.enters
+    hid = st.sc.map.place_hex(at)
+    if u.mobilises is not None:
+        if not free_hex(st, hid, u.side):
+            st.note(f"{u.name} is lost: {at} is in German hands when it mobilises")
+            st.gone.append(uid)
+            return True
+    elif not free_hex(st, hid, u.side):
+        if u.substitute is not None:
+            sub = u.substitute
+            near = sorted((distance(hid, h), h) for h in st.sc.map.terrain if st.sc.map.is_land(h)
+                          and distance(hid, h) <= 3 and not st.units_in(h, other(u.side)))
+            st.gone.append(uid)
+            if not near:
+                st.note(f"{u.name} is lost with the artillery store at {at}, and no hex near it is free")
+                return True
+            st.types[sub.id] = sub
+            place(st, sub.id, near[0][1])
+            st.note(f"{at}'s artillery store is lost: {sub.name} forms at {st.hex_name(near[0][1])} instead")
+            return True
+        hid = landing_place(st, u.side)
+        if not hid:
+            return False
+        st.note(f"{u.name} cannot reach {at} and lands at {st.hex_name(hid)}")
+    for part in entering(st, u):
+        place(st, part, hid)
+    return True
+
+
+def reinforce(st: NarvikState) -> None:
+    """The phasing player's reinforcements and (for the Allies) the Norwegian mobilisation of this turn."""
+    side = st.phasing
+    due = [u.id for u in st.sc.units.values() if u.side == side and u.enters[0] == st.game_turn and not u.part_of]
+    due = [uid for uid in due if st.types[uid].condition != "destroyers_sunk" or st.destroyers_sunk]
+    waiting, st.waiting = [w for w in st.waiting if st.types[w].side == side], \
+        [w for w in st.waiting if st.types[w].side != side]
+    for uid in [*waiting, *sorted(due)]:
+        if not arrive(st, uid):
+            st.waiting.append(uid)
+    begin_phase(st)
+
+
+def begin_phase(st: NarvikState) -> None:
+    st.moved = set()
+    st.regrouped = set()
+    st.beginning = True
+    st.closing = False
+    st.reachable = {}
+    st.supply = {}
+    st.phase_supply = {u: supply_state(st, u) for u in sorted(st.pos) if st.types[u].side == st.phasing}
+
+
+# ----- movement and exploitation -----------------------------------------------------------------------------
+def exploiting(st: NarvikState) -> bool:
+    return st.step in ("exploit", "reabsorb")
+
+
+def movers(st: NarvikState) -> list[str]:
+    """Units of the phasing player that may still move this phase (in exploitation: combat/motorised ones)."""
+    exp = exploiting(st)
+    return [u for u in sorted(st.pos) if st.types[u].side == st.phasing and u not in st.moved
+            and u not in st.absorbed and (not exp or st.types[u].motorized)]
+
+
+def reach_of(st: NarvikState, uid: str) -> dict[str, float]:
+    got = st.reachable.get(uid)
+    if got is None:
+        got = reach(st, uid, exploiting(st))
+        st.reachable = {**st.reachable, uid: got}
+    return got
+
+
+def passengers(st: NarvikState, truck: str) -> list[str]:
+    hid = st.pos[truck]
+    return [u for u in st.units_in(hid, st.phasing) if u not in st.moved and u not in st.absorbed
+            and st.types[u].kind in PASSENGER_KINDS and st.types[u].size in ("company", "battalion")
+            and not st.types[u].motorized]
+
+
+def may_absorb(st: NarvikState, uid: str, hq: str) -> bool:
+    u, h = st.types[uid], st.types[hq]
+    if h.hq is None or u.kind == "headquarters" or uid in st.absorbed or hq in st.absorbed or u.side != h.side:
+        return False
+    if st.pos.get(uid) != st.pos.get(hq) or uid not in st.pos:
+        return False
+    riders = [r for r, x in st.absorbed.items() if x == hq]
+    if h.nation == "norwegian":  # any friendly unit, within limits, a Norwegian one before any Allied one
+        if len(riders) >= st.sc.charts.norwegian_limit.get(h.hq.kind, 0):
+            return False
+        return u.nation == "norwegian" or any(st.types[r].nation == "norwegian" for r in riders)
+    return u.designation == h.designation and u.nation == h.nation
+
+
+def absorb_options(st: NarvikState) -> list[Absorb]:
+    hqs = [h for h in sorted(st.pos) if st.types[h].side == st.phasing and st.types[h].hq is not None]
+    if not hqs or (st.step in ("move", "exploit") and not st.beginning):
+        return []
+    out = []
+    for hq in hqs:
+        for uid in st.units_in(st.pos[hq], st.phasing):
+            if may_absorb(st, uid, hq) and (st.step in ("regroup", "reabsorb") or
+                                            (uid not in st.moved and hq not in st.moved)):
+                out.append(Absorb(uid, hq))
+    return out
+
+
+def combinable(st: NarvikState) -> list[str]:
+    out = []
+    for u in st.sc.units.values():
+        if u.side != st.phasing or not u.breaks_into or u.id in st.pos or u.id in st.gone:
+            continue
+        parts = u.breaks_into
+        hexes = {st.pos.get(p, "") for p in parts}
+        if len(hexes) == 1 and "" not in hexes and not any(
+                p in st.moved or p in st.absorbed or p in st.regrouped or p in st.disrupted for p in parts):
+            out.append(u.id)
+    return out
+
+
+def movement_legal(st: NarvikState) -> list[Action]:
+    exp = exploiting(st)
+    out: list[Action] = []
+    for uid in movers(st):
+        out.extend(Move(uid, h) for h in sorted(reach_of(st, uid)))
+        if not exp:
+            out.extend(Rail(uid, h) for h in rail_reach(st, uid))
+            if st.types[uid].kind == "truck":
+                dests = sorted(reach_of(st, uid))
+                out.extend(Truck(uid, p, h) for p in passengers(st, uid) for h in dests)
+            if st.types[uid].breaks_into and uid not in st.regrouped:
+                out.append(Break(uid))
+    if not exp:
+        out.extend(Combine(r) for r in combinable(st))
+    out.extend(absorb_options(st))
+    out.extend(Detach(u) for u in sorted(st.absorbed) if st.types[u].side == st.phasing)
+    out.append(End())
+    return out
+
+
+def move_to(st: NarvikState, uid: str, to: str) -> None:
+    frm = st.pos[uid]
+    riders = [r for r, hq in st.absorbed.items() if hq == uid]
+    for u in (uid, *riders):
+        st.pos[u] = to
+        st.moved.add(u)
+    st.beginning = False
+    st.supply = {}
+    settle_owner(st, frm)
+    settle_owner(st, to)
+
+
+def apply_movement(st: NarvikState, action: Any) -> None:
+    if isinstance(action, End):
+        st.closing = True
+    elif isinstance(action, Move | Rail):
+        move_to(st, action.unit, action.to)
+    elif isinstance(action, Truck):
+        move_to(st, action.truck, action.to)
+        move_to(st, action.unit, action.to)
+    elif isinstance(action, Break):
+        u = st.types[action.unit]
+        hid = st.pos.pop(action.unit)
+        for part in u.breaks_into:
+            st.pos[part] = hid
+            st.regrouped.add(part)
+            st.phase_supply[part] = supply_state(st, part)
+            if action.unit in st.disrupted:
+                st.disrupted[part] = st.disrupted[action.unit]
+        st.disrupted.pop(action.unit, None)
+        st.supply = {}
+    elif isinstance(action, Combine):
+        u = st.types[action.unit]
+        hid = st.pos[u.breaks_into[0]]
+        for part in u.breaks_into:
+            del st.pos[part]
+        st.pos[action.unit] = hid
+        st.regrouped.add(action.unit)
+        st.phase_supply[action.unit] = supply_state(st, action.unit)
+        st.supply = {}
+    elif isinstance(action, Absorb):
+        st.absorbed[action.unit] = action.hq
+        st.reachable = {k: v for k, v in st.reachable.items() if k != action.hq}
+    elif isinstance(action, Detach):
+        hq = st.absorbed.pop(action.unit)
+        if hq in st.moved:
+            st.moved.add(action.unit)
+        st.beginning = False
+        st.reachable = {k: v for k, v in st.reachable.items() if k != hq}
+
+
+def movement_problem(st: NarvikState, action: Any) -> str:
+    if action in movement_legal(st):
+        return ""
+    return why_not_move(st, action)
+
+
+def why_not_move(st: NarvikState, action: Any) -> str:
+    """The reason a movement-phase action is refused, in words."""
+    unit = getattr(action, "unit", getattr(action, "truck", ""))
+    if unit and unit not in st.types:
+        return f"there is no unit {unit!r}"
+    if unit and st.types[unit].side != st.phasing:
+        return f"{st.name(unit)} is not {st.sc.names[st.phasing]}'s to move"
+    if unit and unit not in st.pos and not isinstance(action, Combine):
+        return f"{st.name(unit)} is not on the map"
+    if isinstance(action, Move | Rail | Truck):
+        if unit in st.moved:
+            return f"{st.name(unit)} has already moved this phase"
+        if unit in st.absorbed:
+            return f"{st.name(unit)} is absorbed by a headquarters: detach it first, or move the headquarters"
+        if exploiting(st) and not st.types[unit].motorized:
+            return f"only combat/motorised units move in the exploitation phase, and {st.name(unit)} is not one"
+        if isinstance(action, Rail) and exploiting(st):
+            return "there is no rail movement in the exploitation phase"
+        if action.to not in st.sc.map.terrain:
+            return f"{action.to} is not a hex of the map"
+        return f"{st.name(unit)} cannot reach {st.hex_name(action.to)} this phase"
+    return f"{action.to_str()!r} is not possible now"
+
+
+# ----- combat ----------------------------------------------------------------------------------------------------
+def first_turn_retreat(st: NarvikState, hid: str) -> bool:
+    return st.game_turn == 1 and st.phasing == GERMAN and any(
+        st.types[u].nation == "norwegian" for u in defenders(st, hid))
+
+
+def next_battle(st: NarvikState) -> None:
+    """Take the next contested hex: its battle begins with the first turn's retreat roll, the defender's choice
+    to withdraw (from turn 2), or the combat roll."""
+    while st.combats:
+        hid = st.combats.pop(0)
+        if not defenders(st, hid) or attack_strength(st, hid) <= 0:
+            continue
+        st.fighting = hid
+        st.pending = "first" if first_turn_retreat(st, hid) else ("choice" if st.game_turn >= 2 else "combat")
+        return
+    st.fighting = ""
+    st.pending = ""
+
+
+def begin_combat(st: NarvikState) -> None:
+    mark_overstacking(st)
+    st.supply = {}
+    mine, theirs = st.occupied(st.phasing), st.occupied(other(st.phasing))
+    st.combats = sorted(mine & theirs)
+    next_battle(st)
+
+
+def combat_actor(st: NarvikState) -> str:
+    return other(st.phasing) if st.pending == "choice" else CHANCE
+
+
+def combat_legal(st: NarvikState) -> Sequence[Action]:
+    return [Stand(st.fighting), Withdraw(st.fighting)] if st.pending == "choice" else ()
+
+
+def apply_combat(st: NarvikState, action: Any) -> None:
+    hid = st.fighting
+    if isinstance(action, Stand):
+        st.pending = "combat"
+        return
+    if isinstance(action, Withdraw):
+        st.pending = "withdraw"
+        return
+    assert isinstance(action, Roll)
+    roll = action.values[0]
+    c = st.sc.charts
+    if st.pending == "first":
+        if roll in c.first_turn_roll:
+            st.note(f"die {roll}: the Norwegians in {st.hex_name(hid)} fall back before the attack (first turn)")
+            norwegians = [u for u in defenders(st, hid) if st.types[u].nation == "norwegian"]
+            for u in norwegians:
+                if u in st.pos and u not in st.absorbed:
+                    fall_back_one(st, u)
+            settle_owner(st, hid)
+            if defenders(st, hid):
+                st.pending = "combat"
+                return
+        else:
+            st.note(f"die {roll}: the Norwegians in {st.hex_name(hid)} stand")
+            st.pending = "combat"
+            return
+    elif st.pending == "withdraw":
+        if roll in c.option_roll:
+            st.note(f"die {roll}: the defenders of {st.hex_name(hid)} withdraw before combat")
+            fall_back(st, hid, "withdrew")
+        else:
+            st.note(f"die {roll}: the defenders of {st.hex_name(hid)} fail to get away")
+            st.pending = "combat"
+            return
+    else:
+        resolve(st, hid, roll)
+    next_battle(st)
+
+
+def fall_back_one(st: NarvikState, uid: str) -> None:
+    retreat(st, [uid], "mandatory retreat")
+
+
+# ----- the end of a player turn ----------------------------------------------------------------------------------
+def end_player_turn(st: NarvikState) -> None:
+    mark_overstacking(st)
+    done = st.player_turn
+    st.disrupted = {u: t for u, t in st.disrupted.items() if t > done}
+    if st.phasing == GERMAN:
+        st.phasing = ALLIED
+    else:
+        st.phasing = GERMAN
+        if st.game_turn >= st.sc.turns:
+            finish(st)
+            return
+        st.game_turn += 1
+
+
+def after_turn(st: NarvikState) -> str:
+    return "" if st.terminal else "reinforce"
+
+
+def closing(st: NarvikState) -> bool:
+    return st.closing
+
+
+def build_flow(view: Any, explain: Any) -> NarvikRules:
+    def phasing(s: NarvikState) -> str:
+        return s.phasing
+
+    def move_end(s: NarvikState) -> None:
+        s.closing = False
+        s.beginning = False
+
+    steps = [
+        Step[NarvikState]("reinforce", "reinforcement", on_begin=reinforce, next=lambda s: "move"),
+        Step[NarvikState]("move", "movement", actor=phasing, legal=movement_legal, apply=apply_movement,
+                          end_if=closing, next=lambda s: "regroup", problem=movement_problem),
+        Step[NarvikState]("regroup", "movement", actor=phasing, legal=lambda s: [*absorb_options(s), End()],
+                          apply=apply_movement, on_begin=move_end,
+                          end_if=lambda s: s.closing or not absorb_options(s), next=lambda s: "combat"),
+        Step[NarvikState]("combat", "combat", actor=combat_actor, legal=combat_legal, apply=apply_combat,
+                          on_begin=begin_combat, end_if=lambda s: not s.fighting, next=lambda s: "exploit"),
+        Step[NarvikState]("exploit", "exploitation", actor=phasing, legal=movement_legal, apply=apply_movement,
+                          on_begin=begin_phase, end_if=closing, next=lambda s: "reabsorb",
+                          problem=movement_problem),
+        Step[NarvikState]("reabsorb", "exploitation", actor=phasing, legal=lambda s: [*absorb_options(s), End()],
+                          apply=apply_movement, on_begin=move_end,
+                          end_if=lambda s: s.closing or not absorb_options(s), next=lambda s: "turn end"),
+        Step[NarvikState]("turn end", "exploitation", on_begin=end_player_turn, next=after_turn),
+    ]
+    return NarvikRules(steps, view, explain)
+
+
+def refuse(st: NarvikState, action: Action) -> str:
+    if st.step in ("move", "exploit", "regroup", "reabsorb"):
+        return why_not_move(st, action)
+    if st.step == "combat" and st.pending == "choice":
+        return (f"{st.sc.names[other(st.phasing)]} decide now whether to stand or withdraw in "
+                f"{st.hex_name(st.fighting)}")
+    return f"{action.to_str()!r} is not legal now ({st.phase()} phase)"
