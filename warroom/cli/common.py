@@ -21,6 +21,7 @@ err = Console(stderr=True, highlight=False)
 TERMINALS: dict[str, str] = {
     "firestorm": "warroom.cli.firestorm_cli:TERMINAL",
     "kampen": "warroom.cli.kampen_cli:TERMINAL",
+    "narvik": "warroom.cli.narvik_cli:TERMINAL",
 }
 """How the terminal plays each registered rule system (by the registry's id), as an entry point to its
 `Terminal`: loaded only when a command needs it, so that the others start quickly."""
