@@ -69,7 +69,15 @@ def unit(uid: str, side: str = "german", kind: str = "infantry", attack: int = 2
     return entry
 
 
-def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] | None = None) -> Path:
+def air(aid: str, side: str = "german", kind: str = "bomber", base: str = "Sola", rng: int = 10,
+        arrives: int = 1) -> dict[str, Any]:
+    """An [[air]] entry."""
+    return {"id": aid, "name": aid, "short": aid[:7], "side": side, "nation": "german" if side == "german"
+            else "british", "kind": kind, "strength": 3, "range": rng, "base": base, "arrives": arrives}
+
+
+def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] | None = None,
+           airs: list[dict[str, Any]] | None = None) -> Path:
     """A scenario folder with the small map and these units."""
     tmp.mkdir(parents=True, exist_ok=True)
     for name in ("scenario.toml", "rules.toml"):
@@ -90,14 +98,17 @@ def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] |
         out += ["[[unit]]", *(f"{k} = {toml_value(v)}" for k, v in u.items()), ""]
     for s in ships or []:
         out += ["[[ship]]", *(f"{k} = {toml_value(v)}" for k, v in s.items()), ""]
+    for a in airs or []:
+        out += ["[[air]]", *(f"{k} = {toml_value(v)}" for k, v in a.items()), ""]
     (tmp / "forces.toml").write_text("\n".join(out), encoding="utf-8")
     return tmp
 
 
-def game(tmp: Path, units: list[dict[str, Any]], german: tuple[str, ...] = ("Oslo",), **params: Any) -> NarvikState:
-    """A new game on the small map with these units, at the German movement phase of turn 1, the places named in
-    `german` German-held (so that German units are in supply)."""
-    st = new_game(load(folder(tmp, units)), params)
+def game(tmp: Path, units: list[dict[str, Any]], german: tuple[str, ...] = ("Oslo",),
+         airs: list[dict[str, Any]] | None = None, **params: Any) -> NarvikState:
+    """A new game on the small map with these units (and air units), at the German movement phase of turn 1, the
+    places named in `german` German-held (so that German units are in supply)."""
+    st = new_game(load(folder(tmp, units, airs=airs)), params)
     for name in german:
         st.owner[st.sc.map.place_hex(name)] = "german"
     begin_phase(st)

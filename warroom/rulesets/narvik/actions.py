@@ -107,6 +107,23 @@ class Stand:
         return f"stand {self.hex}"
 
 
+MISSIONS = ("support", "bomb", "carry", "cover")
+"""Air missions: ground support, interdiction, air transport (and parachute drops), air superiority."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fly:
+    """An air unit flies a mission against a hex (a transport names the unit it carries)."""
+
+    air: str
+    mission: str
+    hex: str
+    unit: str = ""
+
+    def to_str(self) -> str:
+        return f"fly {self.air} {self.mission} {self.hex}" + (f" {self.unit}" if self.unit else "")
+
+
 @dataclass(frozen=True, slots=True)
 class End:
     """The phasing player ends the phase (or the regrouping at its end)."""
@@ -115,7 +132,7 @@ class End:
         return "end"
 
 
-NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | End | Roll
+NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | Fly | End | Roll
 UNIT_ONE: dict[str, type[Break | Combine | Detach]] = {"break": Break, "combine": Combine, "detach": Detach}
 HEX_ONE: dict[str, type[Withdraw | Stand]] = {"withdraw": Withdraw, "stand": Stand}
 
@@ -147,8 +164,11 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
         return Absorb(rest[0], rest[1])
     if verb in ("move", "rail") and len(rest) >= 2:
         return (Move if verb == "move" else Rail)(rest[0], hex_of(rest[1:]))
+    if verb == "fly" and len(rest) in (3, 4) and rest[1] in MISSIONS:
+        return Fly(rest[0], rest[1], hex_of([rest[2]]), rest[3] if len(rest) == 4 else "")
     if verb == "truck" and len(rest) >= 3:
         return Truck(rest[0], rest[1], hex_of(rest[2:]))
     raise IllegalActionError(
         f"cannot read {' '.join(words)!r}: the actions are move UNIT HEX, rail UNIT HEX, truck TRUCK UNIT HEX, "
-        "break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX and end")
+        "break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX, "
+        "fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT and end")

@@ -54,10 +54,13 @@ def defense_strength(st: NarvikState, hid: str) -> float:
 
 
 def odds(st: NarvikState, hid: str) -> tuple[float, float, int, int]:
-    """(attack, defence, terrain shift, column) of the battle in `hid`."""
+    """(attack, defence, column shift (terrain and air support), column) of the battle in `hid`."""
     a, d = attack_strength(st, hid), defense_strength(st, hid)
     terrain = st.sc.map.terrain[hid]
-    shift = st.sc.charts.terrain_shift.get(terrain, 0)
+    support = st.support.get(hid, {})
+    most = st.sc.charts.support_most
+    shift = st.sc.charts.terrain_shift.get(terrain, 0) + min(most, support.get(st.phasing, 0)) - min(
+        most, support.get(other(st.phasing), 0))
     cols = len(st.sc.charts.columns)
     return a, d, shift, (column(a, d, shift, cols) if d > 0 else cols - 1)
 

@@ -82,6 +82,25 @@ class UnitType:
         return 0, self.setup
 
 
+AIR_KINDS = ("fighter", "bomber", "dive_bomber", "transport")
+OFF_MAP = ("Germany", "Denmark", "Britain", "carrier")
+
+
+@dataclass(frozen=True, slots=True)
+class AirType:
+    id: str
+    name: str
+    short: str
+    side: str
+    nation: str
+    kind: str
+    strength: int
+    range: int
+    base: str
+    """An airfield place, or an off-map base (`OFF_MAP`)."""
+    arrives: int
+
+
 @dataclass(frozen=True, slots=True)
 class NarvikMap:
     columns: int
@@ -139,6 +158,12 @@ class Charts:
     general_hexes: int
     attack_hexes: int
     hq_hexes: int
+    air_bases: dict[str, str]
+    support_most: int
+    abort_roll: frozenset[int]
+    anti_aircraft_roll: frozenset[int]
+    bomb_roll: frozenset[int]
+    dive_bomb_roll: frozenset[int]
 
 
 # a plug-in may subclass it (rulesets.of finds the nearest ancestor's system)
@@ -162,6 +187,7 @@ class NarvikScenario:
     dates: dict[int, str]
     destroyers: dict[str, tuple[str, ...]]
     """Port -> the German destroyers in it at the start."""
+    air: dict[str, AirType]
     assumption_count: int = 0
     notes: dict[str, str] = field(default_factory=dict)
 
@@ -401,6 +427,12 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
         hq.fail("key 'norwegian_limit': a whole number per headquarters kind")
         limits = {}
     sp = r.table("supply", required=True)
+    air = r.table("air_missions", required=True)
+    bases = air.data.get("bases", {})
+    if not isinstance(bases, dict) or set(bases) != set(OFF_MAP) or not all(
+            isinstance(h, str) and is_hex_id(h) for h in bases.values()):
+        air.fail(f"key 'bases': a hex id for each off-map base ({', '.join(OFF_MAP)})")
+        bases = {b: "0101" for b in OFF_MAP}
     factor = r.table("disruption", required=True).data.get("factor", 0.5)
     if not isinstance(factor, float) or not 0 < factor <= 1:
         r.fail("[disruption] factor: a number above 0 and at most 1")
@@ -409,7 +441,10 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
                   columns, tuple(results), dict(shift_raw), factor, frozenset(rt.integers("first_turn_roll")),
                   frozenset(rt.integers("option_roll")), st.integer("ground_units", lo=1),
                   frozenset(st.texts("artillery_kinds")), frozenset(st.texts("free_kinds")), dict(limits),
-                  sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0))
+                  sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0),
+                  dict(bases), air.integer("support_most", lo=0, hi=6), frozenset(air.integers("abort_roll")),
+                  frozenset(air.integers("anti_aircraft_roll")), frozenset(air.integers("bomb_roll")),
+                  frozenset(air.integers("dive_bomb_roll")))
 
 
 def count_assumptions(data: Any) -> int:
@@ -484,14 +519,30 @@ def load_folder(folder: Path) -> NarvikScenario:
             s.fail(f"unknown place {at!r}")
         if s.text("kind") == "destroyer" and s.text("side", choices=SIDES) == GERMAN:
             destroyers.setdefault(at, []).append(s.text("id"))
+    air: dict[str, AirType] = {}
+    for a in r.tables("air"):
+        a.unknown_keys({"id", "name", "short", "side", "nation", "kind", "strength", "range", "base", "arrives",
+                        "source", "assumption"})
+        base = a.text("base")
+        if base not in OFF_MAP and ("airfield" not in nmap.places.get(base, Place("", "", ())).kinds):
+            a.fail(f"base {base!r} is neither an airfield of the map nor one of {', '.join(OFF_MAP)}")
+        if len(a.text("short")) > 7:
+            a.fail("short name longer than 7 characters")
+        unit_air = AirType(a.text("id"), a.text("name"), a.text("short"), a.text("side", choices=SIDES),
+                           a.text("nation", choices=NATIONS), a.text("kind", choices=AIR_KINDS),
+                           a.integer("strength", lo=0, hi=99), a.integer("range", lo=1, hi=99), base,
+                           a.integer("arrives", lo=1, hi=turns))
+        if unit_air.id in air or unit_air.id in units:
+            a.fail(f"a second unit with id {unit_air.id!r}")
+        air[unit_air.id] = unit_air
     r.unknown_keys({"scenario", "victory", "map", "place", "rail", "fjord", "sea_zone", "unit", "air", "ship",
-                    "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters",
+                    "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters", "air_missions",
                     "supply"})
     if problems:
         raise ScenarioError(problems)
     return NarvikScenario(head.text("id"), head.text("title"), head.text("version"), head.text("status"), SIDES,
                           dict(names), dict(adjectives), turns, nmap, units, charts, ports, tuple(levels),
-                          vic.integer("vp_shift", lo=1), dates, {p: tuple(d) for p, d in destroyers.items()},
+                          vic.integer("vp_shift", lo=1), dates, {p: tuple(d) for p, d in destroyers.items()}, air,
                           count_assumptions(data))
 
 

@@ -69,6 +69,13 @@ class NarvikState(FlowRecording):
         self.phase_supply: dict[str, str] = {}  # the phasing units' supply state when the phase began
         self.waiting: list[str] = []  # reinforcements whose arrival is put off (no friendly place to land)
         self.closing = False  # the phasing player has ended the step
+        self.air_at: dict[str, str] = {}  # air units that have arrived -> their base (an airfield place or off-map)
+        self.flown: set[str] = set()  # air units that have flown this air phase
+        self.missions: list[tuple[str, str, str, str]] = []  # this air phase's (air unit, mission, hex, unit)
+        self.declaring = ""  # the side declaring air missions now
+        self.resolving = 0  # the mission being resolved
+        self.air_roll = ""  # what the die decides for it now: 'abort', 'flak' or 'bomb'
+        self.support: dict[str, dict[str, int]] = {}  # hex -> side -> ground support missions that got through
         self.destroyers_sunk = False
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
@@ -133,7 +140,8 @@ class NarvikState(FlowRecording):
     def clone(self) -> NarvikState:
         new = object.__new__(NarvikState)
         for name in ("sc", "flow", "params", "step", "game_turn", "phasing", "terminal", "result", "beginning",
-                     "fighting", "pending", "destroyers_sunk", "record_events", "closing"):
+                     "fighting", "pending", "destroyers_sunk", "record_events", "closing", "declaring",
+                     "resolving", "air_roll"):
             setattr(new, name, getattr(self, name))
         new.pos = dict(self.pos)
         new.types = dict(self.types)
@@ -150,6 +158,10 @@ class NarvikState(FlowRecording):
         new.supply = dict(self.supply)
         new.phase_supply = dict(self.phase_supply)
         new.waiting = list(self.waiting)
+        new.air_at = dict(self.air_at)
+        new.flown = set(self.flown)
+        new.missions = list(self.missions)
+        new.support = {h: dict(s) for h, s in self.support.items()}
         new.log = list(self.log)
         new.events = list(self.events)
         new.happened = list(self.happened)

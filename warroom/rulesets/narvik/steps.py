@@ -15,6 +15,7 @@ from warroom.core.dice import Roll
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, Action
 from warroom.rulesets.narvik.actions import Absorb, Break, Combine, Detach, End, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.air import air_actor, air_legal, air_over, apply_air_step, arrive_air, begin_air
 from warroom.rulesets.narvik.combat import attack_strength, defenders, fall_back, resolve, retreat
 from warroom.rulesets.narvik.hexes import distance
 from warroom.rulesets.narvik.movement import mark_overstacking, owned_by, rail_reach, reach, settle_owner, supply_state
@@ -99,6 +100,7 @@ def reinforce(st: NarvikState) -> None:
     for uid in [*waiting, *sorted(due)]:
         if not arrive(st, uid):
             st.waiting.append(uid)
+    arrive_air(st)
     begin_phase(st)
 
 
@@ -396,7 +398,9 @@ def build_flow(view: Any, explain: Any) -> NarvikRules:
                           end_if=closing, next=lambda s: "regroup", problem=movement_problem),
         Step[NarvikState]("regroup", "movement", actor=phasing, legal=lambda s: [*absorb_options(s), End()],
                           apply=apply_movement, on_begin=move_end,
-                          end_if=lambda s: s.closing or not absorb_options(s), next=lambda s: "combat"),
+                          end_if=lambda s: s.closing or not absorb_options(s), next=lambda s: "air"),
+        Step[NarvikState]("air", "air", actor=air_actor, legal=lambda s: air_legal(s) if s.declaring else (),
+                          apply=apply_air_step, on_begin=begin_air, end_if=air_over, next=lambda s: "combat"),
         Step[NarvikState]("combat", "combat", actor=combat_actor, legal=combat_legal, apply=apply_combat,
                           on_begin=begin_combat, end_if=lambda s: not s.fighting, next=lambda s: "exploit"),
         Step[NarvikState]("exploit", "exploitation", actor=phasing, legal=movement_legal, apply=apply_movement,
