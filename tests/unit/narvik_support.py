@@ -135,3 +135,11 @@ def play_random(st: NarvikState, seed: int, limit: int = 50_000) -> int:
             st.apply_action(st.random_action(rng))
         n += 1
     return n
+
+
+def to_allied_turn(st: NarvikState) -> None:
+    """End the German player turn (nothing fought) and decline the Allied fleet's attack: the Allied movement."""
+    while st.phasing == "german":
+        act(st, "end")
+    if st.step == "naval":
+        act(st, "end")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from narvik_support import act, game, play_random, roll, unit
+from narvik_support import act, game, play_random, roll, to_allied_turn, unit
 
 from warroom.core.errors import IllegalActionError
 from warroom.core.state import CHANCE
@@ -135,9 +135,7 @@ def test_a_norwegian_headquarters_takes_a_norwegian_unit_before_an_allied_one(tm
                          unit("hq", side="allied", kind="headquarters", setup="Hamar", hq=nhq),
                          unit("brit", side="allied", nation="british", setup="Hamar"),
                          unit("nor", side="allied", setup="Hamar")])
-    end_movement(st)  # the German player turn passes (nothing to fight)
-    while st.phasing == "german":
-        act(st, "end")
+    to_allied_turn(st)  # the German player turn passes (nothing to fight)
     legal = {a.to_str() for a in st.legal_actions()}
     assert "absorb nor hq" in legal and "absorb brit hq" not in legal
     act(st, "absorb nor hq")
@@ -274,8 +272,7 @@ def test_troops_mobilising_at_a_captured_centre_are_lost(tmp_path: Path) -> None
                          unit("n", side="allied", mobilises={"turn": 1, "centre": "Elverum"}),
                          unit("n2", side="allied", mobilises={"turn": 2, "centre": "Elverum"})])
     act(st, "move g 0604")  # Elverum, alone: German now
-    while st.phasing == "german":
-        act(st, "end")
+    to_allied_turn(st)
     assert "n" not in st.pos and "n" in st.gone
 
 
@@ -285,8 +282,7 @@ def test_artillery_for_a_lost_store_comes_as_an_infantry_battalion_within_three_
                          unit("art", side="allied", kind="artillery", arrives={"turn": 1, "at": "Rena"},
                               if_store_captured=sub)])
     act(st, "rail g 0605")
-    while st.phasing == "german":
-        act(st, "end")
+    to_allied_turn(st)
     assert "art" not in st.pos and "art_inf" in st.pos
     from warroom.rulesets.narvik.hexes import distance
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from warroom.core.state import Action
-from warroom.rulesets.narvik.actions import End, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.actions import End, Interdict, Move, Rail, Stand, Truck, Withdraw
 from warroom.rulesets.narvik.combat import odds
 from warroom.rulesets.narvik.hexes import distance
 from warroom.rulesets.narvik.movement import owned_by
@@ -78,6 +78,13 @@ def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:
             a, d, shift, _ = odds(st.clone(), action.hex)
             hopeless = d <= 0 or (a / d) * (2.0 ** (shift / 2)) >= 3.0
             return Withdraw(action.hex) if hopeless else Stand(action.hex)
+    strikes = [a for a in legal if isinstance(a, Interdict)]
+    if strikes:
+        def worth(a: Interdict) -> tuple[int, int, str]:
+            names = st.sc.map.at.get(a.hex, ())
+            ships = sum(len(st.sc.destroyers.get(n, ())) for n in names)
+            return (-ships, 0 if any(n in st.sc.victory_ports for n in names) else 1, a.hex)
+        return min(strikes, key=worth)
     moves = [a for a in legal if isinstance(a, Move | Rail | Truck)]
     if not moves:
         return End() if End() in legal else legal[0]

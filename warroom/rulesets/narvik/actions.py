@@ -98,6 +98,16 @@ class Withdraw:
 
 
 @dataclass(frozen=True, slots=True)
+class Interdict:
+    """The Allied fleet attacks a German-held port (at the start of the Allied player turn)."""
+
+    hex: str
+
+    def to_str(self) -> str:
+        return f"interdict {self.hex}"
+
+
+@dataclass(frozen=True, slots=True)
 class Stand:
     """The defender stays to fight."""
 
@@ -132,9 +142,10 @@ class End:
         return "end"
 
 
-NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | Fly | End | Roll
+NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | Interdict | Fly | End | Roll
 UNIT_ONE: dict[str, type[Break | Combine | Detach]] = {"break": Break, "combine": Combine, "detach": Detach}
-HEX_ONE: dict[str, type[Withdraw | Stand]] = {"withdraw": Withdraw, "stand": Stand}
+HEX_ONE: dict[str, type[Withdraw | Stand | Interdict]] = {"withdraw": Withdraw, "stand": Stand,
+                                                          "interdict": Interdict}
 
 
 def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> NarvikAction:
@@ -171,4 +182,4 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
     raise IllegalActionError(
         f"cannot read {' '.join(words)!r}: the actions are move UNIT HEX, rail UNIT HEX, truck TRUCK UNIT HEX, "
         "break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX, "
-        "fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT and end")
+        "fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT, interdict HEX and end")

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from warroom.core.dice import Roll
 from warroom.core.state import CHANCE, Action
-from warroom.rulesets.narvik.actions import Absorb, Break, Combine, Detach, End, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.actions import (
+    Absorb,
+    Break,
+    Combine,
+    Detach,
+    End,
+    Fly,
+    Interdict,
+    Move,
+    Rail,
+    Stand,
+    Truck,
+    Withdraw,
+)
 from warroom.rulesets.narvik.state import NarvikState, other
 
 
@@ -35,8 +48,17 @@ def describe(st: NarvikState, action: Action) -> str:
         return f"try to withdraw from {h(action.hex)} before combat"
     if isinstance(action, Stand):
         return f"stand and fight in {h(action.hex)}"
+    if isinstance(action, Interdict):
+        return f"send the fleet against {h(action.hex)}"
+    if isinstance(action, Fly):
+        air = st.sc.air[action.air].name if action.air in st.sc.air else action.air
+        what = {"support": f"support the battle in {h(action.hex)}", "bomb": f"bomb {h(action.hex)}",
+                "cover": f"hold the air over {h(action.hex)}",
+                "carry": f"fly {unit_words(st, action.unit)} to {h(action.hex)}"}.get(action.mission, action.mission)
+        return f"{air}: {what}"
     if isinstance(action, End):
-        return {"move": "end the movement phase", "regroup": "absorb no more units",
+        return {"move": "end the movement phase", "regroup": "absorb no more units", "naval": "no naval attack",
+                "air": "fly no more missions",
                 "exploit": "end the exploitation phase", "reabsorb": "absorb no more units"}.get(st.step, "end")
     if isinstance(action, Roll):
         return f"roll {' '.join(str(v) for v in action.values)}"
@@ -50,6 +72,16 @@ def asking(st: NarvikState) -> str:
     names = st.sc.names
     who = names[st.phasing]
     when = f"Turn {st.game_turn} ({st.sc.dates.get(st.game_turn, '')})"
+    if st.step == "naval":
+        if st.target:
+            return f"{when}: the die decides whether the Allied fleet closes {st.hex_name(st.target)}."
+        return (f"{when}: the Allies may send the fleet against one German-held port: closed, it takes no German "
+                "reinforcements next turn, and destroyers in it are sunk.")
+    if st.step == "air":
+        if st.declaring:
+            return (f"{when}: {names[st.declaring]} declare air missions (ground support, bombing, transport, "
+                    "air cover); the phasing side declares first.")
+        return f"{when}: the die decides an air mission over {st.hex_name(st.missions[st.resolving][2])}."
     if st.step == "move":
         return (f"{when}: {who} move. A unit may enter a hex held by the enemy only to stop there; "
                 "units sharing a hex with the enemy must attack it in the combat phase.")

@@ -164,6 +164,7 @@ class Charts:
     anti_aircraft_roll: frozenset[int]
     bomb_roll: frozenset[int]
     dive_bomb_roll: frozenset[int]
+    interdict_roll: frozenset[int]
 
 
 # a plug-in may subclass it (rulesets.of finds the nearest ancestor's system)
@@ -444,7 +445,8 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
                   sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0),
                   dict(bases), air.integer("support_most", lo=0, hi=6), frozenset(air.integers("abort_roll")),
                   frozenset(air.integers("anti_aircraft_roll")), frozenset(air.integers("bomb_roll")),
-                  frozenset(air.integers("dive_bomb_roll")))
+                  frozenset(air.integers("dive_bomb_roll")),
+                  frozenset(r.table("naval", required=True).integers("interdict_roll")))
 
 
 def count_assumptions(data: Any) -> int:
@@ -536,7 +538,8 @@ def load_folder(folder: Path) -> NarvikScenario:
             a.fail(f"a second unit with id {unit_air.id!r}")
         air[unit_air.id] = unit_air
     r.unknown_keys({"scenario", "victory", "map", "place", "rail", "fjord", "sea_zone", "unit", "air", "ship",
-                    "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters", "air_missions",
+                    "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters",
+                    "air_missions", "naval",
                     "supply"})
     if problems:
         raise ScenarioError(problems)

@@ -77,6 +77,9 @@ class NarvikState(FlowRecording):
         self.air_roll = ""  # what the die decides for it now: 'abort', 'flak' or 'bomb'
         self.support: dict[str, dict[str, int]] = {}  # hex -> side -> ground support missions that got through
         self.destroyers_sunk = False
+        self.sunk: dict[str, str] = {}  # destroyers sunk -> the port they were sunk in
+        self.interdicted = ""  # the port the Allied fleet holds this turn (German reinforcements avoid it)
+        self.target = ""  # the port the fleet is attacking now (its die is next)
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
         self.happened: list[Event] = []
@@ -141,7 +144,7 @@ class NarvikState(FlowRecording):
         new = object.__new__(NarvikState)
         for name in ("sc", "flow", "params", "step", "game_turn", "phasing", "terminal", "result", "beginning",
                      "fighting", "pending", "destroyers_sunk", "record_events", "closing", "declaring",
-                     "resolving", "air_roll"):
+                     "resolving", "air_roll", "interdicted", "target"):
             setattr(new, name, getattr(self, name))
         new.pos = dict(self.pos)
         new.types = dict(self.types)
@@ -159,6 +162,7 @@ class NarvikState(FlowRecording):
         new.phase_supply = dict(self.phase_supply)
         new.waiting = list(self.waiting)
         new.air_at = dict(self.air_at)
+        new.sunk = dict(self.sunk)
         new.flown = set(self.flown)
         new.missions = list(self.missions)
         new.support = {h: dict(s) for h, s in self.support.items()}

@@ -19,6 +19,7 @@ from warroom.rulesets.narvik.air import air_actor, air_legal, air_over, apply_ai
 from warroom.rulesets.narvik.combat import attack_strength, defenders, fall_back, resolve, retreat
 from warroom.rulesets.narvik.hexes import distance
 from warroom.rulesets.narvik.movement import mark_overstacking, owned_by, rail_reach, reach, settle_owner, supply_state
+from warroom.rulesets.narvik.naval import apply_naval, begin_naval, naval_actor, naval_legal
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
 from warroom.rulesets.narvik.state import NarvikRules, NarvikState, other
 from warroom.rulesets.narvik.victory import finish
@@ -44,8 +45,11 @@ def entering(st: NarvikState, u: UnitType) -> list[str]:
     return [u.id]
 
 
-def free_hex(st: NarvikState, hid: str, side: str) -> bool:
-    return owned_by(st, hid) == side and not st.units_in(hid, other(side))
+def free_hex(st: NarvikState, hid: str, side: str, by_sea: bool = True) -> bool:
+    """A place the side holds, free of enemy units (and, for German reinforcements coming by sea or air, not
+    under the Allied fleet's interdiction)."""
+    return owned_by(st, hid) == side and not st.units_in(hid, other(side)) and not (
+        by_sea and side == GERMAN and hid == st.interdicted)
 
 
 def landing_place(st: NarvikState, side: str) -> str:
@@ -68,7 +72,7 @@ def arrive(st: NarvikState, uid: str) -> bool:
             st.note(f"{u.name} is lost: {at} is in German hands when it mobilises")
             st.gone.append(uid)
             return True
-    elif not free_hex(st, hid, u.side):
+    elif not free_hex(st, hid, u.side, by_sea=u.condition != "destroyers_sunk"):  # the sailors are ashore
         if u.substitute is not None:
             sub = u.substitute
             near = sorted((distance(hid, h), h) for h in st.sc.map.terrain if st.sc.map.is_land(h)
@@ -368,6 +372,7 @@ def end_player_turn(st: NarvikState) -> None:
     st.disrupted = {u: t for u, t in st.disrupted.items() if t > done}
     if st.phasing == GERMAN:
         st.phasing = ALLIED
+        st.interdicted = ""  # the fleet's hold lasts through one German player turn
     else:
         st.phasing = GERMAN
         if st.game_turn >= st.sc.turns:
@@ -377,7 +382,7 @@ def end_player_turn(st: NarvikState) -> None:
 
 
 def after_turn(st: NarvikState) -> str:
-    return "" if st.terminal else "reinforce"
+    return "" if st.terminal else "naval"
 
 
 def closing(st: NarvikState) -> bool:
@@ -393,6 +398,8 @@ def build_flow(view: Any, explain: Any) -> NarvikRules:
         s.beginning = False
 
     steps = [
+        Step[NarvikState]("naval", "reinforcement", actor=naval_actor, legal=naval_legal, apply=apply_naval,
+                          on_begin=begin_naval, end_if=closing, next=lambda s: "reinforce"),
         Step[NarvikState]("reinforce", "reinforcement", on_begin=reinforce, next=lambda s: "move"),
         Step[NarvikState]("move", "movement", actor=phasing, legal=movement_legal, apply=apply_movement,
                           end_if=closing, next=lambda s: "regroup", problem=movement_problem),

@@ -1,0 +1,67 @@
+"""Naval interdiction and the stranded sailors (seed, differences 4 and 12; rules.toml [naval], a stand-in):
+at the start of each Allied player turn the Allied fleet may attack one German-held port. On the die it is
+interdicted for the next German player turn, and the German destroyers in it are sunk, their crews coming ashore
+as the naval regiment and its battalions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.core.dice import Roll
+from warroom.core.state import CHANCE
+from warroom.rulesets.narvik.actions import End, Interdict
+from warroom.rulesets.narvik.movement import owned_by
+from warroom.rulesets.narvik.scenario import ALLIED, GERMAN
+from warroom.rulesets.narvik.state import NarvikState
+
+
+def targets(st: NarvikState) -> list[str]:
+    """German-held ports the fleet may attack."""
+    return sorted({p.hex for p in st.sc.map.places.values() if "port" in p.kinds and owned_by(st, p.hex) == GERMAN})
+
+
+def begin_naval(st: NarvikState) -> None:
+    st.target = ""
+    st.closing = st.phasing != ALLIED or not targets(st)
+
+
+def naval_actor(st: NarvikState) -> str:
+    return CHANCE if st.target else ALLIED
+
+
+def naval_legal(st: NarvikState) -> list[Interdict | End]:
+    return [] if st.target else [*(Interdict(h) for h in targets(st)), End()]
+
+
+def apply_naval(st: NarvikState, action: Any) -> None:
+    if isinstance(action, End):
+        st.closing = True
+    elif isinstance(action, Interdict):
+        st.target = action.hex
+    else:
+        assert isinstance(action, Roll)
+        port = st.target
+        st.target = ""
+        st.closing = True
+        if action.values[0] not in st.sc.charts.interdict_roll:
+            st.note(f"die {action.values[0]}: the Allied fleet fails to close {st.hex_name(port)}")
+            return
+        st.interdicted = port
+        st.note(f"die {action.values[0]}: the Allied fleet interdicts {st.hex_name(port)}")
+        sunk = [d for name in st.sc.map.at.get(port, ()) for d in st.sc.destroyers.get(name, ()) if d not in st.sunk]
+        if sunk:
+            for d in sunk:
+                st.sunk[d] = port
+            st.note(f"{len(sunk)} German destroyers are sunk in {st.hex_name(port)}; their crews go ashore")
+            strand(st, port)
+
+
+def strand(st: NarvikState, port: str) -> None:
+    """The stranded sailors: due on their turn if it is still to come, else at the next German reinforcement
+    phase, at the port where the destroyers were sunk (assumption: scenario data names Narvik)."""
+    if st.destroyers_sunk:
+        return
+    st.destroyers_sunk = True
+    for u in sorted(st.sc.units.values(), key=lambda x: x.id):
+        if u.condition == "destroyers_sunk" and not u.part_of and u.enters[0] <= st.game_turn:
+            st.waiting.append(u.id)
