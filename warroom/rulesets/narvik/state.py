@@ -123,6 +123,12 @@ class NarvikState(FlowRecording):
             self.chance_dice().check(action)
         elif not self.flow.steps[self.step].is_legal(self, action):
             raise IllegalActionError(self.flow.explain(self, action))
+        self.apply_unchecked(action, who)
+
+    def apply_unchecked(self, action: Action, who: str | None = None) -> None:
+        """Apply an action already known to be legal (a trusted bot's, a roll of the node's own dice)."""
+        if who is None:
+            who = self.current_player()
         self.log.append(LogEntry(action.to_str(), who, self.game_turn, self.phase(), who == CHANCE))
         self.flow.apply(self, action)
 

@@ -256,10 +256,38 @@ def apply_movement(st: NarvikState, action: Any) -> None:
         st.reachable = {k: v for k, v in st.reachable.items() if k != hq}
 
 
+def can_move(st: NarvikState, uid: str) -> bool:
+    u = st.types.get(uid)
+    return (u is not None and uid in st.pos and u.side == st.phasing and uid not in st.moved
+            and uid not in st.absorbed and (not exploiting(st) or u.motorized))
+
+
+def allowed(st: NarvikState, action: Any) -> bool:
+    """Whether a movement-phase action is among `movement_legal`, without listing them all."""
+    exp = exploiting(st)
+    if isinstance(action, End):
+        return True
+    if isinstance(action, Move):
+        return can_move(st, action.unit) and action.to in reach_of(st, action.unit)
+    if isinstance(action, Rail):
+        return not exp and can_move(st, action.unit) and action.to in rail_reach(st, action.unit)
+    if isinstance(action, Truck):
+        return (not exp and can_move(st, action.truck) and st.types[action.truck].kind == "truck"
+                and action.unit in passengers(st, action.truck) and action.to in reach_of(st, action.truck))
+    if isinstance(action, Break):
+        return (not exp and can_move(st, action.unit) and bool(st.types[action.unit].breaks_into)
+                and action.unit not in st.regrouped)
+    if isinstance(action, Combine):
+        return not exp and action.unit in combinable(st)
+    if isinstance(action, Absorb):
+        return action in absorb_options(st)
+    if isinstance(action, Detach):
+        return action.unit in st.absorbed and st.types[action.unit].side == st.phasing
+    return False
+
+
 def movement_problem(st: NarvikState, action: Any) -> str:
-    if action in movement_legal(st):
-        return ""
-    return why_not_move(st, action)
+    return "" if allowed(st, action) else why_not_move(st, action)
 
 
 def why_not_move(st: NarvikState, action: Any) -> str:
