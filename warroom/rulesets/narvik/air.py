@@ -167,7 +167,7 @@ def succeed(st: NarvikState, index: int) -> None:
         st.pos[unit] = hid
         st.moved.add(unit)
         settle_owner(st, hid)
-        st.supply = {}
+        st.changed()
         st.note(f"{a.name} flies {st.name(unit)} to {st.hex_name(hid)}")
 
 

@@ -173,7 +173,7 @@ def resolve(st: NarvikState, hid: str, roll: int) -> str:
                 owed -= st.types[u].attack
                 eliminate(st, u, "exchange")
     settle_owner(st, hid)
-    st.supply = {}
+    st.changed()
     mark_overstacking(st)
     return result
 
@@ -182,4 +182,4 @@ def fall_back(st: NarvikState, hid: str, why: str) -> None:
     """The defenders of `hid` fall back before combat (the first turn's mandatory retreat, a withdrawal)."""
     retreat(st, [u for u in defenders(st, hid) if u not in st.absorbed], why)
     settle_owner(st, hid)
-    st.supply = {}
+    st.changed()

@@ -36,6 +36,7 @@ def neighbours(hid: str) -> tuple[str, ...]:
     return tuple(hex_id(col + dc, row + dr) for dc, dr in steps if 0 < col + dc < 100 and 0 < row + dr < 100)
 
 
+@cache
 def cube(hid: str) -> tuple[int, int, int]:
     """Cube coordinates (x + y + z = 0) of a hex."""
     col, row = col_row(hid)

@@ -60,7 +60,12 @@ def entry_cost(st: NarvikState, u: UnitType, frm: str, to: str) -> float:
 
 
 def enemy_blocks(st: NarvikState, side_: str) -> tuple[set[str], set[str]]:
-    """(hexes holding an enemy ground unit, those of them where one has a defence above 0 now)."""
+    """(hexes holding an enemy ground unit, those of them where one has a defence above 0 now); kept until the
+    position changes. The caller must not change them."""
+    key = "blocks:" + side_
+    got: tuple[set[str], set[str]] | None = st.cache.get(key)
+    if got is not None:
+        return got
     occupied: set[str] = set()
     strong: set[str] = set()
     for uid, hid in st.pos.items():
@@ -68,6 +73,7 @@ def enemy_blocks(st: NarvikState, side_: str) -> tuple[set[str], set[str]]:
             occupied.add(hid)
             if st.defense_of(uid) > 0:
                 strong.add(hid)
+    st.cache[key] = (occupied, strong)
     return occupied, strong
 
 
@@ -165,7 +171,11 @@ def overstacked_in(st: NarvikState, hid: str, side_: str) -> list[str]:
 
 def mark_overstacking(st: NarvikState) -> None:
     """Flip every overstacked unit (at the end of each movement and exploitation phase, and through combat)."""
-    st.overstacked = {u for hid in set(st.pos.values()) for s in (GERMAN, ALLIED) for u in overstacked_in(st, hid, s)}
+    stacks: dict[tuple[str, str], list[str]] = {}
+    for uid, hid in st.pos.items():
+        stacks.setdefault((hid, st.types[uid].side), []).append(uid)
+    st.overstacked = {u for (hid, s), units in stacks.items() if len(units) > st.sc.charts.ground_units
+                      for u in overstacked_in(st, hid, s)}
 
 
 # ----- ownership -------------------------------------------------------------------------------------------------
@@ -178,7 +188,7 @@ def settle_owner(st: NarvikState, hid: str) -> None:
         owner = sides.pop()
         if st.owner.get(hid) != owner:
             st.owner[hid] = owner
-            st.supply = {}
+            st.changed()
 
 
 def owned_by(st: NarvikState, hid: str) -> str:
@@ -195,7 +205,7 @@ def sources(st: NarvikState, side_: str) -> list[str]:
 def supply_map(st: NarvikState, side_: str) -> dict[str, int]:
     """Hexes -> the length of the shortest line to a friendly supply source through land hexes free of enemy
     ground units (kept for the phase)."""
-    got = st.supply.get(side_)
+    got: dict[str, int] | None = st.cache.get("supply:" + side_)
     if got is not None:
         return got
     m = st.sc.map
@@ -214,7 +224,7 @@ def supply_map(st: NarvikState, side_: str) -> dict[str, int]:
                 dist[there] = step
                 nxt.append(there)
         frontier = nxt
-    st.supply = {**st.supply, side_: dist}
+    st.cache["supply:" + side_] = dist
     return dist
 
 

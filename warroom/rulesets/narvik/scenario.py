@@ -283,9 +283,10 @@ def read_map(data: dict[str, Any], where: str, problems: list[str]) -> NarvikMap
             if b not in neighbours(a):
                 rl.fail(f"hexes {a} and {b} are not neighbours")
             rail_sides.add(side(a, b))
-        for h in hexes:
-            if terrain.get(h, "") not in LAND:
-                rl.fail(f"hex {h!r} is not a land hex")
+        for i, h in enumerate(hexes):
+            at_border = i in (0, len(hexes) - 1) and terrain.get(h, "") == NEUTRAL  # where it crosses into Sweden
+            if terrain.get(h, "") not in LAND and not at_border:
+                rl.fail(f"hex {h!r} is not a land hex (only a line's first or last hex may be neutral, at the border)")
         rails[rl.text("name")] = hexes
     fjord_sides: set[tuple[str, str]] = set()
     for fj in r.tables("fjord", label="name"):

@@ -65,7 +65,9 @@ class NarvikState(FlowRecording):
         self.pending = ""  # what the chance node being rolled decides: 'first', 'withdraw' or 'combat'
         self.overstacked: set[str] = set()
         self.reachable: dict[str, dict[str, float]] = {}  # this phase's reachable hexes per unit (a cache)
-        self.supply: dict[str, dict[str, int]] = {}  # supply distances per side now (a cache, cleared by any change)
+        self.cache: dict[str, Any] = {}  # what the position now implies (supply lines, enemy blocks): see changed()
+        self.options: dict[str, tuple[Action, ...]] = {}  # this phase's moves per unit (a cache)
+        self.rails: dict[str, list[str]] = {}  # this phase's rail destinations per unit (a cache)
         self.phase_supply: dict[str, str] = {}  # the phasing units' supply state when the phase began
         self.waiting: list[str] = []  # reinforcements whose arrival is put off (no friendly place to land)
         self.closing = False  # the phasing player has ended the step
@@ -164,7 +166,9 @@ class NarvikState(FlowRecording):
         new.combats = list(self.combats)
         new.overstacked = set(self.overstacked)
         new.reachable = dict(self.reachable)  # each entry is replaced, never changed in place
-        new.supply = dict(self.supply)
+        new.cache = dict(self.cache)  # entries are replaced, never changed in place
+        new.options = dict(self.options)
+        new.rails = dict(self.rails)
         new.phase_supply = dict(self.phase_supply)
         new.waiting = list(self.waiting)
         new.air_at = dict(self.air_at)
@@ -181,6 +185,10 @@ class NarvikState(FlowRecording):
         return self.flow.view(self, side)
 
     # ----- helpers for the rules, views and bots ------------------------------------------------------------
+    def changed(self) -> None:
+        """Units moved, arrived, left or changed hands: what the position implied is worked out again."""
+        self.cache = {}
+
     @property
     def turn(self) -> int:
         return self.game_turn

@@ -32,7 +32,7 @@ PASSENGER_KINDS = frozenset({"infantry", "machine_gun", "naval_infantry", "parac
 def place(st: NarvikState, uid: str, hid: str) -> None:
     st.pos[uid] = hid
     settle_owner(st, hid)
-    st.supply = {}
+    st.changed()
 
 
 def entering(st: NarvikState, u: UnitType) -> list[str]:
@@ -114,7 +114,9 @@ def begin_phase(st: NarvikState) -> None:
     st.beginning = True
     st.closing = False
     st.reachable = {}
-    st.supply = {}
+    st.options = {}
+    st.rails = {}
+    st.changed()
     st.phase_supply = {u: supply_state(st, u) for u in sorted(st.pos) if st.types[u].side == st.phasing}
 
 
@@ -185,18 +187,37 @@ def combinable(st: NarvikState) -> list[str]:
     return out
 
 
+def rails_of(st: NarvikState, uid: str) -> list[str]:
+    got = st.rails.get(uid)
+    if got is None:
+        got = rail_reach(st, uid)
+        st.rails = {**st.rails, uid: got}
+    return got
+
+
+def unit_options(st: NarvikState, uid: str) -> tuple[Action, ...]:
+    """A unit's moves, rail moves and breakdown this phase (kept for the phase: the enemy does not move in it)."""
+    got = st.options.get(uid)
+    if got is None:
+        exp = exploiting(st)
+        out: list[Action] = [Move(uid, h) for h in sorted(reach_of(st, uid))]
+        if not exp:
+            out.extend(Rail(uid, h) for h in rails_of(st, uid))
+            if st.types[uid].breaks_into and uid not in st.regrouped:
+                out.append(Break(uid))
+        got = tuple(out)
+        st.options = {**st.options, uid: got}
+    return got
+
+
 def movement_legal(st: NarvikState) -> list[Action]:
     exp = exploiting(st)
     out: list[Action] = []
     for uid in movers(st):
-        out.extend(Move(uid, h) for h in sorted(reach_of(st, uid)))
-        if not exp:
-            out.extend(Rail(uid, h) for h in rail_reach(st, uid))
-            if st.types[uid].kind == "truck":
-                dests = sorted(reach_of(st, uid))
-                out.extend(Truck(uid, p, h) for p in passengers(st, uid) for h in dests)
-            if st.types[uid].breaks_into and uid not in st.regrouped:
-                out.append(Break(uid))
+        out.extend(unit_options(st, uid))
+        if not exp and st.types[uid].kind == "truck":
+            dests = sorted(reach_of(st, uid))
+            out.extend(Truck(uid, p, h) for p in passengers(st, uid) for h in dests)
     if not exp:
         out.extend(Combine(r) for r in combinable(st))
     out.extend(absorb_options(st))
@@ -212,9 +233,15 @@ def move_to(st: NarvikState, uid: str, to: str) -> None:
         st.pos[u] = to
         st.moved.add(u)
     st.beginning = False
-    st.supply = {}
+    st.changed()
     settle_owner(st, frm)
     settle_owner(st, to)
+
+
+def forget(st: NarvikState, uid: str) -> None:
+    """A headquarters absorbed or let go of a unit: its movement is worked out again."""
+    st.reachable = {k: v for k, v in st.reachable.items() if k != uid}
+    st.options = {k: v for k, v in st.options.items() if k != uid}
 
 
 def apply_movement(st: NarvikState, action: Any) -> None:
@@ -235,7 +262,7 @@ def apply_movement(st: NarvikState, action: Any) -> None:
             if action.unit in st.disrupted:
                 st.disrupted[part] = st.disrupted[action.unit]
         st.disrupted.pop(action.unit, None)
-        st.supply = {}
+        st.changed()
     elif isinstance(action, Combine):
         u = st.types[action.unit]
         hid = st.pos[u.breaks_into[0]]
@@ -244,16 +271,16 @@ def apply_movement(st: NarvikState, action: Any) -> None:
         st.pos[action.unit] = hid
         st.regrouped.add(action.unit)
         st.phase_supply[action.unit] = supply_state(st, action.unit)
-        st.supply = {}
+        st.changed()
     elif isinstance(action, Absorb):
         st.absorbed[action.unit] = action.hq
-        st.reachable = {k: v for k, v in st.reachable.items() if k != action.hq}
+        forget(st, action.hq)
     elif isinstance(action, Detach):
         hq = st.absorbed.pop(action.unit)
         if hq in st.moved:
             st.moved.add(action.unit)
         st.beginning = False
-        st.reachable = {k: v for k, v in st.reachable.items() if k != hq}
+        forget(st, hq)
 
 
 def can_move(st: NarvikState, uid: str) -> bool:
@@ -270,7 +297,7 @@ def allowed(st: NarvikState, action: Any) -> bool:
     if isinstance(action, Move):
         return can_move(st, action.unit) and action.to in reach_of(st, action.unit)
     if isinstance(action, Rail):
-        return not exp and can_move(st, action.unit) and action.to in rail_reach(st, action.unit)
+        return not exp and can_move(st, action.unit) and action.to in rails_of(st, action.unit)
     if isinstance(action, Truck):
         return (not exp and can_move(st, action.truck) and st.types[action.truck].kind == "truck"
                 and action.unit in passengers(st, action.truck) and action.to in reach_of(st, action.truck))
@@ -336,7 +363,7 @@ def next_battle(st: NarvikState) -> None:
 
 def begin_combat(st: NarvikState) -> None:
     mark_overstacking(st)
-    st.supply = {}
+    st.changed()
     mine, theirs = st.occupied(st.phasing), st.occupied(other(st.phasing))
     st.combats = sorted(mine & theirs)
     next_battle(st)
