@@ -19,9 +19,10 @@ from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.kampen.state import KampenState
 from warroom.sim.conformance import Broken, cases, play_checked, run
 
-GAMES = {"firestorm": 12, "kampen": 30}
-"""Games per scenario and variant: 144 Firestorm games (3 scenarios, 4 variants) and 120 of Kampen om Norge, which
-test_kampen_play.py plays 480 more of (`make fuzz` plays thousands)."""
+GAMES = {"firestorm": 12, "kampen": 30, "narvik": 2}
+"""Games per scenario and variant: 144 Firestorm games (3 scenarios, 4 variants), 120 of Kampen om Norge, which
+test_kampen_play.py plays 480 more of, and 4 of Narvik, whose games run to some 3,000 actions (`make fuzz` plays
+thousands)."""
 CASES = list(cases())
 
 
@@ -36,7 +37,7 @@ def test_random_play_keeps_every_promise_of_the_state_api(system: RuleSystem, sc
 
 def test_every_registered_system_is_played_with_all_its_variants() -> None:
     played = {(s.id, v.name) for s, _sc, v in CASES}
-    assert {s.id for s in rulesets.systems().values()} == {"firestorm", "kampen"}
+    assert {s.id for s in rulesets.systems().values()} == {"firestorm", "kampen", "narvik"}
     for system in rulesets.systems().values():
         assert {(system.id, v.name) for v in system.variants} <= played
         assert system.variants and system.max_actions > 0

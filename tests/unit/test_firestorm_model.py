@@ -253,7 +253,7 @@ def test_top_level_key_in_two_files(tmp_path: Path) -> None:
 def test_unsupported_system(tmp_path: Path) -> None:
     path = broken_caen(tmp_path, "scenario.toml", 'system = "firestorm"', 'system = "chess"')
     problems = problems_of(path)
-    assert problems == [f"{path}: [scenario] system 'chess' is not supported (known: firestorm, kampen)"]
+    assert problems == [f"{path}: [scenario] system 'chess' is not supported (known: firestorm, kampen, narvik)"]
 
 
 def test_unknown_unit_in_dday_tables(tmp_path: Path) -> None:

@@ -36,35 +36,58 @@ def objectives(st: NarvikState, side: str) -> list[str]:
     return threatened + retake + enemy_units
 
 
-def nearest(hid: str, targets: list[str]) -> int:
-    return min((distance(hid, t) for t in targets), default=0)
+NEAR: dict[tuple[tuple[str, ...], str], int] = {}
+"""(objectives, hex) -> hexes to the nearest objective: the same few objectives serve many decisions."""
 
 
-def guards(st: NarvikState, uid: str) -> bool:
+def nearest(hid: str, targets: tuple[str, ...]) -> int:
+    key = (targets, hid)
+    got = NEAR.get(key)
+    if got is None:
+        if len(NEAR) > 200_000:
+            NEAR.clear()
+        got = NEAR[key] = min((distance(hid, t) for t in targets), default=0)
+    return got
+
+
+Stacks = dict[tuple[str, str], list[str]]
+"""(hex, side) -> the units there."""
+
+
+
+def stacks_of(st: NarvikState) -> Stacks:
+    out: Stacks = {}
+    for uid, hid in st.pos.items():
+        out.setdefault((hid, st.types[uid].side), []).append(uid)
+    return out
+
+
+def guards(st: NarvikState, uid: str, ports: set[str], stacks: Stacks) -> bool:
     """Whether the unit is the last of its side holding a victory port its side owns."""
     here = st.pos[uid]
     side = st.types[uid].side
-    ports = {st.sc.map.place_hex(p) for p in st.sc.victory_ports}
-    return here in ports and owned_by(st, here) == side and len(st.units_in(here, side)) == 1
+    return here in ports and owned_by(st, here) == side and len(stacks.get((here, side), ())) == 1
 
 
-def attack_ratio(st: NarvikState, uid: str, there: str) -> float:
-    """The odds the unit's side would have in `there` after moving in, terrain included, as a ratio."""
-    trial = st.clone()
-    trial.pos[uid] = there
-    a, d, shift, _ = odds(trial, there)
+def attack_ratio(st: NarvikState, uid: str, there: str, stacks: Stacks) -> float:
+    """The odds the unit's side would have in `there` after moving in, terrain included, as a ratio (a quick
+    estimate: every defender counted, supply and disruption ignored)."""
+    side = st.types[uid].side
+    a = st.types[uid].attack + sum(st.types[u].attack for u in stacks.get((there, side), ()))
+    d = sum(st.types[u].defense for u in stacks.get((there, other(side)), ()))
     if d <= 0:
         return 99.0
+    shift = st.sc.charts.terrain_shift.get(st.sc.map.terrain[there], 0)
     return float((a / d) * (2.0 ** (shift / 2)))
 
 
-def move_gain(st: NarvikState, uid: str, there: str, targets: list[str], enemy: set[str]) -> float:
-    if guards(st, uid):
-        return -1.0
-    gain = float(nearest(st.pos[uid], targets) - nearest(there, targets))
+def move_gain(st: NarvikState, uid: str, there: str, targets: tuple[str, ...], enemy: set[str], start: int,
+              stacks: Stacks) -> float:
+    """What moving gains: hexes nearer the objectives (`start`: the unit's distance now), a good attack, an
+    objective reached."""
+    gain = float(start - nearest(there, targets))
     if there in enemy:
-        ratio = attack_ratio(st, uid, there)
-        gain += 3.0 if ratio >= 2.0 else -5.0
+        gain += 3.0 if attack_ratio(st, uid, there, stacks) >= 2.0 else -5.0
     elif there in targets:
         gain += 2.0
     return gain
@@ -88,13 +111,21 @@ def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:
     moves = [a for a in legal if isinstance(a, Move | Rail | Truck)]
     if not moves:
         return End() if End() in legal else legal[0]
-    targets = objectives(st, side)
+    targets = tuple(objectives(st, side))
     enemy = st.occupied(other(side))
+    ports = {st.sc.map.place_hex(p) for p in st.sc.victory_ports}
+    stacks = stacks_of(st)
     best: Action = End()
     best_gain = 0.5
+    start: dict[str, int] = {}  # unit -> its distance to the objectives now, or -1 when it must stay
     for action in moves:
         uid = action.truck if isinstance(action, Truck) else action.unit
-        gain = move_gain(st, uid, action.to, targets, enemy)
+        here = start.get(uid)
+        if here is None:
+            here = start[uid] = -1 if guards(st, uid, ports, stacks) else nearest(st.pos[uid], targets)
+        if here < 0:
+            continue
+        gain = move_gain(st, uid, action.to, targets, enemy, here, stacks)
         if gain > best_gain or (gain == best_gain and rng.random() < 0.3):
             best, best_gain = action, gain
     return best

@@ -29,6 +29,7 @@ from warroom.core.log import SEALED, GameRecord
 from warroom.core.state import CHANCE
 from warroom.rulesets import new_game
 from warroom.scenarios import bundled_ids, load_game, load_game_path
+from warroom.scenarios.loader import DATA
 from warroom.server.config import ACT_LIMIT, CAMPAIGN_LIMIT, CREATE_LIMIT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -315,8 +316,11 @@ def simulate(
 
 
 @app.command()
-def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or folder")]) -> None:
+def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or folder, or a bundled scenario's name")]
+             ) -> None:
     """Check a scenario file and print every problem found."""
+    if not path.exists() and str(path) in bundled_ids(drafts=True):  # a bundled scenario by its name
+        path = DATA / str(path)
     try:
         sc = load_game_path(path)
     except ScenarioError as exc:

@@ -230,3 +230,10 @@ class NarvikState(FlowRecording):
 
     def outcome_label(self) -> str:
         return self.result
+
+    def outcome_text(self) -> str:
+        if not self.terminal:
+            return "The game is not over"
+        ports = [p for p in self.sc.victory_ports if self.owner.get(self.sc.map.place_hex(p), ALLIED) == GERMAN]
+        return (f"{self.result} after {self.game_turn} turns ({len(ports)} of {len(self.sc.victory_ports)} ports "
+                f"German; victory points {self.vp[GERMAN]} German, {self.vp[ALLIED]} Allied)")
