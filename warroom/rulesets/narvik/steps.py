@@ -337,6 +337,10 @@ def why_not_move(st: NarvikState, action: Any) -> str:
             return "there is no rail movement in the exploitation phase"
         if action.to not in st.sc.map.terrain:
             return f"{action.to} is not a hex of the map"
+        terrain = st.sc.map.terrain[action.to]
+        if terrain in ("sea", "lake", "neutral"):
+            where = "neutral ground (Sweden or Finland)" if terrain == "neutral" else terrain
+            return f"{st.hex_name(action.to)} is {where}: no ground unit enters it"
         return f"{st.name(unit)} cannot reach {st.hex_name(action.to)} this phase"
     return f"{action.to_str()!r} is not possible now"
 
