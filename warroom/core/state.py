@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
 from warroom.core.dice import Dice, MixedDice, Roll
+from warroom.core.errors import IllegalActionError
 from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import GameRecord, LogEntry
@@ -88,6 +89,26 @@ class _Recorded(Protocol):
 
     @property
     def turn(self) -> int: ...
+
+
+def vet(state: Any, action: Action, side: str | None) -> str:
+    """Who acts on `state` now, once `action` passes the checks every flow-driven state makes: the game is not
+    over, `side` (when given) is the one to act, a chance node gets a roll of its own dice, and a decision an
+    action its step allows (refused with the flow's words, `flow.explain`). Raises `IllegalActionError`."""
+    who: str = state.current_player()
+    if who == TERMINAL:
+        raise IllegalActionError("the game is over: no more actions")
+    names = state.sc.names
+    if side is not None and side != who:
+        raise IllegalActionError(f"{names.get(side, side)} cannot act now: it is {names.get(who, who)}'s decision "
+                                 f"(step {state.step})")
+    if who == CHANCE:
+        if not isinstance(action, Roll):
+            raise IllegalActionError(f"dice must be rolled now (step {state.step}), not {action.to_str()!r}")
+        state.chance_dice().check(action)
+    elif not state.flow.steps[state.step].is_legal(state, action):
+        raise IllegalActionError(state.flow.explain(state, action))
+    return who
 
 
 class FlowRecording:

@@ -150,6 +150,17 @@ class Encoding:
     """Whether a side may hold anything another cannot see, besides the dice to come (imperfect information)."""
 
 
+def stream_seeds(stream: int) -> Callable[[int, tuple[str, ...]], dict[str, int]]:
+    """`RuleSystem.bot_seeds` drawn from a stream of its own: the game's seed mixed with `stream` seeds a
+    generator that deals each side's bot seed in turn."""
+
+    def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
+        rng = random.Random(seed ^ stream)
+        return {side: rng.getrandbits(62) for side in sides}
+
+    return bot_seeds
+
+
 Heuristic = Callable[[Any, Sequence[Action], random.Random], Action]
 """A heuristic bot's choice: (state, legal actions, the bot's own random stream) -> one of the actions."""
 

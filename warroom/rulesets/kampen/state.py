@@ -19,7 +19,7 @@ from warroom.core.errors import IllegalActionError, UnknownNameError
 from warroom.core.events import Event
 from warroom.core.flow import Flow
 from warroom.core.log import LogEntry, Secret
-from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
+from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording, vet
 from warroom.rulesets.kampen.actions import KampenAction, parse_words
 from warroom.rulesets.kampen.cards import CardUse
 from warroom.rulesets.kampen.naval import Fleet, Hit
@@ -340,19 +340,7 @@ class KampenState(FlowRecording):
 
     def apply_action(self, action: Action, side: str | None = None) -> None:
         """Apply a legal action (or the roll of a chance node) and run the flow to the next decision."""
-        who = self.current_player()
-        if who == TERMINAL:
-            raise IllegalActionError("the game is over: no more actions")
-        if side is not None and side != who:
-            raise IllegalActionError(f"{self.sc.names.get(side, side)} cannot act now: it is "
-                                     f"{self.sc.names.get(who, who)}'s decision (step {self.step})")
-        if who == CHANCE:
-            if not isinstance(action, Roll):
-                raise IllegalActionError(f"dice must be rolled now (step {self.step}), not {action.to_str()!r}")
-            self.chance_dice().check(action)
-        elif not self.flow.steps[self.step].is_legal(self, action):
-            raise IllegalActionError(self.flow.explain(self, action))
-        self.apply_unchecked(action, who)
+        self.apply_unchecked(action, vet(self, action, side))
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         if who is None:

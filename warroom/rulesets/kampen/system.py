@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from warroom.core.system import Capability, GameSummary, RuleSystem, Variant
+from warroom.core.system import Capability, GameSummary, RuleSystem, Variant, stream_seeds
 from warroom.rulesets.kampen import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.kampen.describe import describe
 from warroom.rulesets.kampen.determinise import determinise, seat_determinise
@@ -25,11 +24,6 @@ BOT_STREAM = 0x9E3779B97F4A7C15
 def seats(sc: KampenScenario, params: Mapping[str, Any]) -> dict[str, str]:
     """With two players one person holds Norway and the Allies (1.2): Norway's player decides for both."""
     return {c: seat_of(params, c) for c in (GERMANY, NORWAY, ALLIES)}
-
-
-def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
-    rng = random.Random(seed ^ BOT_STREAM)
-    return {side: rng.getrandbits(62) for side in sides}
 
 
 def summarise(st: KampenState) -> GameSummary:
@@ -57,7 +51,7 @@ SYSTEM = RuleSystem(
     params=RULE_PARAMS,
     sim_params={},
     seats=seats,
-    bot_seeds=bot_seeds,
+    bot_seeds=stream_seeds(BOT_STREAM),
     bot_game_problem=lambda params: "",
     heuristic="warroom.ai.kampen_heuristic:choose",
     summarise=summarise,

@@ -14,7 +14,7 @@ from warroom.core.errors import IllegalActionError
 from warroom.core.events import Event
 from warroom.core.flow import Flow, Step
 from warroom.core.log import LogEntry
-from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording
+from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording, vet
 from warroom.rulesets.narvik.actions import NarvikAction, parse_words
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario, UnitType
 
@@ -113,19 +113,8 @@ class NarvikState(FlowRecording):
         return self.chance_dice().outcomes()
 
     def apply_action(self, action: Action, side: str | None = None) -> None:
-        who = self.current_player()
-        if who == TERMINAL:
-            raise IllegalActionError("the game is over: no more actions")
-        if side is not None and side != who:
-            raise IllegalActionError(f"{self.sc.names.get(side, side)} cannot act now: it is "
-                                     f"{self.sc.names.get(who, who)}'s decision ({self.phase()})")
-        if who == CHANCE:
-            if not isinstance(action, Roll):
-                raise IllegalActionError(f"the die must be rolled now, not {action.to_str()!r}")
-            self.chance_dice().check(action)
-        elif not self.flow.steps[self.step].is_legal(self, action):
-            raise IllegalActionError(self.flow.explain(self, action))
-        self.apply_unchecked(action, who)
+        """Apply a legal action (or the roll of a chance node) and run the flow to the next decision."""
+        self.apply_unchecked(action, vet(self, action, side))
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         """Apply an action already known to be legal (a trusted bot's, a roll of the node's own dice)."""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from warroom.core.log import LogEntry
-from warroom.core.system import GameSummary, RuleSystem, Variant
+from warroom.core.system import GameSummary, RuleSystem, Variant, stream_seeds
 from warroom.rulesets.narvik import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.narvik.describe import asking, describe
 from warroom.rulesets.narvik.movement import owned_by
@@ -17,11 +16,6 @@ from warroom.rulesets.narvik.victory import german_ports
 
 BOT_STREAM = 0x5DEECE66D
 """Mixed into a game's seed for the stream that seeds each side's bot."""
-
-
-def bot_seeds(seed: int, sides: tuple[str, ...]) -> dict[str, int]:
-    rng = random.Random(seed ^ BOT_STREAM)
-    return {side: rng.getrandbits(62) for side in sides}
 
 
 def summarise(st: NarvikState) -> GameSummary:
@@ -70,7 +64,7 @@ SYSTEM = RuleSystem(
     params=RULE_PARAMS,
     sim_params={},
     seats=seats,
-    bot_seeds=bot_seeds,
+    bot_seeds=stream_seeds(BOT_STREAM),
     bot_game_problem=lambda params: "",
     heuristic="warroom.ai.narvik_heuristic:choose",
     summarise=summarise,
