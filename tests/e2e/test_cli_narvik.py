@@ -51,13 +51,15 @@ def test_a_person_plays_the_germans_bad_input_is_refused_and_the_save_resumes(tm
     assert said[1].startswith("0101 is sea: no ground unit enters it")
     assert said[2].startswith("9999 is not a hex of the map")
     assert said[3].startswith("cannot read 'fly away'")
+    first = new_game().legal_actions()[0].to_str()  # choice 1 at the start, e.g. 'move ger_138_1 1128'
     record = GameRecord.load(save)
-    assert [e.action for e in record.log] == ["move ger_138_1 1128"]  # the first choice, and nothing refused
+    assert [e.action for e in record.log] == [first]  # the first choice, and nothing refused
     st = replay(record, lambda: new_game(None, dict(record.params)))
-    assert isinstance(st, NarvikState) and st.pos["ger_138_1"] == "1128"
+    _, unit, hid = first.split()
+    assert isinstance(st, NarvikState) and st.pos[unit] == hid
     again = run("resume", save, stdin="end\nquit\n")
     assert again.code == 0, again.err
-    assert [e.action for e in GameRecord.load(save).log][:2] == ["move ger_138_1 1128", "end"]
+    assert [e.action for e in GameRecord.load(save).log][:2] == [first, "end"]
 
 
 def test_kampen_options_are_refused_for_narvik() -> None:
