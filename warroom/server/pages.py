@@ -44,6 +44,7 @@ from warroom.server.words import asking
 BOARDS: dict[str, str] = {
     "firestorm": "warroom.server.firestorm_board:page",
     "kampen": "warroom.server.kampen_board:page",
+    "narvik": "warroom.server.narvik_board:page",
 }
 """The campaign page of each rule system the club hosts (by the registry's id), as an entry point
 `page(campaigns, grant, shown, seat) -> (template, context)`: loaded only when such a page is drawn."""

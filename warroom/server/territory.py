@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
@@ -57,19 +57,21 @@ class Ground:
         return found
 
 
-GROUNDS: dict[tuple[int, str], tuple[object, Ground]] = {}
+T = TypeVar("T")
+GROUNDS: dict[tuple[int, str], tuple[object, Any]] = {}
 """The territories of each map drawn so far, by the scenario object and map (the scenario kept with them, so that
 its id stays its own)."""
 
 
-def remembered(owner: object, key: str, build: Callable[[], Ground]) -> Ground:
-    """The territories of map `key` of scenario `owner`, built once (`build`)."""
+def remembered(owner: object, key: str, build: Callable[[], T]) -> T:
+    """What `build` makes of map `key` of scenario `owner` (its territories, a layer every position draws alike),
+    built once."""
     cached = GROUNDS.get((id(owner), key))
     if cached is None or cached[0] is not owner:
         if len(GROUNDS) > 64:
             GROUNDS.clear()
         cached = GROUNDS[(id(owner), key)] = (owner, build())
-    return cached[1]
+    return cast(T, cached[1])
 
 
 def path_of(geometry: BaseGeometry) -> str:

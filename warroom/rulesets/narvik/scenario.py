@@ -194,7 +194,8 @@ class NarvikScenario:
 
     @property
     def side_names(self) -> dict[str, str]:
-        return self.names
+        """The sides' names without the article ('Germans'): a sentence adds it where it reads well."""
+        return {s: n.removeprefix("the ").removeprefix("The ") for s, n in self.names.items()}
 
     def unit_name(self, uid: str) -> str:
         u = self.units.get(uid)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warroom.core.log import LogEntry
-from warroom.core.system import GameSummary, RuleSystem, Variant, stream_seeds
+from warroom.core.system import Capability, GameSummary, RuleSystem, Variant, stream_seeds
 from warroom.rulesets.narvik import RULE_PARAMS, check_params, load, new_game
 from warroom.rulesets.narvik.describe import asking, describe
 from warroom.rulesets.narvik.movement import owned_by
@@ -84,5 +84,6 @@ SYSTEM = RuleSystem(
     about="Narvik is decided by the seven ports held at the end; its troops are battalions.",
     variants=(Variant("broken down"), Variant("whole regiments", {"broken_down": False})),
     max_actions=30_000,
+    capabilities=frozenset({Capability.CLUB}),
     value=value,
 )

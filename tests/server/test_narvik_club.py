@@ -1,0 +1,90 @@
+"""Narvik on the club server: a link per side, the hex map as SVG drawn once per position and the same for every
+link (the game hides nothing), moves through the API, and refusals that name the problem."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from support import auth, client
+
+import warroom.server.narvik_board as board
+from warroom.rulesets.narvik.state import NarvikState
+from warroom.server.service import Campaigns
+
+
+@pytest.fixture()
+def url(database_url: str) -> str:
+    return database_url
+
+
+def new_game(c: TestClient) -> tuple[str, dict[str, str]]:
+    made = c.post("/api/campaigns", json={"scenario": "narvik"})
+    assert made.status_code == 201, made.text
+    return made.json()["id"], {link["label"]: link["secret"] for link in made.json()["links"]}
+
+
+def position(c: TestClient, cid: str) -> NarvikState:
+    campaigns: Campaigns = c.app.state.campaigns  # type: ignore[attr-defined]
+    st = campaigns.state(cid)
+    assert isinstance(st, NarvikState)
+    return st
+
+
+def svg_of(page: str) -> str:
+    return page[page.index("<svg"):page.index("</svg>") + 6]
+
+
+def test_each_side_gets_a_link_and_every_link_sees_the_same_map(url: str) -> None:
+    c = client(url)
+    cid, links = new_game(c)
+    assert set(links) == {"organiser", "The Germans player", "The Allies player"}
+    pages = {label: c.get(f"/c/{cid}", headers=auth(secret)) for label, secret in links.items()}
+    assert all(p.status_code == 200 for p in pages.values())
+    maps = {svg_of(p.text) for p in pages.values()}
+    assert len(maps) == 1 and 'class="warroom-svg narvik"' in maps.pop()
+    german = pages["The Germans player"].text
+    assert "Turn 1 (9–12 April 1940)" in german and "Your decision" in german
+    assert "Waiting for the Germans" in pages["The Allies player"].text
+
+
+def test_the_map_is_drawn_once_per_position(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(url)
+    cid, links = new_game(c)
+    drawn: list[int] = []
+    real = board.board_svg
+
+    def counted(st: NarvikState, view: Any) -> str:
+        drawn.append(len(st.log))
+        return real(st, view)
+
+    monkeypatch.setattr(board, "board_svg", counted)
+    for secret in links.values():
+        assert c.get(f"/c/{cid}", headers=auth(secret)).status_code == 200
+    assert drawn == [0]
+    german = links["The Germans player"]
+    view = c.get(f"/api/campaigns/{cid}/view", headers=auth(german)).json()
+    move = next(a for a in view["legal"] if a.startswith("move "))
+    r = c.post(f"/api/campaigns/{cid}/act", headers=auth(german), json={"action": move, "seq": view["seq"]})
+    assert r.status_code == 200, r.text
+    _, unit, hid = move.split()
+    assert position(c, cid).pos[unit] == hid
+    page = c.get(f"/c/{cid}", headers=auth(links["organiser"])).text
+    assert drawn == [0, 1] and f'data-area="{hid}"' in svg_of(page)
+
+
+def test_moves_the_rules_refuse_are_answered_with_the_reason(url: str) -> None:
+    c = client(url)
+    cid, links = new_game(c)
+    german, allied = links["The Germans player"], links["The Allies player"]
+    seq = c.get(f"/api/campaigns/{cid}/view", headers=auth(german)).json()["seq"]
+    cases = [(german, "move ger_139_1 0101", "is sea: no ground unit enters it"),
+             (german, "move nosuch 1844", "there is no unit 'nosuch'"),
+             (german, "fly away", "cannot read 'fly away'"),
+             (allied, "end", "it is the Germans' decision, not the Allies'")]
+    for secret, action, words in cases:
+        r = c.post(f"/api/campaigns/{cid}/act", headers=auth(secret), json={"action": action, "seq": seq})
+        assert r.status_code in (400, 403, 409, 422), (action, r.text)
+        assert words in r.text, (action, r.text)
+    assert position(c, cid).log == []
