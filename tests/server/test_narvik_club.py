@@ -88,3 +88,26 @@ def test_moves_the_rules_refuse_are_answered_with_the_reason(url: str) -> None:
         assert r.status_code in (400, 403, 409, 422), (action, r.text)
         assert words in r.text, (action, r.text)
     assert position(c, cid).log == []
+
+
+def test_a_whole_game_is_played_on_the_server_against_its_bot(url: str) -> None:
+    import random
+
+    c = client(url)
+    made = c.post("/api/campaigns", json={"scenario": "narvik", "bots": {"allied": "random"}})
+    assert made.status_code == 201, made.text
+    cid = made.json()["id"]
+    german = next(link["secret"] for link in made.json()["links"] if link["side"] == "german")
+    rng = random.Random(1)
+    for _ in range(2000):
+        view = c.get(f"/api/campaigns/{cid}/view", headers=auth(german)).json()
+        if view["terminal"]:
+            break
+        assert view["legal"], "the server's bot leaves a decision to the person only when it is theirs"
+        action = "end" if "end" in view["legal"] and rng.random() < 0.3 else rng.choice(view["legal"])
+        r = c.post(f"/api/campaigns/{cid}/act", headers=auth(german), json={"action": action, "seq": view["seq"]})
+        assert r.status_code == 200, r.text
+    st = position(c, cid)
+    assert st.is_terminal() and st.game_turn == 15 and st.result in {label for _, label in st.sc.levels}
+    page = c.get(f"/c/{cid}", headers=auth(german)).text
+    assert "Game over" in page and st.result in page
