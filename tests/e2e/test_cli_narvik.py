@@ -12,7 +12,8 @@ from test_cli_norway import refusals, run
 
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
-from warroom.rulesets.narvik import NarvikState, new_game
+from warroom.rulesets.narvik import new_game
+from warroom.rulesets.narvik.state import NarvikState
 
 
 def test_narvik_is_listed_and_validates_with_its_assumptions_counted() -> None:
