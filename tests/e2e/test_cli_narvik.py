@@ -45,13 +45,14 @@ def test_simulate_aggregates_do_not_depend_on_jobs() -> None:
 def test_a_person_plays_the_germans_bad_input_is_refused_and_the_save_resumes(tmp_path: Path) -> None:
     save = tmp_path / "narvik.json"
     r = run("play", "narvik", "--axis", "human", "--allies", "bot", "--seed", "2", "--save", save,
-            stdin="move nosuch 0101\nmove ger_139_1 0101\nmove ger_139_1 9999\nfly away\n1\nquit\n")
+            stdin="move nosuch 0101\nmove ger_139_1 0101\nmove ger_139_1 9999\nfly away\n" + "9" * 5000 + "\n1\nquit\n")
     assert r.code == 0, r.err
     said = refusals(r.out)
     assert said[0] == "there is no unit 'nosuch'"
     assert said[1].startswith("0101 is sea: no ground unit enters it")
     assert said[2].startswith("9999 is not a hex of the map")
     assert said[3].startswith("cannot read 'fly away'")
+    assert said[4].startswith("choose a number from 1 to")  # 5,000 digits: no number of a choice, and no crash
     first = new_game().legal_actions()[0].to_str()  # choice 1 at the start, e.g. 'move ger_138_1 1128'
     record = GameRecord.load(save)
     assert [e.action for e in record.log] == [first]  # the first choice, and nothing refused

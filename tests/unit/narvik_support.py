@@ -111,6 +111,7 @@ def game(tmp: Path, units: list[dict[str, Any]], german: tuple[str, ...] = ("Osl
     st = new_game(load(folder(tmp, units, airs=airs)), params)
     for name in german:
         st.owner[st.sc.map.place_hex(name)] = "german"
+    st.air_at = {a: st.sc.air[a].base for a in st.air_at}  # at the bases the test gave them
     begin_phase(st)
     return st
 

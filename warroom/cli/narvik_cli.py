@@ -17,8 +17,11 @@ HELP = """Type the number of a choice, or the action itself (HEX: four digits, c
   truck TRUCK UNIT HEX     a truck carries an infantry battalion stacked with it
   break UNIT / combine UNIT   break a unit down into its parts / put its parts together again
   absorb UNIT HQ / detach UNIT   a headquarters takes a unit in (stacking) / lets it go
+  fly AIR support|bomb|cover HEX   an air mission: ground support, interdiction, air superiority
+  fly AIR carry HEX UNIT   air transport to a friendly airfield, or a parachute drop on a place
+  interdict HEX            (the Allies, as their turn begins) the fleet attacks a German-held port
   stand HEX / withdraw HEX (attacked, from turn 2) fight, or try to fall back before combat
-  end                      end the phase
+  end                      end the phase (or the air missions, or the fleet's attack)
 Other commands: log (this turn's full log), options (every legal action), advise [SECONDS], help, quit (the save
 keeps the game)."""
 

@@ -1,5 +1,6 @@
 """The Narvik map at the terminal: the hex grid round the units and the victory ports, two text lines per row
-of hexes (the odd columns sit half a hex lower), then the units by hex, the battle being fought and the choices.
+of hexes (the odd columns sit half a hex lower) and two characters per hex (the whole map fits 80 columns), then
+the units by hex, the battle being fought and the choices.
 Everything comes from the position as every side sees it: the game hides nothing."""
 
 from __future__ import annotations
@@ -31,25 +32,25 @@ def window(st: NarvikState) -> tuple[int, int, int, int]:
 
 
 def cell(st: NarvikState, hid: str, ports: set[str]) -> Text:
-    """Three characters for a hex: who is there (G, A, or X for both) with how many units, else its terrain, a
-    victory port marked @ and another port p."""
+    """Two characters for a hex: who is there (G, A, or X for both) with how many units (+ for ten or more), else
+    its terrain, a victory port marked @ and another port p."""
     here = {st.types[u].side for u, h in st.pos.items() if h == hid}
     count = sum(1 for h in st.pos.values() if h == hid)
     if here:
         who = "both" if len(here) == 2 else here.pop()
         mark = {"german": "G", "allied": "A", "both": "X"}[who]
-        return Text(f"{mark}{min(count, 9)}", style=STYLE[who]) + Text(" ")
+        return Text(f"{mark}{count if count < 10 else '+'}", style=STYLE[who])
     terrain = st.sc.map.terrain.get(hid, "neutral")
     kinds = st.sc.map.kinds_at(hid)
     glyph = "@" if hid in ports else ("p" if "port" in kinds else GLYPH[terrain])
-    return Text(f"{glyph}{GLYPH[terrain] if glyph != GLYPH[terrain] else ' '} ")
+    return Text(f"{glyph}{GLYPH[terrain] if glyph != GLYPH[terrain] else ' '}")
 
 
 def map_text(st: NarvikState) -> Text:
     c0, c1, r0, r1 = window(st)
     ports = {st.sc.map.place_hex(p) for p in st.sc.victory_ports}
     out = Text()
-    out.append("     " + "".join(f"{c:02d}    " for c in range(c0, c1 + 1, 2)).rstrip() + "\n")
+    out.append("    " + "".join(f"{c:02d}  " for c in range(c0, c1 + 1, 2)).rstrip() + "\n")
     for r in range(r0, r1 + 1):
         for odd in (False, True):
             line = Text(f"{r:02d}{'+' if odd else ' '} ")
@@ -57,7 +58,7 @@ def map_text(st: NarvikState) -> Text:
                 if (c % 2 == 1) == odd:
                     line.append_text(cell(st, hex_id(c, r), ports))
                 else:
-                    line.append("   ")
+                    line.append("  ")
             out.append_text(line)
             out.append("\n")
     return out

@@ -155,7 +155,7 @@ class TerminalHuman:
                     raise IllegalActionError("type the tabletop result as 'report ATTACKER_VP DEFENDER_VP', "
                                              "e.g. 'report 4 2'")
                 if text.isdecimal() and not reporting:
-                    i = int(text)
+                    i = int(text) if len(text) <= 9 else 0  # a number of a thousand digits is no choice either
                     if not 1 <= i <= len(legal):
                         raise IllegalActionError("the only choice is 1" if len(legal) == 1
                                                  else f"choose a number from 1 to {len(legal)}")

@@ -53,6 +53,10 @@ def system_of(path: Path) -> str:
 
 def load_game_path(path: Path) -> Any:
     """Load and validate a scenario from a file or folder, by the rule system it declares."""
+    folder = Path(path)
+    if folder.is_dir() and any(folder.glob("*.toml")) and not (folder / "scenario.toml").is_file():
+        raise ScenarioError([f"{path}: a scenario folder holds a scenario.toml naming its rule system "
+                             "([scenario] system = ...), and this one has none"])
     declared = declared_system(path, rulesets.DEFAULT)
     if not isinstance(declared, str):
         raise ScenarioError([f"{path}: [scenario] system must be the text id of a rule system "
@@ -62,7 +66,14 @@ def load_game_path(path: Path) -> Any:
     if system is None:
         raise ScenarioError([f"{path}: [scenario] system {system_id!r} is not supported "
                              f"(known: {', '.join(rulesets.systems())})"])
-    return system.load(Path(path))
+    folder = Path(path)
+    try:
+        return system.load(folder)
+    except ScenarioError as exc:
+        if folder.is_dir() and not (folder / "scenario.toml").is_file():  # read as the default system: say so
+            raise ScenarioError([f"{path}: the folder has no scenario.toml naming its rule system, so it was read as "
+                                 f"a {rulesets.DEFAULT} scenario", *exc.problems]) from exc
+        raise
 
 
 load_path = load_game_path

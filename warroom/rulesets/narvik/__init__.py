@@ -61,6 +61,7 @@ def bundled() -> NarvikScenario:
 def new_game(scenario: NarvikScenario | None = None, params: dict[str, Any] | None = None) -> NarvikState:
     """A new game: the units of the first day on the map, each place held by whoever holds its hex alone (all
     Norway's otherwise), and the German player turn of turn 1 about to move."""
+    from warroom.rulesets.narvik.movement import settle_owner
     from warroom.rulesets.narvik.steps import entering, place
 
     params = dict(params or {})
@@ -70,6 +71,8 @@ def new_game(scenario: NarvikScenario | None = None, params: dict[str, Any] | No
     for u in sorted(sc.units.values(), key=lambda x: x.id):
         if u.setup and not u.part_of:
             for uid in entering(st, u):
-                place(st, uid, sc.map.place_hex(u.setup))
+                place(st, uid, sc.map.place_hex(u.setup), settle=False)
+    for hid in sorted(set(st.pos.values())):  # a place one side alone starts in is that side's
+        settle_owner(st, hid)
     st.flow.enter(st, "reinforce")
     return st

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from warroom.core.dice import Roll
-from warroom.core.errors import IllegalActionError
+from warroom.core.errors import IllegalActionError, clipped
 from warroom.rulesets.narvik.hexes import is_hex_id
 
 
@@ -158,7 +158,7 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
             return text
         if place is not None and text:
             return place(text)
-        raise IllegalActionError(f"{text!r} is not a hex (four digits, column then row, e.g. 0712)")
+        raise IllegalActionError(f"{clipped(text, 40)!r} is not a hex (four digits, column then row, e.g. 0712)")
 
     if not words:
         raise IllegalActionError("no action given")
@@ -168,18 +168,21 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
     if verb == "end" and not rest:
         return End()
     if verb in UNIT_ONE and len(rest) == 1:
-        return UNIT_ONE[verb](rest[0])
+        return UNIT_ONE[verb](rest[0].lower())
     if verb in HEX_ONE and rest:
         return HEX_ONE[verb](hex_of(rest))
     if verb == "absorb" and len(rest) == 2:
-        return Absorb(rest[0], rest[1])
+        return Absorb(rest[0].lower(), rest[1].lower())
     if verb in ("move", "rail") and len(rest) >= 2:
-        return (Move if verb == "move" else Rail)(rest[0], hex_of(rest[1:]))
-    if verb == "fly" and len(rest) in (3, 4) and rest[1] in MISSIONS:
-        return Fly(rest[0], rest[1], hex_of([rest[2]]), rest[3] if len(rest) == 4 else "")
+        return (Move if verb == "move" else Rail)(rest[0].lower(), hex_of(rest[1:]))
+    if verb == "fly" and len(rest) >= 3 and rest[1].lower() in MISSIONS:
+        if rest[1].lower() == "carry":  # the carried unit comes last: the hex may be a name of several words
+            return Fly(rest[0].lower(), "carry", hex_of(rest[2:-1]), rest[-1].lower()) if len(rest) >= 4 else \
+                Fly(rest[0].lower(), "carry", hex_of(rest[2:]), "")
+        return Fly(rest[0].lower(), rest[1].lower(), hex_of(rest[2:]))
     if verb == "truck" and len(rest) >= 3:
-        return Truck(rest[0], rest[1], hex_of(rest[2:]))
+        return Truck(rest[0].lower(), rest[1].lower(), hex_of(rest[2:]))
     raise IllegalActionError(
-        f"cannot read {' '.join(words)!r}: the actions are move UNIT HEX, rail UNIT HEX, truck TRUCK UNIT HEX, "
-        "break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX, "
+        f"cannot read {clipped(' '.join(words), 60)!r}: the actions are move UNIT HEX, rail UNIT HEX, "
+        "truck TRUCK UNIT HEX, break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX, "
         "fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT, interdict HEX and end")

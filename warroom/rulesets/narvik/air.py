@@ -21,11 +21,25 @@ from warroom.rulesets.narvik.state import NarvikState, other
 CARRIED_KINDS = frozenset({"infantry", "mountain", "parachute", "ski", "machine_gun", "naval_infantry"})
 
 
+HOME = {"german": "Germany", "allied": "Britain"}
+"""Where an air unit whose airfield is lost flies back to when its side holds no other airfield."""
+
+
 def arrive_air(st: NarvikState) -> None:
-    """The phasing side's air units due this turn reach their bases."""
+    """The phasing side's air units due this turn reach their bases; those whose airfield the enemy took return
+    to the nearest airfield their side holds, or home (assumption in rules.toml [air_missions])."""
     for a in sorted(st.sc.air.values(), key=lambda x: x.id):
         if a.side == st.phasing and a.arrives == st.game_turn and a.id not in st.air_at:
             st.air_at[a.id] = a.base
+    m = st.sc.map
+    for aid, base in sorted(st.air_at.items()):
+        a = st.sc.air[aid]
+        if a.side != st.phasing or base in OFF_MAP or owned_by(st, m.place_hex(base)) == a.side:
+            continue
+        fields = sorted((distance(m.place_hex(base), p.hex), p.name) for p in m.places.values()
+                        if "airfield" in p.kinds and owned_by(st, p.hex) == a.side)
+        st.air_at[aid] = fields[0][1] if fields else HOME[a.side]
+        st.note(f"{a.name} loses its airfield at {base} and flies back to {st.air_at[aid]}")
 
 
 def base_hex(st: NarvikState, a: AirType) -> str:
@@ -50,7 +64,8 @@ def battles(st: NarvikState) -> list[str]:
 
 def carried(st: NarvikState, frm: str) -> list[str]:
     """Units a transport may take from an airfield hex: the phasing side's unmoved foot battalions and companies."""
-    return [u for u in st.units_in(frm, st.phasing) if u not in st.absorbed and not st.types[u].motorized
+    return [u for u in st.units_in(frm, st.phasing) if u not in st.absorbed and u not in st.moved
+            and not st.types[u].motorized
             and st.types[u].kind in CARRIED_KINDS and st.types[u].size in ("company", "battalion")]
 
 
@@ -228,3 +243,25 @@ def apply_air_step(st: NarvikState, action: Fly | End | Roll) -> None:
 
 def air_over(st: NarvikState) -> bool:
     return not st.declaring and st.resolving >= len(st.missions)
+
+
+def fly_problem(st: NarvikState, action: Fly) -> str:
+    """Why an air mission is refused, in words."""
+    a = st.sc.air.get(action.air)
+    if a is None:
+        return f"there is no air unit {action.air!r}"
+    if a.side != st.declaring:
+        return f"{a.name} is not the {st.sc.side_names.get(st.declaring, st.declaring)}' to fly now"
+    if action.air not in st.air_at:
+        return f"{a.name} has not arrived yet (turn {a.arrives})"
+    if action.air in st.flown:
+        return f"{a.name} has flown this phase"
+    if not ready(st, action.air):
+        return f"{a.name}'s airfield is not its side's now"
+    wanted = {"fighter": "cover", "bomber": "support or bomb", "dive_bomber": "support or bomb",
+              "transport": "carry"}[a.kind]
+    if action.mission not in wanted.split(" or "):
+        return f"{a.name} is a {a.kind.replace('_', ' ')}: it flies {wanted} missions"
+    return (f"{a.name} cannot fly {action.mission} to {st.hex_name(action.hex)}: out of its range of {a.range} "
+            "hexes, or nothing to do there (support: a battle this phase; bomb: enemy units; carry: an unmoved foot "
+            "unit from a friendly airfield)")

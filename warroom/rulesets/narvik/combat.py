@@ -2,7 +2,7 @@
 on rules.toml's odds table with AD and DD (seed, difference 9); retreats, eliminations and key units' victory
 points (seed: Victory Determination).
 
->>> column(6, 2, 0, 8), column(1, 4, 0, 8), column(9, 2, -2, 8), column(30, 1, 3, 8)
+>>> column(6, 2, 0, EIGHT), column(1, 4, 0, EIGHT), column(9, 2, -2, EIGHT), column(30, 1, 3, EIGHT)
 (4, 0, 3, 7)
 """
 
@@ -19,19 +19,19 @@ from warroom.rulesets.narvik.movement import (
 )
 from warroom.rulesets.narvik.state import NarvikState, other
 
-RATIOS = (1 / 3, 1 / 2, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
-"""The lowest attack-to-defence ratio of each column of the 8-column table."""
+EIGHT = (1 / 3, 1 / 2, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+"""The bundled table's columns, 1:3 to 6:1 (for the examples)."""
 
 
-def column(attack: float, defense: float, shift: int, columns: int) -> int:
-    """The odds column (0: the leftmost, 1:3) for these strengths, rounded in the defender's favour, moved by
-    `shift` columns and kept on the table."""
+def column(attack: float, defense: float, shift: int, ratios: tuple[float, ...]) -> int:
+    """The odds column (0: the leftmost) for these strengths, rounded in the defender's favour, moved by `shift`
+    columns and kept on the table; `ratios` is each column's lowest attack-to-defence ratio."""
     ratio = attack / defense
     base = 0
-    for i, lowest in enumerate(RATIOS[:columns]):
+    for i, lowest in enumerate(ratios):
         if ratio >= lowest - 1e-9:
             base = i
-    return max(0, min(columns - 1, base + shift))
+    return max(0, min(len(ratios) - 1, base + shift))
 
 
 def attackers(st: NarvikState, hid: str) -> list[str]:
@@ -61,14 +61,15 @@ def odds(st: NarvikState, hid: str) -> tuple[float, float, int, int]:
     most = st.sc.charts.support_most
     shift = st.sc.charts.terrain_shift.get(terrain, 0) + min(most, support.get(st.phasing, 0)) - min(
         most, support.get(other(st.phasing), 0))
-    cols = len(st.sc.charts.columns)
-    return a, d, shift, (column(a, d, shift, cols) if d > 0 else cols - 1)
+    ratios = st.sc.charts.ratios
+    return a, d, shift, (column(a, d, shift, ratios) if d > 0 else len(ratios) - 1)
 
 
 def eliminate(st: NarvikState, uid: str, why: str) -> None:
     """A unit is destroyed: a key unit scores its victory points for the other side."""
     u = st.types[uid]
     del st.pos[uid]
+    st.changed()
     st.absorbed.pop(uid, None)
     for rider in [r for r, hq in st.absorbed.items() if hq == uid]:
         del st.absorbed[rider]  # they were in its hex; they stay there, no longer absorbed
@@ -103,12 +104,16 @@ def retreat_hex(st: NarvikState, uid: str) -> str:
     return best[3] if best is not None else ""
 
 
-def retreat(st: NarvikState, uids: list[str], why: str) -> None:
-    """Each unit falls back one hex (a headquarters with what it absorbed), or is eliminated when it cannot."""
+def retreat(st: NarvikState, uids: list[str], why: str, forced: bool = True) -> None:
+    """Each unit falls back one hex (a headquarters with what it absorbed). One that cannot is eliminated when the
+    retreat is a combat result (`forced`), and otherwise stays where it is."""
     for uid in uids:
         if uid not in st.pos or uid in st.absorbed:
             continue
         there = retreat_hex(st, uid)
+        if not there and not forced:
+            st.note(f"{st.name(uid)} has no way back and stays in {st.hex_name(st.pos[uid])}")
+            continue
         if not there:
             riders = [r for r, hq in st.absorbed.items() if hq == uid]
             for r in riders:
@@ -119,6 +124,7 @@ def retreat(st: NarvikState, uids: list[str], why: str) -> None:
         for r in [r for r, hq in st.absorbed.items() if hq == uid]:
             st.pos[r] = there
         st.pos[uid] = there
+        st.changed()
         settle_owner(st, there)
 
 
@@ -178,8 +184,10 @@ def resolve(st: NarvikState, hid: str, roll: int) -> str:
     return result
 
 
-def fall_back(st: NarvikState, hid: str, why: str) -> None:
-    """The defenders of `hid` fall back before combat (the first turn's mandatory retreat, a withdrawal)."""
-    retreat(st, [u for u in defenders(st, hid) if u not in st.absorbed], why)
+def fall_back(st: NarvikState, hid: str, why: str, units: list[str] | None = None) -> None:
+    """The defenders of `hid` (or those of them named) fall back before combat (the first turn's mandatory
+    retreat, a withdrawal); those with no way back stay to fight (rules.toml [retreat])."""
+    retreat(st, [u for u in (units if units is not None else defenders(st, hid)) if u not in st.absorbed], why,
+            forced=False)
     settle_owner(st, hid)
     st.changed()

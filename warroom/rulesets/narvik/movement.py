@@ -23,8 +23,9 @@ from warroom.rulesets.narvik.hexes import distance, neighbours, side
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
 from warroom.rulesets.narvik.state import NarvikState
 
-OWNED_KINDS = frozenset({"mobilization_centre", "airfield", "port", "city"})
-"""The places whose hex has an owner (seed: Ground Unit Movement)."""
+OWNED_KINDS = frozenset({"mobilization_centre", "airfield", "port", "city", "artillery_store"})
+"""The places whose hex has an owner (seed: Ground Unit Movement), and the artillery stores, which the seed says
+can be captured (assumption: like the places it lists)."""
 
 
 def movement_class(st: NarvikState, u: UnitType) -> str:
@@ -128,7 +129,7 @@ def rail_reach(st: NarvikState, uid: str) -> list[str]:
         for here in frontier:
             for there in neighbours(here):
                 if there not in seen and side(here, there) in m.rail_sides and there not in occupied \
-                        and seen[here] < limit:
+                        and m.is_land(there) and seen[here] < limit:
                     seen[there] = seen[here] + 1
                     nxt.append(there)
         frontier = nxt
@@ -152,13 +153,13 @@ def overstacked_in(st: NarvikState, hid: str, side_: str) -> list[str]:
     c = st.sc.charts
     counted = [u for u in st.units_in(hid, side_) if counts_for_stacking(st, u, hid)]
     counted.sort(key=lambda u: (-st.types[u].defense, u))
-    artillery_room = 1.0
+    artillery_room = 1.0  # one battalion's worth: a battalion takes 1/artillery_battalions, a battery 1/batteries
     ground_room = c.ground_units
     over = []
     for uid in counted:
         u = st.types[uid]
         if u.kind in c.artillery_kinds:
-            need = 0.5 if u.size == "battery" else 1.0
+            need = 1.0 / (c.artillery_batteries if u.size == "battery" else c.artillery_battalions)
             if need <= artillery_room:
                 artillery_room -= need
                 continue

@@ -23,6 +23,7 @@ SEA, LAKE, NEUTRAL = "sea", "lake", "neutral"
 NATIONS = ("german", "norwegian", "british", "french", "polish")
 KINDS = ("infantry", "mountain", "parachute", "ski", "cavalry", "machine_gun", "naval_infantry", "artillery",
          "mountain_artillery", "antiaircraft", "antitank", "tank", "headquarters", "truck", "supply_depot")
+HQ_KINDS = ("division", "brigade", "regiment", "group")
 SIZES = ("company", "battery", "battalion", "regiment", "brigade", "division", "group")
 CLASSES = ("foot", "mountain", "motorized")
 RESULTS = ("AE", "AR", "AD", "EX", "DD", "DR", "DE")
@@ -146,12 +147,16 @@ class Charts:
     along_rail: int
     rail_move_hexes: int
     columns: tuple[str, ...]
+    ratios: tuple[float, ...]
+    """The lowest attack-to-defence ratio of each column, read from its label ('1:3' -> 1/3)."""
     results: tuple[tuple[str, ...], ...]
     terrain_shift: dict[str, int]
     disruption: float
     first_turn_roll: frozenset[int]
     option_roll: frozenset[int]
     ground_units: int
+    artillery_battalions: int
+    artillery_batteries: int
     artillery_kinds: frozenset[str]
     free_kinds: frozenset[str]
     norwegian_limit: dict[str, int]
@@ -347,7 +352,7 @@ def read_unit(u: Reader, places: dict[str, Place], turns: int) -> UnitType:
     if u.has("hq"):
         h = u.table("hq")
         h.unknown_keys({"kind", "mountain", "motorized"})
-        hq = HQ(h.text("kind", choices=("division", "brigade", "regiment", "group")), h.flag("mountain", False),
+        hq = HQ(h.text("kind", choices=HQ_KINDS), h.flag("mountain", False),
                 h.flag("motorized", False))
         if kind != "headquarters":
             u.fail("only a headquarters has an [hq] table")
@@ -422,13 +427,27 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
             isinstance(v, int) and not isinstance(v, bool) for v in shift_raw.values()):
         cb.fail(f"key 'terrain_shift': a whole number of columns for each of {', '.join(LAND)}")
         shift_raw = {t: 0 for t in LAND}
+    ratios: list[float] = []
+    for label in columns:
+        a, _, b = label.partition(":")
+        if not (a.isdigit() and b.isdigit() and int(a) > 0 and int(b) > 0):
+            cb.fail(f"column {label!r}: odds are written attacker:defender, e.g. 1:2 or 3:1")
+            continue
+        ratios.append(int(a) / int(b))
+    if ratios != sorted(set(ratios)):
+        cb.fail("key 'columns': the odds must rise from left to right, each once")
     rt = r.table("retreat", required=True)
     st = r.table("stacking", required=True)
     hq = r.table("headquarters", required=True)
     limits = hq.data.get("norwegian_limit", {})
-    if not isinstance(limits, dict) or not all(isinstance(v, int) for v in limits.values()):
-        hq.fail("key 'norwegian_limit': a whole number per headquarters kind")
+    if not isinstance(limits, dict) or set(limits) != set(HQ_KINDS) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in limits.values()):
+        hq.fail(f"key 'norwegian_limit': a whole number from 0 to 20 for each of {', '.join(HQ_KINDS)}")
         limits = {}
+    for key in ("artillery_kinds", "free_kinds"):
+        for kind in st.texts(key):
+            if kind not in KINDS:
+                st.fail(f"key {key!r}: {kind!r} is not a unit kind ({', '.join(KINDS)})")
     sp = r.table("supply", required=True)
     air = r.table("air_missions", required=True)
     bases = air.data.get("bases", {})
@@ -441,14 +460,22 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
         r.fail("[disruption] factor: a number above 0 and at most 1")
         factor = 0.5
     return Charts(dict(classes), cost, mv.integer("along_rail", lo=1, hi=20), mv.integer("rail_move_hexes", lo=0),
-                  columns, tuple(results), dict(shift_raw), factor, frozenset(rt.integers("first_turn_roll")),
-                  frozenset(rt.integers("option_roll")), st.integer("ground_units", lo=1),
+                  columns, tuple(ratios), tuple(results), dict(shift_raw), factor, rolls(rt, "first_turn_roll"),
+                  rolls(rt, "option_roll"), st.integer("ground_units", lo=1),
+                  st.integer("artillery_battalions", lo=1, hi=9), st.integer("artillery_batteries", lo=1, hi=9),
                   frozenset(st.texts("artillery_kinds")), frozenset(st.texts("free_kinds")), dict(limits),
                   sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0),
-                  dict(bases), air.integer("support_most", lo=0, hi=6), frozenset(air.integers("abort_roll")),
-                  frozenset(air.integers("anti_aircraft_roll")), frozenset(air.integers("bomb_roll")),
-                  frozenset(air.integers("dive_bomb_roll")),
-                  frozenset(r.table("naval", required=True).integers("interdict_roll")))
+                  dict(bases), air.integer("support_most", lo=0, hi=6), rolls(air, "abort_roll"),
+                  rolls(air, "anti_aircraft_roll"), rolls(air, "bomb_roll"), rolls(air, "dive_bomb_roll"),
+                  rolls(r.table("naval", required=True), "interdict_roll"))
+
+
+def rolls(r: Reader, key: str) -> frozenset[int]:
+    """The faces of a die on which something happens: a list of whole numbers from 1 to 6."""
+    faces = r.integers(key)
+    if any(not 1 <= f <= 6 for f in faces) or len(set(faces)) != len(faces):
+        r.fail(f"key {key!r}: the faces of a die, each from 1 to 6 and once, got {list(faces)}")
+    return frozenset(faces)
 
 
 def count_assumptions(data: Any) -> int:
@@ -501,6 +528,8 @@ def load_folder(folder: Path) -> NarvikScenario:
     charts = read_charts(data, f"{folder / 'rules.toml'}", problems)
     vic = r.table("victory", required=True)
     ports = vic.texts("ports")
+    if len(set(ports)) != len(ports):
+        vic.fail("key 'ports': a victory port is named twice")
     for p in ports:
         if p not in nmap.places or "port" not in nmap.places[p].kinds:
             vic.fail(f"victory port {p!r} is not a port of the map")

@@ -3,6 +3,7 @@ API verbs over it. The rules that change it are in `steps.py` (the flow), `movem
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from warroom.core.dice import Dice, MixedDice, Roll
-from warroom.core.errors import IllegalActionError
+from warroom.core.errors import IllegalActionError, clipped
 from warroom.core.events import Event
 from warroom.core.flow import Flow, Step
 from warroom.core.log import LogEntry
@@ -19,6 +20,14 @@ from warroom.rulesets.narvik.actions import NarvikAction, parse_words
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario, UnitType
 
 PHASES = ("reinforcement", "movement", "combat", "exploitation")
+LETTERS = str.maketrans({"æ": "ae", "ø": "o", "å": "a"})
+
+
+def folded(name: str) -> str:
+    """A name to compare: lower case, Norwegian letters as ascii ('Åndalsnes' -> 'andalsnes'), accents off, spaces
+    single."""
+    plain = unicodedata.normalize("NFKD", name.lower().translate(LETTERS))
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
 
 
 def other(side: str) -> str:
@@ -139,10 +148,11 @@ class NarvikState(FlowRecording):
 
     def clone(self) -> NarvikState:
         new = object.__new__(NarvikState)
-        for name in ("sc", "flow", "params", "step", "game_turn", "phasing", "terminal", "result", "beginning",
+        for name in ("sc", "flow", "step", "game_turn", "phasing", "terminal", "result", "beginning",
                      "fighting", "pending", "destroyers_sunk", "record_events", "closing", "declaring",
                      "resolving", "air_roll", "interdicted", "target"):
             setattr(new, name, getattr(self, name))
+        new.params = dict(self.params)
         new.pos = dict(self.pos)
         new.types = dict(self.types)
         new.gone = list(self.gone)
@@ -188,11 +198,12 @@ class NarvikState(FlowRecording):
         return 2 * (self.game_turn - 1) + (0 if self.phasing == GERMAN else 1)
 
     def place_hex(self, text: str) -> str:
-        """A place's hex by its name (any case)."""
+        """A place's hex by its name, in any case and with or without Norwegian letters ('andalsnes')."""
+        wanted = folded(text)
         for name, place in self.sc.map.places.items():
-            if name.lower() == text.lower():
+            if folded(name) == wanted:
                 return place.hex
-        raise IllegalActionError(f"{text!r} is not a hex id or a place of the map")
+        raise IllegalActionError(f"{clipped(text, 40)!r} is not a hex id or a place of the map")
 
     def side_of(self, uid: str) -> str:
         return self.types[uid].side

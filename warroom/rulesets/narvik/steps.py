@@ -1,9 +1,9 @@
 """The sequence of play as a flow table (seed: Sequence of Play): each game turn is a German player turn, then
-an Allied one, each of a reinforcement, movement, combat and exploitation phase; the game ends after the last
-turn's Allied player turn. (The air phase, between movement and combat, is not yet played: docs/narvik.md.)
+an Allied one, each of a reinforcement, movement, air, combat and exploitation phase; the game ends after the
+last turn's Allied player turn.
 
-Rows: reinforce -> move -> regroup -> combat -> exploit -> reabsorb -> (the other player's reinforce, or the
-next turn's, or the end).
+Rows: (naval, the Allies only) -> reinforce -> move -> regroup -> air -> combat -> exploit -> reabsorb -> turn end
+-> the other player's turn, the next turn's, or the end.
 """
 
 from __future__ import annotations
@@ -12,13 +12,43 @@ from collections.abc import Sequence
 from typing import Any
 
 from warroom.core.dice import Roll
+from warroom.core.errors import clipped
 from warroom.core.flow import Step
 from warroom.core.state import CHANCE, Action
-from warroom.rulesets.narvik.actions import Absorb, Break, Combine, Detach, End, Move, Rail, Stand, Truck, Withdraw
-from warroom.rulesets.narvik.air import air_actor, air_legal, air_over, apply_air_step, arrive_air, begin_air
-from warroom.rulesets.narvik.combat import attack_strength, defenders, fall_back, resolve, retreat
+from warroom.rulesets.narvik.actions import (
+    Absorb,
+    Break,
+    Combine,
+    Detach,
+    End,
+    Fly,
+    Interdict,
+    Move,
+    Rail,
+    Stand,
+    Truck,
+    Withdraw,
+)
+from warroom.rulesets.narvik.air import (
+    air_actor,
+    air_legal,
+    air_over,
+    apply_air_step,
+    arrive_air,
+    begin_air,
+    fly_problem,
+)
+from warroom.rulesets.narvik.combat import attack_strength, defenders, fall_back, resolve, retreat_hex
 from warroom.rulesets.narvik.hexes import distance
-from warroom.rulesets.narvik.movement import mark_overstacking, owned_by, rail_reach, reach, settle_owner, supply_state
+from warroom.rulesets.narvik.movement import (
+    OWNED_KINDS,
+    mark_overstacking,
+    owned_by,
+    rail_reach,
+    reach,
+    settle_owner,
+    supply_state,
+)
 from warroom.rulesets.narvik.naval import apply_naval, begin_naval, naval_actor, naval_legal
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
 from warroom.rulesets.narvik.state import NarvikRules, NarvikState, other
@@ -29,9 +59,12 @@ PASSENGER_KINDS = frozenset({"infantry", "machine_gun", "naval_infantry", "parac
 
 
 # ----- reinforcement -----------------------------------------------------------------------------------------
-def place(st: NarvikState, uid: str, hid: str) -> None:
+def place(st: NarvikState, uid: str, hid: str, settle: bool = True) -> None:
+    """A unit enters the map at `hid` (at the set-up, `settle` is False: who owns what is settled once every unit
+    is placed, so that a hex both sides start in stays Norway's)."""
     st.pos[uid] = hid
-    settle_owner(st, hid)
+    if settle:
+        settle_owner(st, hid)
     st.changed()
 
 
@@ -46,20 +79,20 @@ def entering(st: NarvikState, u: UnitType) -> list[str]:
 
 
 def free_hex(st: NarvikState, hid: str, side: str, by_sea: bool = True) -> bool:
-    """A place the side holds, free of enemy units (and, for German reinforcements coming by sea or air, not
-    under the Allied fleet's interdiction)."""
-    return owned_by(st, hid) == side and not st.units_in(hid, other(side)) and not (
-        by_sea and side == GERMAN and hid == st.interdicted)
+    """Where reinforcements may enter: free of enemy units, held by the side if it is a place that has an owner
+    (a town has none: paratroops drop on it), and for German reinforcements coming by sea or air not under the
+    Allied fleet's interdiction."""
+    owned = not st.sc.map.kinds_at(hid) & OWNED_KINDS or owned_by(st, hid) == side
+    return owned and not st.units_in(hid, other(side)) and not (by_sea and side == GERMAN and hid == st.interdicted)
 
 
-def landing_place(st: NarvikState, side: str) -> str:
+def landing_place(st: NarvikState, side: str, meant: str) -> str:
     """Where reinforcements go whose own place is lost: the side's port (or, for the Germans, airfield) free of
-    enemy units nearest the top of the map's list, '' when none (assumption in docs/narvik.md)."""
+    enemy units nearest the hex they were meant for, '' when none (assumption in docs/narvik.md)."""
     kinds = {"port", "airfield"} if side == GERMAN else {"port"}
-    for p in st.sc.map.places.values():
-        if set(p.kinds) & kinds and free_hex(st, p.hex, side):
-            return p.hex
-    return ""
+    spots = sorted((distance(meant, p.hex), p.hex) for p in st.sc.map.places.values()
+                   if set(p.kinds) & kinds and free_hex(st, p.hex, side))
+    return spots[0][1] if spots else ""
 
 
 def arrive(st: NarvikState, uid: str) -> bool:
@@ -68,15 +101,19 @@ def arrive(st: NarvikState, uid: str) -> bool:
     _turn, at = u.enters
     hid = st.sc.map.place_hex(at)
     if u.mobilises is not None:
-        if not free_hex(st, hid, u.side):
+        if owned_by(st, hid) != u.side:  # captured: the seed's word (a centre shared but still held is not)
             st.note(f"{u.name} is lost: {at} is in German hands when it mobilises")
             st.gone.append(uid)
             return True
     elif not free_hex(st, hid, u.side, by_sea=u.condition != "destroyers_sunk"):  # the sailors are ashore
+        if u.condition == "destroyers_sunk":
+            st.gone.append(uid)
+            st.note(f"{u.name}: the crews ashore at {at} are taken prisoner, the port being lost")
+            return True
         if u.substitute is not None:
             sub = u.substitute
             near = sorted((distance(hid, h), h) for h in st.sc.map.terrain if st.sc.map.is_land(h)
-                          and distance(hid, h) <= 3 and not st.units_in(h, other(u.side)))
+                          and 1 <= distance(hid, h) <= 3 and not st.units_in(h, other(u.side)))
             st.gone.append(uid)
             if not near:
                 st.note(f"{u.name} is lost with the artillery store at {at}, and no hex near it is free")
@@ -85,7 +122,7 @@ def arrive(st: NarvikState, uid: str) -> bool:
             place(st, sub.id, near[0][1])
             st.note(f"{at}'s artillery store is lost: {sub.name} forms at {st.hex_name(near[0][1])} instead")
             return True
-        hid = landing_place(st, u.side)
+        hid = landing_place(st, u.side, hid)
         if not hid:
             return False
         st.note(f"{u.name} cannot reach {at} and lands at {st.hex_name(hid)}")
@@ -127,9 +164,7 @@ def exploiting(st: NarvikState) -> bool:
 
 def movers(st: NarvikState) -> list[str]:
     """Units of the phasing player that may still move this phase (in exploitation: combat/motorised ones)."""
-    exp = exploiting(st)
-    return [u for u in sorted(st.pos) if st.types[u].side == st.phasing and u not in st.moved
-            and u not in st.absorbed and (not exp or st.types[u].motorized)]
+    return [u for u in sorted(st.pos) if can_move(st, u)]
 
 
 def reach_of(st: NarvikState, uid: str) -> dict[str, float]:
@@ -284,9 +319,13 @@ def apply_movement(st: NarvikState, action: Any) -> None:
 
 
 def can_move(st: NarvikState, uid: str) -> bool:
+    """A unit of the phasing player that has not moved this phase and is not absorbed; in exploitation a
+    combat/motorised one carrying nothing that is not (what a headquarters absorbed moves with it)."""
     u = st.types.get(uid)
-    return (u is not None and uid in st.pos and u.side == st.phasing and uid not in st.moved
-            and uid not in st.absorbed and (not exploiting(st) or u.motorized))
+    if u is None or uid not in st.pos or u.side != st.phasing or uid in st.moved or uid in st.absorbed:
+        return False
+    return not exploiting(st) or (u.motorized and all(st.types[r].motorized for r, hq in st.absorbed.items()
+                                                      if hq == uid))
 
 
 def allowed(st: NarvikState, action: Any) -> bool:
@@ -319,11 +358,32 @@ def movement_problem(st: NarvikState, action: Any) -> str:
 
 def why_not_move(st: NarvikState, action: Any) -> str:
     """The reason a movement-phase action is refused, in words."""
-    unit = getattr(action, "unit", getattr(action, "truck", ""))
+    if isinstance(action, Truck):
+        for uid in (action.truck, action.unit):
+            if uid not in st.types:
+                return f"there is no unit {clipped(uid, 40)!r}"
+        if st.types[action.truck].kind != "truck":
+            return f"{st.name(action.truck)} is not a truck"
+        if can_move(st, action.truck) and action.unit not in passengers(st, action.truck):
+            return (f"{st.name(action.truck)} carries one unmoved infantry battalion or company of its own hex, "
+                    f"and {st.name(action.unit)} is not one")
+    unit = getattr(action, "truck", getattr(action, "unit", ""))
     if unit and unit not in st.types:
-        return f"there is no unit {unit!r}"
+        return f"there is no unit {clipped(unit, 40)!r}"
     if unit and st.types[unit].side != st.phasing:
-        return f"{st.name(unit)} is not {st.sc.names[st.phasing]}'s to move"
+        return f"{st.name(unit)} is not the {st.sc.side_names[st.phasing]}' to move"
+    if isinstance(action, Absorb):
+        if action.hq not in st.types or st.types[action.hq].hq is None:
+            return f"{st.name(action.hq)} is not a headquarters"
+        if st.step in ("move", "exploit") and not st.beginning:
+            return "units are absorbed at the beginning of a phase, before anything moves, or at its end"
+        return (f"{st.name(action.hq)} cannot absorb {st.name(action.unit)} (same hex, and its own formation; "
+                "a Norwegian headquarters a Norwegian unit before any Allied one, within its limit)")
+    if isinstance(action, Detach):
+        return f"{st.name(action.unit)} is not absorbed by a headquarters"
+    if isinstance(action, Combine):
+        return (f"{st.name(action.unit)} combines only from all its parts, unmoved and in one hex, in the movement "
+                "phase")
     if unit and unit not in st.pos and not isinstance(action, Combine):
         return f"{st.name(unit)} is not on the map"
     if isinstance(action, Move | Rail | Truck):
@@ -359,7 +419,9 @@ def next_battle(st: NarvikState) -> None:
         if not defenders(st, hid) or attack_strength(st, hid) <= 0:
             continue
         st.fighting = hid
-        st.pending = "first" if first_turn_retreat(st, hid) else ("choice" if st.game_turn >= 2 else "combat")
+        may_withdraw = st.game_turn >= 2 and all(retreat_hex(st, u) for u in defenders(st, hid)
+                                                 if u not in st.absorbed)
+        st.pending = "first" if first_turn_retreat(st, hid) else ("choice" if may_withdraw else "combat")
         return
     st.fighting = ""
     st.pending = ""
@@ -396,10 +458,7 @@ def apply_combat(st: NarvikState, action: Any) -> None:
         if roll in c.first_turn_roll:
             st.note(f"die {roll}: the Norwegians in {st.hex_name(hid)} fall back before the attack (first turn)")
             norwegians = [u for u in defenders(st, hid) if st.types[u].nation == "norwegian"]
-            for u in norwegians:
-                if u in st.pos and u not in st.absorbed:
-                    fall_back_one(st, u)
-            settle_owner(st, hid)
+            fall_back(st, hid, "mandatory retreat", norwegians)
             if defenders(st, hid):
                 st.pending = "combat"
                 return
@@ -418,10 +477,6 @@ def apply_combat(st: NarvikState, action: Any) -> None:
     else:
         resolve(st, hid, roll)
     next_battle(st)
-
-
-def fall_back_one(st: NarvikState, uid: str) -> None:
-    retreat(st, [uid], "mandatory retreat")
 
 
 # ----- the end of a player turn ----------------------------------------------------------------------------------
@@ -481,6 +536,17 @@ def build_flow(view: Any, explain: Any) -> NarvikRules:
 
 
 def refuse(st: NarvikState, action: Action) -> str:
+    """A refusal in words: why the action is not legal now."""
+    at_home = {Stand: ("combat",), Withdraw: ("combat",), Interdict: ("naval",), Fly: ("air",)}
+    for kind, steps in at_home.items():
+        if isinstance(action, kind) and st.step not in steps:
+            when = {Stand: "by the defender in the combat phase", Withdraw: "by the defender in the combat phase",
+                    Interdict: "by the Allies as their player turn begins", Fly: "in the air phase"}[kind]
+            return f"{action.to_str()!r} is decided {when}, and this is the {st.phase()} phase"
+    if isinstance(action, Interdict):
+        return f"the fleet attacks a German-held port, and {st.hex_name(action.hex)} is not one"
+    if isinstance(action, Fly):
+        return fly_problem(st, action)
     if st.step in ("move", "exploit", "regroup", "reabsorb"):
         return why_not_move(st, action)
     if st.step == "combat" and st.pending == "choice":
