@@ -269,7 +269,7 @@ def test_the_server_hosts_only_the_systems_that_declare_it(url: str, monkeypatch
     monkeypatch.setattr(rulesets, "find", hosted.get)
     with pytest.raises(BadRequestError, match="unknown scenario 'kampen' \\(the club server plays"):
         service(url).create("kampen")
-    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, not 'kampen'"):
+    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, narvik, not 'kampen'"):
         service(url).create("", scenario_toml='[scenario]\nid = "mine"\nsystem = "kampen"\n')
 
 
@@ -284,7 +284,8 @@ def test_a_kept_upload_naming_its_system_loosely_still_loads_but_a_new_one_must_
     st = service(url).state(cid)
     assert st.sc.id == "club_caen" and not st.is_terminal()
     assert service(url).export(cid)["scenario"] == "club_caen"
-    with pytest.raises(BadRequestError, match="hosts campaigns of the rule systems firestorm, kampen, not 'Firestorm'"):
+    with pytest.raises(BadRequestError,
+                       match="hosts campaigns of the rule systems firestorm, kampen, narvik, not 'Firestorm'"):
         service(url).create("", scenario_toml=text.replace("club_caen", "club_caen2"))
 
 
