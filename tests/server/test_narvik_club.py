@@ -111,3 +111,31 @@ def test_a_whole_game_is_played_on_the_server_against_its_bot(url: str) -> None:
     assert st.is_terminal() and st.game_turn == 15 and st.result in {label for _, label in st.sc.levels}
     page = c.get(f"/c/{cid}", headers=auth(german)).text
     assert "Game over" in page and st.result in page
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_place_names_never_sit_under_a_token_or_another_name(seed: int) -> None:
+    import random
+    from itertools import combinations
+
+    from warroom.core.state import CHANCE
+    from warroom.rulesets.narvik import new_game
+    from warroom.server.territory import overlaps
+
+    st = new_game()
+    rng = random.Random(seed)
+    checked = 0
+    for stop in (1, 4, 8, 15):
+        while st.game_turn < stop and not st.is_terminal():
+            st.apply_action(st.chance_dice().sample(rng) if st.current_player() == CHANCE else st.random_action(rng))
+        view = st.view(None)
+        tokens = board.token_boxes(view)
+        width, height = board.size(st.sc)
+        labels = board.label_boxes(st.sc, tokens, width, height)
+        assert len(labels) >= 20
+        for name, box in labels.items():
+            assert not any(overlaps(box, t) for t in tokens.values()), (stop, name)
+        for (a, box_a), (b, box_b) in combinations(labels.items(), 2):
+            assert not overlaps(box_a, box_b), (stop, a, b)
+        checked += 1
+    assert checked == 4

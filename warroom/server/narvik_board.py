@@ -16,7 +16,7 @@ from shapely.ops import unary_union
 from warroom.rulesets.narvik.hexes import centre
 from warroom.server.portable import seat_label
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
-from warroom.server.territory import path_of, remembered
+from warroom.server.territory import Box, Layout, around, path_of, remembered
 from warroom.server.words import asking, choices
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ CSS = """
 .narvik .port .ring{fill:none;stroke:#d4a017;stroke-width:2.5}
 .narvik .port.held .ring{stroke:var(--side)}
 .narvik .name{font-size:9px;paint-order:stroke;stroke:#fff;stroke-width:2.5px}
+.narvik .leader{stroke:#333;stroke-width:.6}
 .narvik .stack rect{fill:var(--side);stroke:#111;stroke-width:.7}
 .narvik .stack text{fill:#fff;font-size:8px;font-weight:700}
 .narvik .contested{fill:none;stroke:#c0392b;stroke-width:2}
@@ -99,10 +100,58 @@ def static_layer(sc: NarvikScenario) -> str:
             x, y = at(p.hex)
             tip = f"{p.name} ({p.hex}): {', '.join(k.replace('_', ' ') for k in p.kinds)}"
             parts.append(tag("circle", {"class": "place", "cx": fmt(x), "cy": fmt(y), "r": 1.8}, title(tip)))
-            if set(p.kinds) & set(LABELLED) and p.name == m.at[p.hex][0]:
-                parts.append(text(x, y - 8, p.name, "name"))
         return "".join(parts)
     return remembered(sc, "narvik-static", build)
+
+
+TOKEN = 9.0
+NAME_H = 11.0
+
+
+def name_width(name: str) -> float:
+    return 4 + 5.3 * len(name)
+
+
+def stacks_of(view: Mapping[str, Any]) -> dict[str, dict[str, list[Mapping[str, Any]]]]:
+    """Hex -> side -> the units there, as the view lists them."""
+    stacks: dict[str, dict[str, list[Mapping[str, Any]]]] = {}
+    for u in view["units"]:
+        stacks.setdefault(u["hex"], {}).setdefault(u["side"], []).append(u)
+    return stacks
+
+
+def token_boxes(view: Mapping[str, Any]) -> dict[tuple[str, str], Box]:
+    """(hex, side) -> the box of that side's token there: one in the hex's middle, or two side by side."""
+    out: dict[tuple[str, str], Box] = {}
+    for hid, sides in stacks_of(view).items():
+        x, y = at(hid)
+        for i, side in enumerate(sorted(sides)):
+            dx = (-4.5 if i == 0 else 4.5) if len(sides) == 2 else 0.0
+            out[(hid, side)] = (x + dx - TOKEN / 2, y - TOKEN / 2, TOKEN, TOKEN)
+    return out
+
+
+def label_boxes(sc: NarvikScenario, tokens: Mapping[tuple[str, str], Box], width: float, height: float
+                ) -> dict[str, Box]:
+    """Place name -> where its label goes: round its hex, clear of every token, ring and other label (the
+    victory ports first, then the other ports, cities and airfields)."""
+    layout = Layout(width, height)
+    for box in tokens.values():
+        layout.block(box)
+    m = sc.map
+    for name in sc.victory_ports:
+        x, y = at(m.place_hex(name))
+        layout.block((x - R + 2, y - R + 2, 2 * R - 4, 2 * R - 4))
+    named = [p for p in m.places.values() if set(p.kinds) & set(LABELLED) and p.name == m.at[p.hex][0]]
+    named.sort(key=lambda p: (p.name not in sc.victory_ports, p.name))
+    out: dict[str, Box] = {}
+    for p in named:
+        x, y = at(p.hex)
+        w = name_width(p.name)
+        spot = layout.place(w, NAME_H, around(x, y, w, NAME_H, R - 3, rings=10, step=6))
+        nx, ny = spot if spot is not None else layout.force(w, NAME_H, x, y - R)
+        out[p.name] = (nx, ny, w, NAME_H)
+    return out
 
 
 def board_svg(st: NarvikState, view: Mapping[str, Any]) -> str:
@@ -119,27 +168,30 @@ def board_svg(st: NarvikState, view: Mapping[str, Any]) -> str:
         body.append(tag("g", {"class": f"port held {side_class(owner)}"},
                         tag("circle", {"class": "ring", "cx": fmt(x), "cy": fmt(y), "r": R - 2}),
                         title(f"{name}: a victory port, {sc.names[owner]}'")))
-    stacks: dict[str, dict[str, list[Mapping[str, Any]]]] = {}
-    for u in view["units"]:
-        stacks.setdefault(u["hex"], {}).setdefault(u["side"], []).append(u)
-    for hid, sides in sorted(stacks.items()):
+    tokens = token_boxes(view)
+    for name, (lx, ly, lw, lh) in label_boxes(sc, tokens, width, height).items():
+        x, y = at(sc.map.place_hex(name))
+        ex, ey = min(max(x, lx), lx + lw), min(max(y, ly), ly + lh)  # the label's nearest point to its place
+        if (ex - x) ** 2 + (ey - y) ** 2 > (R * 0.9) ** 2:  # far from its hex: a leader line says whose it is
+            body.append(tag("line", {"class": "leader", "x1": fmt(x), "y1": fmt(y), "x2": fmt(ex), "y2": fmt(ey)}))
+        body.append(text(lx + lw / 2, ly + lh / 2, name, "name"))
+    for hid, sides in sorted(stacks_of(view).items()):
         x, y = at(hid)
-        both = len(sides) == 2
-        if both:
+        if len(sides) == 2:
             body.append(tag("circle", {"class": "contested", "cx": fmt(x), "cy": fmt(y), "r": R + 1}))
-        for i, (side, units) in enumerate(sorted(sides.items())):
-            dx = (-4.5 if i == 0 else 4.5) if both else 0.0
+        for side, units in sorted(sides.items()):
+            bx, by, bw, bh = tokens[(hid, side)]
             names = ", ".join(f"{u['short']} {u['attack']}-{u['defense']}-{u['movement']}" for u in units)
             body.append(tag("g", {"class": f"stack {side_class(side)}", "data-area": hid},
                             title(f"{st.hex_name(hid)}: {sc.names[side]}: {names}"),
-                            tag("rect", {"x": fmt(x + dx - 4.5), "y": fmt(y - 4.5), "width": 9, "height": 9,
+                            tag("rect", {"x": fmt(bx), "y": fmt(by), "width": fmt(bw), "height": fmt(bh),
                                          "rx": 1.5}),
-                            text(x + dx, y, str(len(units)))))
+                            text(bx + bw / 2, by + bh / 2, str(len(units)))))
     battle = view.get("battle")
     if battle:
         x, y = at(battle["hex"])
         body.append(tag("circle", {"class": "battle", "cx": fmt(x), "cy": fmt(y), "r": R + 3}))
-    key, extra = legend([(swatch("german"), sc.names["german"]), (swatch("allied"), sc.names["allied"]),
+    key, extra = legend([(swatch("german"), sc.side_names["german"]), (swatch("allied"), sc.side_names["allied"]),
                          (tag("circle", {"cx": 10, "cy": 10, "r": 7, "style": "fill:none;stroke:#d4a017;"
                                          "stroke-width:2.5"}), "victory port (ring: its owner)"),
                          (tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10, "style": "stroke:#444;"
