@@ -192,3 +192,15 @@ def test_places_are_read_in_any_case_with_or_without_norwegian_letters() -> None
     assert st.parse_action("move GER_139_1 andalsnes").to_str() == f"move ger_139_1 {st.place_hex('Åndalsnes')}"
     assert st.parse_action("move ger_139_1 mo i rana").to_str() == f"move ger_139_1 {st.place_hex('Mo i Rana')}"
     assert st.parse_action("fly kg26 support mo i rana").to_str() == f"fly kg26 support {st.place_hex('Mo i Rana')}"
+
+
+def test_a_folder_without_scenario_toml_says_how_it_was_read(tmp_path: Path) -> None:
+    from warroom.scenarios import load_game_path
+
+    data = tmp_path / "narvik"
+    shutil.copytree(DATA, data)
+    (data / "scenario.toml").unlink()
+    with pytest.raises(ScenarioError) as caught:
+        load_game_path(data)
+    assert caught.value.problems[0].endswith("has no scenario.toml naming its rule system, so it was read as a "
+                                             "firestorm scenario")

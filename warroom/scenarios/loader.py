@@ -53,10 +53,6 @@ def system_of(path: Path) -> str:
 
 def load_game_path(path: Path) -> Any:
     """Load and validate a scenario from a file or folder, by the rule system it declares."""
-    folder = Path(path)
-    if folder.is_dir() and any(folder.glob("*.toml")) and not (folder / "scenario.toml").is_file():
-        raise ScenarioError([f"{path}: a scenario folder holds a scenario.toml naming its rule system "
-                             "([scenario] system = ...), and this one has none"])
     declared = declared_system(path, rulesets.DEFAULT)
     if not isinstance(declared, str):
         raise ScenarioError([f"{path}: [scenario] system must be the text id of a rule system "
