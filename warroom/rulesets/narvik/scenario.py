@@ -10,12 +10,14 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+import warroom
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
 from warroom.core.tomlfiles import read_toml_tree
 from warroom.rulesets.narvik.hexes import col_row, hex_id, is_hex_id, neighbours, side
 
-DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "narvik"
+DATA = Path(warroom.__file__).resolve().parent / "scenarios" / "data" / "narvik"
+"""The bundled data, found from the package (a compiled copy of this module lives elsewhere)."""
 GERMAN, ALLIED = "german", "allied"
 SIDES = (GERMAN, ALLIED)
 LAND = ("clear", "forest", "rough", "mountain", "glacier")
