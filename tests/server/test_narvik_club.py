@@ -93,7 +93,11 @@ def test_moves_the_rules_refuse_are_answered_with_the_reason(url: str) -> None:
 def test_a_whole_game_is_played_on_the_server_against_its_bot(url: str) -> None:
     import random
 
-    c = client(url)
+    from warroom.server.guards import ServerSettings
+
+    # a game is some hundreds of the German player's actions in well under a minute: more than the default
+    # rate limit allows a link (the server's dice, keyed per campaign, make each game a different length)
+    c = client(url, ServerSettings(act_limit="1000000/minute", campaign_limit="1000000/minute"))
     made = c.post("/api/campaigns", json={"scenario": "narvik", "bots": {"allied": "random"}})
     assert made.status_code == 201, made.text
     cid = made.json()["id"]
