@@ -14,7 +14,7 @@ import warroom
 from warroom.core.errors import ScenarioError
 from warroom.core.schema import Reader
 from warroom.core.tomlfiles import read_toml_tree
-from warroom.rulesets.narvik.hexes import col_row, hex_id, is_hex_id, neighbours, side
+from warroom.rulesets.narvik.hexes import hex_id, is_hex_id, neighbours, side
 
 DATA = Path(warroom.__file__).resolve().parent / "scenarios" / "data" / "narvik"
 """The bundled data, found from the package (a compiled copy of this module lives elsewhere)."""
@@ -124,9 +124,6 @@ class NarvikMap:
 
     def is_land(self, hid: str) -> bool:
         return self.terrain.get(hid, "") in LAND
-
-    def land_neighbours(self, hid: str) -> tuple[str, ...]:
-        return tuple(n for n in neighbours(hid) if self.terrain.get(n, "") in LAND)
 
     def place_hex(self, name: str) -> str:
         return self.places[name].hex
@@ -581,11 +578,3 @@ def load_folder(folder: Path) -> NarvikScenario:
                           vic.integer("vp_shift", lo=1), dates, {p: tuple(d) for p, d in destroyers.items()}, air,
                           count_assumptions(data))
 
-
-def hexes_in_order(m: NarvikMap) -> list[str]:
-    """Every hex of the map, row by row."""
-    return [hex_id(c, r) for r in range(1, m.rows + 1) for c in range(1, m.columns + 1)]
-
-
-def row_of(hid: str) -> int:
-    return col_row(hid)[1]

@@ -19,7 +19,6 @@ from warroom.core.state import CHANCE, TERMINAL, Action, FlowRecording, vet
 from warroom.rulesets.narvik.actions import NarvikAction, parse_words
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario, UnitType
 
-PHASES = ("reinforcement", "movement", "combat", "exploitation")
 LETTERS = str.maketrans({"æ": "ae", "ø": "o", "å": "a"})
 
 
@@ -204,9 +203,6 @@ class NarvikState(FlowRecording):
             if folded(name) == wanted:
                 return place.hex
         raise IllegalActionError(f"{clipped(text, 40)!r} is not a hex id or a place of the map")
-
-    def side_of(self, uid: str) -> str:
-        return self.types[uid].side
 
     def units_in(self, hid: str, side: str | None = None) -> list[str]:
         """The units in a hex (absorbed ones too), of one side or both, in id order."""
