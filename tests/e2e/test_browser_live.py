@@ -208,3 +208,41 @@ def test_a_fleet_lists_its_counters_by_keyboard(browser: Browser, base_url: str)
     page.keyboard.press("Enter")
     assert " at " in page.locator("#details h2").inner_text(), "the fleet's side and place"
     assert page.locator("#details p").count() >= 1, "one line per counter"
+
+
+def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(browser: Browser, base_url: str,  # noqa: F811
+                                                                               tmp_path: Path) -> None:
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    cid = body["id"]
+    german = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    german.goto(f"{base_url}/join/{links['The Germans player']}")
+    plan = json.loads(german.locator("#orders-data").text_content() or "null")
+    here = next(u["hex"] for u in plan["units"] if u["id"] == "ger_138_1")  # Trondheim: by rail or on foot
+    stacked = [u for u in plan["units"] if u["hex"] == here]
+    assert len(stacked) == 3
+    german.click(f'.narvik .stack[data-area="{here}"] rect')
+    first = stacked[0]
+    reached = sorted({h for w in first["ways"] for h in w["to"]})
+    assert german.eval_on_selector("#mover", "s => s.value") == first["id"]
+    assert sorted(german.eval_on_selector_all(".narvik .target", "ts => ts.map(t => t.dataset.area)")) == reached
+    assert len(german.locator("#ways button").all()) == sum(len(w["to"]) for w in first["ways"])
+    assert first["words"] in german.locator("#hint").inner_text()
+    german.click(f'.narvik .stack[data-area="{here}"] rect')  # the same stack again: its next unit
+    assert german.eval_on_selector("#mover", "s => s.value") in (stacked[1]["id"], stacked[2]["id"])
+    german.select_option("#mover", first["id"])  # the list chooses too
+    assert sorted(german.eval_on_selector_all(".narvik .target", "ts => ts.map(t => t.dataset.area)")) == reached
+    german.screenshot(path=str(tmp_path / "narvik-moves-on-the-map.png"))
+    twice = [h for h in reached if sum(h in w["to"] for w in first["ways"]) > 1]
+    assert twice  # a hex reached both by rail and on its own: the click asks which
+    german.click(f'.narvik .target[data-area="{twice[0]}"]', force=True)
+    assert "2 ways" in german.locator("#hint").inner_text()
+    assert german.eval_on_selector_all("#ways button.picked", "bs => bs.map(b => b.dataset.action)") == \
+        [f"{w['prefix']} {twice[0]}" for w in first["ways"] if twice[0] in w["to"]]
+    once = next(h for h in reached if h not in twice and h != here)
+    with redrawn(german):
+        german.click(f'.narvik .target[data-area="{once}"]', force=True)
+    _, log = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])
+    way = next(w for w in first["ways"] if once in w["to"])
+    assert log["log"][-1]["action"] == f"{way['prefix']} {once}"
+    german.wait_for_function("!document.querySelector('.narvik .target')")  # the move made, the highlights go

@@ -58,6 +58,9 @@ def pages(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     _, kampen = call(base_url, "POST", "/api/campaigns", None, {"scenario": "kampen", "params": {"seats": 3}})
     kampen_links = {link["label"]: link["secret"] for link in kampen["links"]}
     out["kampen player"] = (kampen_links["Germany player"], f"/c/{kampen['id']}")
+    _, narvik = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
+    narvik_links = {link["label"]: link["secret"] for link in narvik["links"]}
+    out["narvik player"] = (narvik_links["The Germans player"], f"/c/{narvik['id']}")
     game = play_one("lorraine", 2, {"allies": "heuristic", "axis": "heuristic"})
     save = tmp_path_factory.mktemp("finished") / "game.json"
     game.record(2).save(save)

@@ -74,6 +74,37 @@ def test_the_map_is_drawn_once_per_position(url: str, monkeypatch: pytest.Monkey
     assert drawn == [0, 1] and f'data-area="{hid}"' in svg_of(page)
 
 
+def test_moves_come_as_data_for_the_map_each_one_a_legal_action_and_every_move_once(url: str) -> None:
+    import json
+    import re
+
+    c = client(url)
+    cid, links = new_game(c)
+    german = c.get(f"/c/{cid}", headers=auth(links["The Germans player"])).text
+    st = position(c, cid)
+    legal = [a.to_str() for a in st.legal_actions()]
+    moves = [a for a in legal if a.split()[0] in ("move", "rail", "truck")]
+    assert len(moves) > 1000  # the Germans' first move: far too many for a button each
+    data = json.loads(re.search(r'<script type="application/json" id="orders-data">(.*?)</script>', german, re.S)
+                      [1])  # type: ignore[index]
+    built = [f"{w['prefix']} {h}" for u in data["units"] for w in u["ways"] for h in w["to"]]
+    assert sorted(built) == sorted(moves)  # each move once, each a legal action
+    for u in data["units"]:
+        assert u["hex"] == st.pos[u["id"]] and u["words"].endswith(")")
+        assert all(w["prefix"].split()[-1] == u["id"] for w in u["ways"])  # the unit moved (or carried) is its own
+        assert {w["how"] for w in u["ways"]} <= {"move", "by rail"} | {f"in {n}" for n in
+                                                                       (board.unit_words(st, t) for t in st.pos)}
+        assert data["at"][u["hex"]] == [round(v, 2) for v in board.at(u["hex"])]
+    assert set(data["names"]) == set(data["at"]) and all(n == st.hex_name(h) for h, n in data["names"].items())
+    buttons = re.findall(r'data-action="([^"]+)"', german)
+    assert "end" in buttons and not [b for b in buttons if b.split()[0] in ("move", "rail", "truck")]
+    assert len(german) < 150_000, len(german)  # a button per move made it 225 KB
+    movers = re.findall(r'<option value="([^"]+)">', german)
+    assert sorted(movers) == sorted(u["id"] for u in data["units"])
+    allied = c.get(f"/c/{cid}", headers=auth(links["The Allies player"])).text
+    assert 'id="orders-data"' not in allied and 'id="mover"' not in allied  # not their decision
+
+
 def test_moves_the_rules_refuse_are_answered_with_the_reason(url: str) -> None:
     c = client(url)
     cid, links = new_game(c)

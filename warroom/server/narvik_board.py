@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
+from warroom.rulesets.narvik.actions import Move, Rail, Truck
+from warroom.rulesets.narvik.describe import unit_words
 from warroom.rulesets.narvik.hexes import centre
 from warroom.server.portable import seat_label
 from warroom.server.svg import document, fmt, legend, side_class, tag, text, title
@@ -218,12 +220,53 @@ def hex_details(st: NarvikState, view: Mapping[str, Any]) -> dict[str, dict[str,
             for hid, units in rows.items()}
 
 
+MOVES = (Move, Rail, Truck)
+"""The actions given on the map rather than as buttons: a unit (or the battalion a truck carries) goes to a hex."""
+
+
+def orders(st: NarvikState, legal: list[Any]) -> dict[str, Any] | None:
+    """The moves open to the player to act, for the map: each unit that can move (the one a truck carries, for a
+    truck), where it is, and its ways of moving, each an action's words but the last (the hex) with the hexes it
+    reaches. The page builds each action as `prefix + " " + hex`: a few kilobytes where a button per move would
+    be hundreds (the Germans' first move has some 1,200). `at` and `names` cover every hex named."""
+    units: dict[str, dict[str, Any]] = {}
+    hexes: set[str] = set()
+    for a in legal:
+        if not isinstance(a, MOVES):
+            continue
+        text = a.to_str()
+        prefix = text[:-len(a.to) - 1]
+        assert text == f"{prefix} {a.to}", text  # the page joins them back this way
+        how = ("by rail" if isinstance(a, Rail) else f"in {unit_words(st, a.truck)}" if isinstance(a, Truck)
+               else "move")
+        where = st.pos[a.unit]
+        entry = units.setdefault(a.unit, {"id": a.unit, "words": unit_words(st, a.unit), "hex": where, "ways": {}})
+        entry["ways"].setdefault(prefix, {"how": how, "prefix": prefix, "to": []})["to"].append(a.to)
+        hexes.update((where, a.to))
+    if not units:
+        return None
+    listed = sorted(units.values(), key=lambda u: (st.hex_name(u["hex"]), u["words"]))
+    return {"r": R, "at": {h: [round(v, 2) for v in at(h)] for h in sorted(hexes)},
+            "names": {h: st.hex_name(h) for h in sorted(hexes)},
+            "units": [{**u, "ways": list(u["ways"].values())} for u in listed]}
+
+
+def by_hex(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The units that can move, grouped by the hex they are in (the unit list's sections)."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for u in plan["units"]:
+        groups.setdefault(u["hex"], []).append(u)
+    return [{"name": plan["names"][h], "units": us} for h, us in groups.items()]
+
+
 def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -> tuple[str, dict[str, Any]]:
     """The template and context of a Narvik page: the same map for every link (the game is open)."""
     st: NarvikState = shown["state"]
     sc = st.sc
     view = shown["view"]
     legal = campaigns.legal_for(st, who)
+    plan = orders(st, legal)
+    buttons = [a for a in legal if not isinstance(a, MOVES)]
     actor = st.current_player()
     board = campaigns.drawing(shown["row"], None, lambda s, _side: board_svg(s, s.view(None)))
     battle = view.get("battle")
@@ -231,7 +274,8 @@ def page(campaigns: Campaigns, who: Grant, shown: dict[str, Any], handed: str) -
         "board": board, "areas": hex_details(st, view),
         "view": {k: view[k] for k in ("seq", "epoch", "waiting", "terminal")},
         "you": "organiser" if who.role == "organiser" else seat_label(sc, who.role, who.side, st.params),
-        "legal": bool(legal), "choices": choices(st, legal), "asking": asking(st),
+        "legal": bool(legal), "choices": choices(st, buttons), "asking": asking(st),
+        "orders": plan, "movers": by_hex(plan) if plan else [],
         "to_act": sc.names.get(actor, ""), "phase": st.phase(), "turn": st.game_turn,
         "dates": view["dates"], "phasing": sc.names[st.phasing],
         "ports": {"german": len(view["victory_ports_german"]), "of": len(sc.victory_ports)},

@@ -49,6 +49,7 @@ function act(text, form) {
   const p = shown();
   return post("act", {action: text, key: newKey(), seq: p.seq, epoch: p.epoch}, form);
 }
+window.warroomAct = act;
 function result(box, form) {  // a result form's values, for the battle its box is about
   const p = shown();
   return {battle: Number(box.dataset.battle), seq: p.seq, epoch: p.epoch,
@@ -70,7 +71,8 @@ document.addEventListener("click", e => {
     const form = t.closest("form");
     post("decide", {...result(box, form), key: form.dataset.key}, form);
   } else if (t.classList.contains("decide-no")) t.closest(".decide-confirm").hidden = true;
-  else if (t.id === "undo-confirm") undoConfirmed(JSON.parse(t.dataset.preview)); else if (t.dataset.area) { areaDetails(t.dataset.area); mapClick(t.dataset.area); }
+  else if (t.id === "undo-confirm") undoConfirmed(JSON.parse(t.dataset.preview));
+  else if (t.dataset.area) { areaDetails(t.dataset.area); (window.warroomMapClick || mapClick)(t.dataset.area); }
 });
 function cells(id) { return document.querySelectorAll(`.cell[data-area="${CSS.escape(id)}"]`); }
 function mark(ids, cls) {  // the map's areas an action names, highlighted
