@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from support import auth, client
 
 import warroom.server.narvik_board as board
+from warroom.rulesets.narvik.describe import unit_words
 from warroom.rulesets.narvik.state import NarvikState
 from warroom.server.service import Campaigns
 
@@ -93,7 +94,7 @@ def test_moves_come_as_data_for_the_map_each_one_a_legal_action_and_every_move_o
         assert u["hex"] == st.pos[u["id"]] and u["words"].endswith(")")
         assert all(w["prefix"].split()[-1] == u["id"] for w in u["ways"])  # the unit moved (or carried) is its own
         assert {w["how"] for w in u["ways"]} <= {"move", "by rail"} | {f"in {n}" for n in
-                                                                       (board.unit_words(st, t) for t in st.pos)}
+                                                                       (unit_words(st, t) for t in st.pos)}
         assert data["at"][u["hex"]] == [round(v, 2) for v in board.at(u["hex"])]
     assert set(data["names"]) == set(data["at"]) and all(n == st.hex_name(h) for h, n in data["names"].items())
     buttons = re.findall(r'data-action="([^"]+)"', german)
