@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from warroom.core.state import Action
-from warroom.rulesets.narvik.actions import End, Interdict, Move, Rail, Stand, Truck, Withdraw
+from warroom.rulesets.narvik.actions import End, Interdict, Land, Move, Rail, Stand, Truck, Withdraw
 from warroom.rulesets.narvik.combat import odds
 from warroom.rulesets.narvik.hexes import distance
 from warroom.rulesets.narvik.movement import owned_by
@@ -108,7 +108,7 @@ def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:
             ships = sum(len(st.sc.destroyers.get(n, ())) for n in names)
             return (-ships, 0 if any(n in st.sc.victory_ports for n in names) else 1, a.hex)
         return min(strikes, key=worth)
-    moves = [a for a in legal if isinstance(a, Move | Rail | Truck)]
+    moves = [a for a in legal if isinstance(a, Move | Rail | Truck | Land)]
     if not moves:
         return End() if End() in legal else legal[0]
     targets = tuple(objectives(st, side))

@@ -15,6 +15,7 @@ HELP = """Type the number of a choice, or the action itself (HEX: four digits, c
   move UNIT HEX            move a unit (with what its headquarters absorbed) to a hex it can reach this phase
   rail UNIT HEX            rail movement: the unit's whole move, along railway hexes free of the enemy
   truck TRUCK UNIT HEX     a truck carries an infantry battalion stacked with it
+  land UNIT HEX            (the Allies, from turn 9) landing craft carry a unit along the coast
   break UNIT / combine UNIT   break a unit down into its parts / put its parts together again
   absorb UNIT HQ / detach UNIT   a headquarters takes a unit in (stacking) / lets it go
   fly AIR support|bomb|cover HEX   an air mission: ground support, interdiction, air superiority

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from warroom.rulesets.narvik.actions import Move, Rail, Truck
+from warroom.rulesets.narvik.actions import Land, Move, Rail, Truck
 from warroom.rulesets.narvik.describe import unit_words
 from warroom.rulesets.narvik.hexes import centre
 from warroom.server.portable import seat_label
@@ -220,7 +220,7 @@ def hex_details(st: NarvikState, view: Mapping[str, Any]) -> dict[str, dict[str,
             for hid, units in rows.items()}
 
 
-MOVES = (Move, Rail, Truck)
+MOVES = (Move, Rail, Truck, Land)
 """The actions given on the map rather than as buttons: a unit (or the battalion a truck carries) goes to a hex."""
 
 
@@ -238,7 +238,7 @@ def orders(st: NarvikState, legal: list[Any]) -> dict[str, Any] | None:
         prefix = text[:-len(a.to) - 1]
         assert text == f"{prefix} {a.to}", text  # the page joins them back this way
         how = ("by rail" if isinstance(a, Rail) else f"in {unit_words(st, a.truck)}" if isinstance(a, Truck)
-               else "move")
+               else "by landing craft" if isinstance(a, Land) else "move")
         where = st.pos[a.unit]
         entry = units.setdefault(a.unit, {"id": a.unit, "words": unit_words(st, a.unit), "hex": where, "ways": {}})
         entry["ways"].setdefault(prefix, {"how": how, "prefix": prefix, "to": []})["to"].append(a.to)

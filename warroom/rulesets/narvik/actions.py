@@ -51,6 +51,18 @@ class Truck:
 
 
 @dataclass(frozen=True, slots=True)
+class Land:
+    """Landing craft carry a unit from the coast it stands on, by sea, to another stretch of coast (the Allies'
+    from the turn they arrive: rules.toml [naval])."""
+
+    unit: str
+    to: str
+
+    def to_str(self) -> str:
+        return f"land {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
 class Break:
     """A unit breaks down into its parts, in its hex."""
 
@@ -142,8 +154,10 @@ class End:
         return "end"
 
 
-NarvikAction = Move | Rail | Truck | Break | Combine | Absorb | Detach | Withdraw | Stand | Interdict | Fly | End | Roll
+NarvikAction = (Move | Rail | Truck | Land | Break | Combine | Absorb | Detach | Withdraw | Stand | Interdict | Fly
+                | End | Roll)
 UNIT_ONE: dict[str, type[Break | Combine | Detach]] = {"break": Break, "combine": Combine, "detach": Detach}
+HEX_MOVES: dict[str, type[Move | Rail | Land]] = {"move": Move, "rail": Rail, "land": Land}
 HEX_ONE: dict[str, type[Withdraw | Stand | Interdict]] = {"withdraw": Withdraw, "stand": Stand,
                                                           "interdict": Interdict}
 
@@ -173,8 +187,9 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
         return HEX_ONE[verb](hex_of(rest))
     if verb == "absorb" and len(rest) == 2:
         return Absorb(rest[0].lower(), rest[1].lower())
-    if verb in ("move", "rail") and len(rest) >= 2:
-        return (Move if verb == "move" else Rail)(rest[0].lower(), hex_of(rest[1:]))
+    if verb in HEX_MOVES and len(rest) >= 2:
+        kind = HEX_MOVES[verb]
+        return kind(rest[0].lower(), hex_of(rest[1:]))
     if verb == "fly" and len(rest) >= 3 and rest[1].lower() in MISSIONS:
         if rest[1].lower() == "carry":  # the carried unit comes last: the hex may be a name of several words
             return Fly(rest[0].lower(), "carry", hex_of(rest[2:-1]), rest[-1].lower()) if len(rest) >= 4 else \
@@ -184,5 +199,5 @@ def parse_words(words: list[str], place: Callable[[str], str] | None = None) -> 
         return Truck(rest[0].lower(), rest[1].lower(), hex_of(rest[2:]))
     raise IllegalActionError(
         f"cannot read {clipped(' '.join(words), 60)!r}: the actions are move UNIT HEX, rail UNIT HEX, "
-        "truck TRUCK UNIT HEX, break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, stand HEX, "
-        "fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT, interdict HEX and end")
+        "land UNIT HEX, truck TRUCK UNIT HEX, break UNIT, combine UNIT, absorb UNIT HQ, detach UNIT, withdraw HEX, "
+        "stand HEX, fly AIR support|bomb|cover HEX, fly AIR carry HEX UNIT, interdict HEX and end")

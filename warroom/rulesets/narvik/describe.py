@@ -12,12 +12,14 @@ from warroom.rulesets.narvik.actions import (
     End,
     Fly,
     Interdict,
+    Land,
     Move,
     Rail,
     Stand,
     Truck,
     Withdraw,
 )
+from warroom.rulesets.narvik.naval import landings_left
 from warroom.rulesets.narvik.state import NarvikState, other
 
 
@@ -33,6 +35,8 @@ def describe(st: NarvikState, action: Action) -> str:
         return f"move {unit_words(st, action.unit)} to {h(action.to)}"
     if isinstance(action, Rail):
         return f"send {unit_words(st, action.unit)} by rail to {h(action.to)}"
+    if isinstance(action, Land):
+        return f"land {unit_words(st, action.unit)} from the sea at {h(action.to)}"
     if isinstance(action, Truck):
         return f"drive {unit_words(st, action.unit)} in {unit_words(st, action.truck)} to {h(action.to)}"
     if isinstance(action, Break):
@@ -83,8 +87,11 @@ def asking(st: NarvikState) -> str:
                     "air cover); the phasing side declares first.")
         return f"{when}: the die decides an air mission over {st.hex_name(st.missions[st.resolving][2])}."
     if st.step == "move":
+        lifts = landings_left(st)
+        craft = f" The landing craft can carry {lifts} more unit{'s' if lifts > 1 else ''} along the coast." \
+            if lifts else ""
         return (f"{when}: {who} move. A unit may enter a hex held by the enemy only to stop there; "
-                "units sharing a hex with the enemy must attack it in the combat phase.")
+                f"units sharing a hex with the enemy must attack it in the combat phase.{craft}")
     if st.step in ("regroup", "reabsorb"):
         return f"{when}: {who} may have headquarters absorb units stacked with them before the phase ends."
     if st.step == "exploit":

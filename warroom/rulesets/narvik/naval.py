@@ -1,7 +1,8 @@
-"""Naval interdiction and the stranded sailors (seed, differences 4 and 12; rules.toml [naval], a stand-in):
-at the start of each Allied player turn the Allied fleet may attack one German-held port. On the die it is
-interdicted for the next German player turn, and the German destroyers in it are sunk, their crews coming ashore
-as the naval regiment and its battalions."""
+"""Naval interdiction, the stranded sailors and the landing craft (seed, differences 4 and 12; rules.toml [naval],
+a stand-in): at the start of each Allied player turn the Allied fleet may attack one German-held port. On the die
+it is interdicted for the next German player turn, and the German destroyers in it are sunk, their crews coming
+ashore as the naval regiment and its battalions. From May the Allied landing craft carry a few units a phase along
+the coast."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 from warroom.core.dice import Roll
 from warroom.core.state import CHANCE
 from warroom.rulesets.narvik.actions import End, Interdict
-from warroom.rulesets.narvik.movement import owned_by
-from warroom.rulesets.narvik.scenario import ALLIED, GERMAN
+from warroom.rulesets.narvik.hexes import neighbours
+from warroom.rulesets.narvik.movement import enemy_blocks, owned_by
+from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, SEA
 from warroom.rulesets.narvik.state import NarvikState
 
 
@@ -65,3 +67,46 @@ def strand(st: NarvikState, port: str) -> None:
     for u in sorted(st.sc.units.values(), key=lambda x: x.id):
         if u.condition == "destroyers_sunk" and not u.part_of and u.enters[0] <= st.game_turn:
             st.waiting.append(u.id)
+
+
+# ----- landing craft ---------------------------------------------------------------------------------------------
+STAYS_ASHORE = frozenset({"headquarters", "truck", "supply_depot"})
+"""Unit kinds the landing craft do not carry (assumption in rules.toml [naval])."""
+
+
+def landings_left(st: NarvikState) -> int:
+    """Lifts the landing craft have left this phase: only in the Allied movement phase, from their turn."""
+    c = st.sc.charts
+    if st.phasing != ALLIED or st.step != "move" or st.game_turn < c.landing_from:
+        return 0
+    return max(0, c.landing_lifts - st.landings)
+
+
+def sea_reach(st: NarvikState, hid: str) -> dict[str, int]:
+    """The sea hexes landing craft reach from the coast at `hid`, by the sea hexes passed through (the first is 1);
+    empty when the hex touches no sea."""
+    got: dict[str, int] | None = st.cache.get("sea:" + hid)
+    if got is not None:
+        return got
+    terrain = st.sc.map.terrain
+    reached = {n: 1 for n in neighbours(hid) if terrain.get(n) == SEA}
+    frontier = list(reached)
+    for step in range(2, st.sc.charts.landing_range + 1):
+        frontier = [n for h in frontier for n in neighbours(h) if terrain.get(n) == SEA and n not in reached]
+        for n in frontier:
+            reached.setdefault(n, step)
+    st.cache["sea:" + hid] = reached
+    return reached
+
+
+def landing_spots(st: NarvikState, uid: str) -> list[str]:
+    """Where the unit may land, if the landing craft may carry it now (the caller checks it may still move): the
+    coastal hexes free of enemy units that its sea reach touches, other than its own."""
+    u = st.types[uid]
+    start = st.pos[uid]
+    occupied, _ = enemy_blocks(st, u.side)
+    if u.kind in STAYS_ASHORE or start in occupied or not landings_left(st):
+        return []
+    m = st.sc.map
+    return sorted({n for h in sea_reach(st, start) for n in neighbours(h)
+                   if m.is_land(n) and n != start and n not in occupied})

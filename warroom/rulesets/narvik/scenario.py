@@ -169,6 +169,9 @@ class Charts:
     bomb_roll: frozenset[int]
     dive_bomb_roll: frozenset[int]
     interdict_roll: frozenset[int]
+    landing_from: int
+    landing_lifts: int
+    landing_range: int
 
 
 # a plug-in may subclass it (rulesets.of finds the nearest ancestor's system)
@@ -454,6 +457,7 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
             isinstance(h, str) and is_hex_id(h) for h in bases.values()):
         air.fail(f"key 'bases': a hex id for each off-map base ({', '.join(OFF_MAP)})")
         bases = {b: "0101" for b in OFF_MAP}
+    nv = r.table("naval", required=True)
     factor = r.table("disruption", required=True).data.get("factor", 0.5)
     if not isinstance(factor, float) or not 0 < factor <= 1:
         r.fail("[disruption] factor: a number above 0 and at most 1")
@@ -466,7 +470,8 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
                   sp.integer("general_hexes", lo=1), sp.integer("attack_hexes", lo=1), sp.integer("hq_hexes", lo=0),
                   dict(bases), air.integer("support_most", lo=0, hi=6), rolls(air, "abort_roll"),
                   rolls(air, "anti_aircraft_roll"), rolls(air, "bomb_roll"), rolls(air, "dive_bomb_roll"),
-                  rolls(r.table("naval", required=True), "interdict_roll"))
+                  rolls(nv, "interdict_roll"), nv.integer("landing_from_turn", lo=1),
+                  nv.integer("landing_lifts", lo=0, hi=20), nv.integer("landing_range", lo=1, hi=30))
 
 
 def rolls(r: Reader, key: str) -> frozenset[int]:

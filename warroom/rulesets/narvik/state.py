@@ -90,6 +90,7 @@ class NarvikState(FlowRecording):
         self.sunk: dict[str, str] = {}  # destroyers sunk -> the port they were sunk in
         self.interdicted = ""  # the port the Allied fleet holds this turn (German reinforcements avoid it)
         self.target = ""  # the port the fleet is attacking now (its die is next)
+        self.landings = 0  # units the Allied landing craft have carried this phase
         self.log: list[LogEntry] = []
         self.events: list[tuple[int, str]] = []
         self.happened: list[Event] = []
@@ -149,7 +150,7 @@ class NarvikState(FlowRecording):
         new = object.__new__(NarvikState)
         for name in ("sc", "flow", "step", "game_turn", "phasing", "terminal", "result", "beginning",
                      "fighting", "pending", "destroyers_sunk", "record_events", "closing", "declaring",
-                     "resolving", "air_roll", "interdicted", "target"):
+                     "resolving", "air_roll", "interdicted", "target", "landings"):
             setattr(new, name, getattr(self, name))
         new.params = dict(self.params)
         new.pos = dict(self.pos)

@@ -23,6 +23,7 @@ from warroom.rulesets.narvik.actions import (
     End,
     Fly,
     Interdict,
+    Land,
     Move,
     Rail,
     Stand,
@@ -49,7 +50,15 @@ from warroom.rulesets.narvik.movement import (
     settle_owner,
     supply_state,
 )
-from warroom.rulesets.narvik.naval import apply_naval, begin_naval, naval_actor, naval_legal
+from warroom.rulesets.narvik.naval import (
+    STAYS_ASHORE,
+    apply_naval,
+    begin_naval,
+    landing_spots,
+    landings_left,
+    naval_actor,
+    naval_legal,
+)
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
 from warroom.rulesets.narvik.state import NarvikRules, NarvikState, other
 from warroom.rulesets.narvik.victory import finish
@@ -147,6 +156,7 @@ def reinforce(st: NarvikState) -> None:
 
 def begin_phase(st: NarvikState) -> None:
     st.moved = set()
+    st.landings = 0
     st.regrouped = set()
     st.beginning = True
     st.closing = False
@@ -253,6 +263,7 @@ def movement_legal(st: NarvikState) -> list[Action]:
         if not exp and st.types[uid].kind == "truck":
             dests = sorted(reach_of(st, uid))
             out.extend(Truck(uid, p, h) for p in passengers(st, uid) for h in dests)
+        out.extend(Land(uid, h) for h in landing_spots(st, uid))
     if not exp:
         out.extend(Combine(r) for r in combinable(st))
     out.extend(absorb_options(st))
@@ -287,6 +298,12 @@ def apply_movement(st: NarvikState, action: Any) -> None:
     elif isinstance(action, Truck):
         move_to(st, action.truck, action.to)
         move_to(st, action.unit, action.to)
+    elif isinstance(action, Land):
+        frm = st.pos[action.unit]
+        move_to(st, action.unit, action.to)
+        st.landings += 1
+        st.note(f"{st.name(action.unit)} goes by landing craft from {st.hex_name(frm)} and lands at "
+                f"{st.hex_name(action.to)}")
     elif isinstance(action, Break):
         u = st.types[action.unit]
         hid = st.pos.pop(action.unit)
@@ -337,6 +354,8 @@ def allowed(st: NarvikState, action: Any) -> bool:
         return can_move(st, action.unit) and action.to in reach_of(st, action.unit)
     if isinstance(action, Rail):
         return not exp and can_move(st, action.unit) and action.to in rails_of(st, action.unit)
+    if isinstance(action, Land):
+        return can_move(st, action.unit) and action.to in landing_spots(st, action.unit)
     if isinstance(action, Truck):
         return (not exp and can_move(st, action.truck) and st.types[action.truck].kind == "truck"
                 and action.unit in passengers(st, action.truck) and action.to in reach_of(st, action.truck))
@@ -386,7 +405,7 @@ def why_not_move(st: NarvikState, action: Any) -> str:
                 "phase")
     if unit and unit not in st.pos and not isinstance(action, Combine):
         return f"{st.name(unit)} is not on the map"
-    if isinstance(action, Move | Rail | Truck):
+    if isinstance(action, Move | Rail | Truck | Land):
         if unit in st.moved:
             return f"{st.name(unit)} has already moved this phase"
         if unit in st.absorbed:
@@ -395,6 +414,8 @@ def why_not_move(st: NarvikState, action: Any) -> str:
             return f"only combat/motorised units move in the exploitation phase, and {st.name(unit)} is not one"
         if isinstance(action, Rail) and exploiting(st):
             return "there is no rail movement in the exploitation phase"
+        if isinstance(action, Land):
+            return why_not_land(st, action)
         if action.to not in st.sc.map.terrain:
             return f"{action.to} is not a hex of the map"
         terrain = st.sc.map.terrain[action.to]
@@ -403,6 +424,30 @@ def why_not_move(st: NarvikState, action: Any) -> str:
             return f"{st.hex_name(action.to)} is {where}: no ground unit enters it"
         return f"{st.name(unit)} cannot reach {st.hex_name(action.to)} this phase"
     return f"{action.to_str()!r} is not possible now"
+
+
+def why_not_land(st: NarvikState, action: Land) -> str:
+    c = st.sc.charts
+    if st.phasing != ALLIED or st.game_turn < c.landing_from or st.step != "move":
+        return (f"only the Allies have landing craft, in their movement phase from turn {c.landing_from} "
+                f"({st.sc.dates.get(c.landing_from, '')})")
+    if not landings_left(st):
+        return f"the landing craft have made their {c.landing_lifts} lifts this phase"
+    if st.types[action.unit].kind in STAYS_ASHORE:
+        return f"{st.name(action.unit)} does not go by landing craft (headquarters, trucks and depots stay ashore)"
+    if action.to not in st.sc.map.terrain:
+        return f"{action.to} is not a hex of the map"
+    start = st.pos[action.unit]
+    if not st.sc.map.is_land(action.to):
+        return f"{st.hex_name(action.to)} is not land"
+    if st.units_in(start, GERMAN):
+        return f"{st.name(action.unit)} cannot embark in a hex the Germans share"
+    if not landing_spots(st, action.unit):
+        return f"{st.name(action.unit)} is not on the coast: landing craft take units from a hex next to the sea"
+    if st.units_in(action.to, GERMAN):
+        return f"landings are made on coast free of German units, and {st.hex_name(action.to)} is not"
+    return (f"{st.hex_name(action.to)} is not a stretch of coast within {c.landing_range} sea hexes of "
+            f"{st.hex_name(start)}")
 
 
 # ----- combat ----------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from typing import Any
 
 from warroom.rulesets.narvik.combat import odds
 from warroom.rulesets.narvik.movement import OWNED_KINDS, owned_by
+from warroom.rulesets.narvik.naval import landings_left
 from warroom.rulesets.narvik.state import NarvikState
 from warroom.rulesets.narvik.victory import german_ports, level
 
@@ -37,6 +38,7 @@ def build_view(st: NarvikState, side: str | None) -> dict[str, Any]:
         "standing": level(st),
         "combats_left": list(st.combats), "battle": battle,
         "waiting_reinforcements": list(st.waiting),
+        "interdicted": st.interdicted or None, "landings_left": landings_left(st),
         "eliminated": list(st.gone),
         "terminal": st.terminal,
         "result": st.result or None,
