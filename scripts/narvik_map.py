@@ -31,7 +31,9 @@ How a hex is classified:
    left cut off from the open sea (a fjord's inner basin at hex scale) becomes land ("filled", listed).
 6. A fjord (worked out before the railways) is the set of hexsides between neighbouring Norwegian land hexes
    whose connecting segment its line crosses. The segment runs between the hexes' anchors, the first place
-   in a hex, else the hex's centre, so that a town lies on its true side of the fjord.
+   in a hex, else the hex's centre, so that a town lies on its true side of the fjord. A mountain ridge
+   ([[ridge]]) becomes mountain hexsides the same way (they do not stop the railways: a line crossing one is
+   a pass).
 7. A railway joins the hexes of its places and waypoints by the fewest hex steps over Norwegian land (never
    sea, lake, glacier or neutral hexes, never across a fjord hexside), and among equally short paths the
    one nearest the straight line between them. A waypoint in a hex the line may not enter moves to the
@@ -245,8 +247,21 @@ class Geography:
     regions: tuple[Region, ...]
     lakes: tuple[tuple[str, Polygon], ...]
     fjords: tuple[tuple[str, LineString], ...]
+    ridges: tuple[tuple[str, LineString], ...]
     places: tuple[Place, ...]
     rails: tuple[Rail, ...]
+
+
+def _lines(doc: dict[str, Any], key: str) -> list[tuple[str, LineString]]:
+    """The named lines of a group ([[fjord]], [[ridge]]): each a name and two points or more."""
+    out = []
+    for t in _tables(doc, key):
+        name = _str(t.get("name"), f"{key}.name")
+        pts = _points(t.get("line"), f"{key} {name}")
+        if len(pts) < 2:
+            raise GeographyError(f"{key} {name}: a line needs two points at least")
+        out.append((name, LineString(pts)))
+    return out
 
 
 def neutral_area(border: list[XY]) -> Polygon:
@@ -293,13 +308,7 @@ def read_geography(path: Path) -> Geography:
         (_str(t.get("name"), "lake.name"), _polygon(t.get("polygon"), f"lake {t.get('name')}"))
         for t in _tables(doc, "lake")
     )
-    fjords = []
-    for t in _tables(doc, "fjord"):
-        name = _str(t.get("name"), "fjord.name")
-        pts = _points(t.get("line"), f"fjord {name}")
-        if len(pts) < 2:
-            raise GeographyError(f"fjord {name}: a line needs two points at least")
-        fjords.append((name, LineString(pts)))
+    fjords, ridges = _lines(doc, "fjord"), _lines(doc, "ridge")
     zone_ids = {z[0] for z in zones}
     fjord_names = {f[0] for f in fjords}
     places = []
@@ -355,6 +364,7 @@ def read_geography(path: Path) -> Geography:
         regions=tuple(regions),
         lakes=lakes,
         fjords=tuple(fjords),
+        ridges=tuple(ridges),
         places=tuple(places),
         rails=tuple(rails),
     )
@@ -369,6 +379,7 @@ class HexMap:
     place_hex: dict[str, Hex]
     rails: list[tuple[str, list[Hex]]]
     fjords: list[tuple[str, list[tuple[Hex, Hex]]]]
+    ridges: list[tuple[str, list[tuple[Hex, Hex]]]]
     forced_land: list[tuple[Hex, str, str]]  # hex, place, what it was
     forced_sea: list[tuple[Hex, str]]  # hex, the port whose channel it is
     filled: list[Hex]  # sea hexes cut off from the open sea, made land
@@ -612,8 +623,7 @@ def build(geo: Geography) -> HexMap:
     anchor: dict[Hex, XY] = {}
     for p in geo.places:
         anchor.setdefault(place_hex[p.name], p.xy)
-    fjords: list[tuple[str, list[tuple[Hex, Hex]]]] = []
-    for name, line in geo.fjords:  # step 6
+    def crossed(line: LineString) -> list[tuple[Hex, Hex]]:  # step 6
         near = prep(line.buffer(3 * HEX_KM))
         sides: list[tuple[Hex, Hex]] = []
         for h in all_hexes():
@@ -624,7 +634,10 @@ def build(geo: Geography) -> HexMap:
                     continue
                 if line.intersects(LineString([anchor.get(h, centre(h)), anchor.get(n, centre(n))])):
                     sides.append((h, n))
-        fjords.append((name, sorted(sides)))
+        return sorted(sides)
+
+    fjords = [(name, crossed(line)) for name, line in geo.fjords]
+    ridges = [(name, crossed(line)) for name, line in geo.ridges]
     fjord_sides = {side for _, sides in fjords for side in sides}
 
     xy_of = {p.name: p.xy for p in geo.places}
@@ -649,7 +662,7 @@ def build(geo: Geography) -> HexMap:
             except GeographyError as exc:
                 raise GeographyError(f"rail {rail.name}: {exc}") from exc
         rails.append((rail.name, path))
-    return HexMap(cells, place_hex, rails, fjords, forced_land, forced_sea, filled)
+    return HexMap(cells, place_hex, rails, fjords, ridges, forced_land, forced_sea, filled)
 
 
 # --- writing map.toml -----------------------------------------------------------------------------------
@@ -734,8 +747,8 @@ def render(geo: Geography, m: HexMap) -> str:
             lines.append(f"sea = {_q(p.sea)}")
     for name, path in m.rails:
         lines += ["", "[[rail]]", f"name = {_q(name)}", "hexes = [", *_ids(path), "]"]
-    for name, sides in m.fjords:
-        lines += ["", "[[fjord]]", f"name = {_q(name)}", "hexsides = ["]
+    for key, name, sides in [*(("fjord", n, s) for n, s in m.fjords), *(("ridge", n, s) for n, s in m.ridges)]:
+        lines += ["", f"[[{key}]]", f"name = {_q(name)}", "hexsides = ["]
         lines += [
             "  " + ", ".join(f"[{_q(hex_id(a))}, {_q(hex_id(b))}]" for a, b in sides[i : i + 6]) + ","
             for i in range(0, len(sides), 6)

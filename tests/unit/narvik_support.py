@@ -77,8 +77,8 @@ def air(aid: str, side: str = "german", kind: str = "bomber", base: str = "Sola"
 
 
 def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] | None = None,
-           airs: list[dict[str, Any]] | None = None) -> Path:
-    """A scenario folder with the small map and these units."""
+           airs: list[dict[str, Any]] | None = None, ridge: list[tuple[str, str]] | None = None) -> Path:
+    """A scenario folder with the small map and these units (and a mountain ridge along these hexsides)."""
     tmp.mkdir(parents=True, exist_ok=True)
     for name in ("scenario.toml", "rules.toml"):
         shutil.copy(DATA / name, tmp / name)
@@ -92,6 +92,8 @@ def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] |
             lines.append('sea = "skagerrak"')
     lines += ["", "[[rail]]", 'name = "test line"', 'hexes = ["0507", "0506", "0505", "0605", "0604"]',
               "", "[[fjord]]", 'name = "test fjord"', 'hexsides = [["0403", "0404"]]']
+    if ridge:
+        lines += ["", "[[ridge]]", 'name = "test ridge"', f"hexsides = {toml_value([list(s) for s in ridge])}"]
     (tmp / "map.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = []
     for u in units:
@@ -105,10 +107,11 @@ def folder(tmp: Path, units: list[dict[str, Any]], ships: list[dict[str, Any]] |
 
 
 def game(tmp: Path, units: list[dict[str, Any]], german: tuple[str, ...] = ("Oslo",),
-         airs: list[dict[str, Any]] | None = None, **params: Any) -> NarvikState:
+         airs: list[dict[str, Any]] | None = None, ridge: list[tuple[str, str]] | None = None,
+         **params: Any) -> NarvikState:
     """A new game on the small map with these units (and air units), at the German movement phase of turn 1, the
     places named in `german` German-held (so that German units are in supply)."""
-    st = new_game(load(folder(tmp, units, airs=airs)), params)
+    st = new_game(load(folder(tmp, units, airs=airs, ridge=ridge)), params)
     for name in german:
         st.owner[st.sc.map.place_hex(name)] = "german"
     st.air_at = {a: st.sc.air[a].base for a in st.air_at}  # at the bases the test gave them

@@ -149,6 +149,8 @@ def test_a_clone_has_its_own_parameters() -> None:
      "norwegian_limit = { regimnt = 2, group = 2, brigade = 3, division = 4 }", "norwegian_limit"),
     ("first_turn_roll = [1, 2, 3]", "first_turn_roll = [0, 7]", "first_turn_roll"),
     ('columns = ["1:3",', 'columns = ["1-3",', "column '1-3': odds are written attacker:defender"),
+    ("ridge_cost = { foot = 3, mountain = 2, motorized = 0 }", "ridge_cost = { foot = 3, mountain = 2 }",
+     "key 'ridge_cost': expected a whole number from 0 to 20 for each of"),
 ])
 def test_the_charts_refuse_what_they_cannot_mean(tmp_path: Path, edit: str, words: str, said: str) -> None:
     data = tmp_path / "narvik"
@@ -159,6 +161,20 @@ def test_the_charts_refuse_what_they_cannot_mean(tmp_path: Path, edit: str, word
     with pytest.raises(ScenarioError) as caught:
         load(data)
     assert any(said in p for p in caught.value.problems), caught.value.problems
+
+
+def test_a_ridge_hexside_must_part_two_neighbouring_hexes(tmp_path: Path) -> None:
+    data = tmp_path / "narvik"
+    shutil.copytree(DATA, data)
+    text = (data / "map.toml").read_text(encoding="utf-8")
+    start = text.index('name = "Dovrefjell"')
+    (data / "map.toml").write_text(text[:start] + text[start:].replace('["1033", "1133"]', '["1033", "1533"]', 1)
+                                   + '\n[[ridge]]\nname = "Jotunheimen"\nhexsides = [["1033"]]\n', encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        load(data)
+    assert any("('Dovrefjell')" in p and "['1033', '1533']: the hexes are not neighbours" in p
+               for p in caught.value.problems), caught.value.problems
+    assert any("('Jotunheimen')" in p and "expected two hex ids" in p for p in caught.value.problems)
 
 
 def test_a_victory_port_named_twice_is_refused(tmp_path: Path) -> None:

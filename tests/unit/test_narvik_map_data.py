@@ -303,6 +303,21 @@ def test_the_fjords_cut_the_land() -> None:
     assert len(fjord_sides("Hardangerfjord")) >= 6
 
 
+def test_the_main_watersheds_are_mountain_hexsides_and_the_railways_cross_them_at_their_passes() -> None:
+    ridges = {r["name"]: {(min(a, b), max(a, b)) for a, b in r["hexsides"]} for r in hexmap()["ridge"]}
+    assert set(ridges) == {"Langfjella", "Dovrefjell", "Saltfjellet"}
+    for name, sides in ridges.items():
+        assert len(sides) >= 8, name
+        for a, b in sides:
+            assert distance(a, b) == 1 and cell(a) in LAND and cell(b) in LAND, (name, a, b)
+    rail_sides = {r["name"]: {(min(a, b), max(a, b)) for a, b in itertools.pairwise(r["hexes"])}
+                  for r in hexmap()["rail"]}
+    crossing = {(ridge, rail) for ridge, sides in ridges.items() for rail, rs in rail_sides.items() if sides & rs}
+    assert {ridge for ridge, _ in crossing} == {"Langfjella", "Dovrefjell"}  # no railway over Saltfjellet in 1940
+    assert ("Langfjella", "Bergensbanen") in crossing  # at Finse
+    assert ("Dovrefjell", "Dovrebanen") in crossing  # at Hjerkinn
+
+
 # (f) ---------------------------------------------------------------------------------------------------
 
 

@@ -40,6 +40,21 @@ def test_terrain_costs_differ_by_class_and_a_fjord_is_never_crossed(tmp_path: Pa
     assert foot["0403"] == 2  # the fjord between 0404 and 0403 is not crossed: round by 0303
 
 
+def test_a_mountain_ridge_costs_a_mountain_to_cross_and_vehicles_cross_it_only_by_the_railway(tmp_path: Path) -> None:
+    # the ridge runs round 0407, parting it from Oslo (0507) and 0506, then between Oslo and 0506, where the
+    # railway's hexside is the pass
+    st = game(tmp_path, [unit("foot", movement=3), unit("alp", kind="mountain", movement=3),
+                         unit("tank", kind="tank", motorized=True, movement=2)],
+              ridge=[("0407", "0507"), ("0506", "0407"), ("0506", "0507")])
+    assert st.sc.map.mountain_sides == {("0407", "0507"), ("0407", "0506"), ("0506", "0507")}
+    foot, alp, tank = (reach(st, u, False) for u in ("foot", "alp", "tank"))
+    assert foot["0407"] == 3 and alp["0407"] == 2  # clear beyond, but the ridge costs a mountain: 3, or 2
+    assert foot["0506"] == 1 == tank["0506"]  # along the railway: the pass, one point
+    assert "0407" not in tank and tank["0406"] == 2  # no vehicle crosses a ridge off the railway: it goes round
+    plain = game(tmp_path / "plain", [unit("foot", movement=3)])
+    assert reach(plain, "foot", False)["0407"] == 1
+
+
 def test_glaciers_are_for_mountain_troops_and_mountains_are_closed_to_vehicles(tmp_path: Path) -> None:
     st = game(tmp_path, [unit("foot", movement=9, setup="Elverum"), unit("alp", kind="mountain", movement=4,
                                                                            setup="Elverum"),

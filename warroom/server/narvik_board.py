@@ -38,6 +38,7 @@ CSS = """
 .narvik .grid{fill:none;stroke:#fff;stroke-opacity:.45;stroke-width:.5}
 .narvik .rail{fill:none;stroke:#444;stroke-width:1.6;stroke-dasharray:4 2}
 .narvik .fjord{stroke:#3d7bb0;stroke-width:2.5}
+.narvik .ridge{stroke:#6b4423;stroke-width:2.5;stroke-linecap:round}
 .narvik .place{fill:#333}
 .narvik .port .ring{fill:none;stroke:#d4a017;stroke-width:2.5}
 .narvik .port.held .ring{stroke:var(--side)}
@@ -91,19 +92,25 @@ def static_layer(sc: NarvikScenario) -> str:
         for name, hexes in m.rails.items():
             pts = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in (at(h) for h in hexes))
             parts.append(tag("polyline", {"class": "rail", "points": pts}, title(f"railway: {name}")))
-        for a, b in sorted(m.fjord_sides):
-            shared = [p for p in corners(a) if any(abs(p[0] - q[0]) < .01 and abs(p[1] - q[1]) < .01
-                                                   for q in corners(b))]
-            if len(shared) == 2:
-                (x1, y1), (x2, y2) = shared
-                parts.append(tag("line", {"class": "fjord", "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2),
-                                          "y2": fmt(y2)}))
+        parts += edges(m.mountain_sides, "ridge") + edges(m.fjord_sides, "fjord")
         for p in m.places.values():
             x, y = at(p.hex)
             tip = f"{p.name} ({p.hex}): {', '.join(k.replace('_', ' ') for k in p.kinds)}"
             parts.append(tag("circle", {"class": "place", "cx": fmt(x), "cy": fmt(y), "r": 1.8}, title(tip)))
         return "".join(parts)
     return remembered(sc, "narvik-static", build)
+
+
+def edges(sides: frozenset[tuple[str, str]], cls: str) -> list[str]:
+    """Hexsides drawn as lines along the edge the two hexes share (fjords, mountain ridges)."""
+    out = []
+    for a, b in sorted(sides):
+        shared = [p for p in corners(a) if any(abs(p[0] - q[0]) < .01 and abs(p[1] - q[1]) < .01
+                                               for q in corners(b))]
+        if len(shared) == 2:
+            (x1, y1), (x2, y2) = shared
+            out.append(tag("line", {"class": cls, "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2)}))
+    return out
 
 
 TOKEN = 9.0
@@ -199,7 +206,9 @@ def board_svg(st: NarvikState, view: Mapping[str, Any]) -> str:
                          (tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10, "style": "stroke:#444;"
                                        "stroke-width:1.6;stroke-dasharray:4 2"}), "railway (1940)"),
                          (tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10, "style": "stroke:#3d7bb0;"
-                                       "stroke-width:2.5"}), "fjord (no crossing)")], width, height)
+                                       "stroke-width:2.5"}), "fjord (no crossing)"),
+                         (tag("line", {"x1": 0, "y1": 10, "x2": 20, "y2": 10, "style": "stroke:#6b4423;"
+                                       "stroke-width:2.5"}), "mountain ridge")], width, height)
     return document(width, height + extra, f"{sc.title}: the map", "narvik", sc.sides, [*body, key], role="group")
 
 

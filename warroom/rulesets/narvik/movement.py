@@ -2,7 +2,8 @@
 charts are rules.toml's stand-ins).
 
 Stated rules kept here, each with its seed passage in docs/narvik.md:
-- a unit spends movement points per hex entered, by the terrain of the hex or the hexside crossed;
+- a unit spends movement points per hex entered, by the terrain of the hex or the hexside crossed (a fjord
+  hexside is never crossed; a mountain one costs at least its `ridge_cost`);
 - it never passes through a hex holding enemy units, but may enter one and stop;
 - starting in an enemy-occupied hex it may leave, but not straight into another enemy-occupied hex;
 - it may always move one hex, as its only move, even without the points to enter it (and then not from an
@@ -57,7 +58,12 @@ def entry_cost(st: NarvikState, u: UnitType, frm: str, to: str) -> float:
         return float(st.sc.charts.along_rail)
     if u.hq is not None and u.hq.kind == "division" and not u.hq.mountain and terrain == "mountain":
         return 0.0  # only along a transportation line (seed, Headquarters)
-    return float(st.sc.charts.cost[terrain][movement_class(st, u)])
+    cls = movement_class(st, u)
+    cost = float(st.sc.charts.cost[terrain][cls])
+    if edge in m.mountain_sides and cost > 0:  # a ridge costs what a mountain does, whatever lies beyond
+        ridge = st.sc.charts.ridge_cost[cls]
+        return max(cost, float(ridge)) if ridge > 0 else 0.0
+    return cost
 
 
 def enemy_blocks(st: NarvikState, side_: str) -> tuple[set[str], set[str]]:

@@ -30,7 +30,7 @@ SIZES = ("company", "battery", "battalion", "regiment", "brigade", "division", "
 CLASSES = ("foot", "mountain", "motorized")
 RESULTS = ("AE", "AR", "AD", "EX", "DD", "DR", "DE")
 PLACE_KINDS = ("port", "victory_port", "city", "town", "airfield", "mobilization_centre", "artillery_store")
-LIST_KEYS = ("place", "rail", "fjord", "sea_zone", "unit", "air", "ship", "turn")
+LIST_KEYS = ("place", "rail", "fjord", "ridge", "sea_zone", "unit", "air", "ship", "turn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +121,8 @@ class NarvikMap:
     zones: dict[str, str]
     """Sea zone id -> name."""
     assumption: str = ""
+    mountain_sides: frozenset[tuple[str, str]] = frozenset()
+    """Hexsides along a mountain ridge ([[ridge]])."""
 
     def is_land(self, hid: str) -> bool:
         return self.terrain.get(hid, "") in LAND
@@ -145,6 +147,7 @@ class Charts:
     cost: dict[str, dict[str, int]]
     along_rail: int
     rail_move_hexes: int
+    ridge_cost: dict[str, int]
     columns: tuple[str, ...]
     ratios: tuple[float, ...]
     """The lowest attack-to-defence ratio of each column, read from its label ('1:3' -> 1/3)."""
@@ -296,23 +299,29 @@ def read_map(data: dict[str, Any], where: str, problems: list[str]) -> NarvikMap
             if terrain.get(h, "") not in LAND and not at_border:
                 rl.fail(f"hex {h!r} is not a land hex (only a line's first or last hex may be neutral, at the border)")
         rails[rl.text("name")] = hexes
-    fjord_sides: set[tuple[str, str]] = set()
-    for fj in r.tables("fjord", label="name"):
-        fj.unknown_keys({"name", "hexsides", "source"})
-        pairs = fj.data.get("hexsides", [])
+    return NarvikMap(columns, rows, terrain, zone, places, {h: tuple(n) for h, n in at.items()}, rails,
+                     frozenset(rail_sides), hexsides(r, "fjord"), zones, head.text("assumption", default=""),
+                     hexsides(r, "ridge"))
+
+
+def hexsides(r: Reader, key: str) -> frozenset[tuple[str, str]]:
+    """The hexsides of every [[fjord]] or [[ridge]]: each a pair of neighbouring hex ids."""
+    out: set[tuple[str, str]] = set()
+    for t in r.tables(key, label="name"):
+        t.unknown_keys({"name", "hexsides", "source", "assumption"})
+        pairs = t.data.get("hexsides", [])
         if not isinstance(pairs, list):
-            fj.fail("key 'hexsides': expected a list of [hex, hex] pairs")
+            t.fail("key 'hexsides': expected a list of [hex, hex] pairs")
             continue
         for pair in pairs:
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(h, str) and is_hex_id(h)
                                                                       for h in pair)):
-                fj.fail(f"hexside {pair!r}: expected two hex ids")
+                t.fail(f"hexside {pair!r}: expected two hex ids")
             elif pair[1] not in neighbours(pair[0]):
-                fj.fail(f"hexside {pair!r}: the hexes are not neighbours")
+                t.fail(f"hexside {pair!r}: the hexes are not neighbours")
             else:
-                fjord_sides.add(side(pair[0], pair[1]))
-    return NarvikMap(columns, rows, terrain, zone, places, {h: tuple(n) for h, n in at.items()}, rails,
-                     frozenset(rail_sides), frozenset(fjord_sides), zones, head.text("assumption", default=""))
+                out.add(side(pair[0], pair[1]))
+    return frozenset(out)
 
 
 UNIT_KEYS = {"id", "name", "short", "side", "nation", "kind", "size", "attack", "defense", "movement", "motorized",
@@ -412,6 +421,11 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
             mv.fail(f"cost of {terrain!r}: expected a whole number from 0 to 20 for each of {', '.join(CLASSES)}")
             row = {c: 1 for c in CLASSES}
         cost[terrain] = dict(row)
+    ridge = mv.data.get("ridge_cost", {})
+    if not isinstance(ridge, dict) or set(ridge) != set(CLASSES) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in ridge.values()):
+        mv.fail(f"key 'ridge_cost': expected a whole number from 0 to 20 for each of {', '.join(CLASSES)}")
+        ridge = {c: 1 for c in CLASSES}
     cb = r.table("combat", required=True)
     columns = cb.texts("columns")
     results_raw = cb.data.get("results", [])
@@ -463,6 +477,7 @@ def read_charts(data: dict[str, Any], where: str, problems: list[str]) -> Charts
         r.fail("[disruption] factor: a number above 0 and at most 1")
         factor = 0.5
     return Charts(dict(classes), cost, mv.integer("along_rail", lo=1, hi=20), mv.integer("rail_move_hexes", lo=0),
+                  dict(ridge),
                   columns, tuple(ratios), tuple(results), dict(shift_raw), factor, rolls(rt, "first_turn_roll"),
                   rolls(rt, "option_roll"), st.integer("ground_units", lo=1),
                   st.integer("artillery_battalions", lo=1, hi=9), st.integer("artillery_batteries", lo=1, hi=9),
@@ -572,7 +587,7 @@ def load_folder(folder: Path) -> NarvikScenario:
         if unit_air.id in air or unit_air.id in units:
             a.fail(f"a second unit with id {unit_air.id!r}")
         air[unit_air.id] = unit_air
-    r.unknown_keys({"scenario", "victory", "map", "place", "rail", "fjord", "sea_zone", "unit", "air", "ship",
+    r.unknown_keys({"scenario", "victory", "map", "place", "rail", "fjord", "ridge", "sea_zone", "unit", "air", "ship",
                     "turn", "ratings", "movement", "combat", "disruption", "retreat", "stacking", "headquarters",
                     "air_missions", "naval",
                     "supply"})
