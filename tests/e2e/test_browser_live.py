@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from test_browser import base_url, browser, choices, position, redrawn  # noqa: F401  (the fixtures, shared)
 
 from warroom.rulesets.firestorm.secrets import HIDDEN
@@ -210,14 +211,36 @@ def test_a_fleet_lists_its_counters_by_keyboard(browser: Browser, base_url: str)
     assert page.locator("#details p").count() >= 1, "one line per counter"
 
 
+def narvik_page(browser: Browser, base_url: str, body: dict[str, Any],  # noqa: F811
+                size: tuple[int, int] = (1280, 900)) -> tuple[Page, dict[str, str], dict[str, Any]]:
+    """The Germans' page of a Narvik campaign just made (`body`, the answer to its creation), its links and the
+    moves the page was given."""
+    links = {link["label"]: link["secret"] for link in body["links"]}
+    german = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    german.goto(f"{base_url}/join/{links['The Germans player']}")
+    return german, links, json.loads(german.locator("#orders-data").text_content() or "null")
+
+
+def click_hex(page: Page, hex_id: str) -> None:
+    """Click a highlighted hex near its top edge, clear of any token in its middle."""
+    box = page.locator(f'.narvik .target[data-area="{hex_id}"]').bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.15)
+
+
+def targets(page: Page) -> list[str]:
+    return sorted(page.eval_on_selector_all(".narvik .target", "ts => ts.map(t => t.dataset.area)"))
+
+
+def last_action(url: str, cid: str, organiser: str) -> str:
+    _, log = call(url, "GET", f"/api/campaigns/{cid}/log", organiser)
+    return str(log["log"][-1]["action"]) if log["log"] else ""
+
+
 def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(browser: Browser, base_url: str,  # noqa: F811
                                                                                tmp_path: Path) -> None:
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
-    links = {link["label"]: link["secret"] for link in body["links"]}
-    cid = body["id"]
-    german = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    german.goto(f"{base_url}/join/{links['The Germans player']}")
-    plan = json.loads(german.locator("#orders-data").text_content() or "null")
+    german, links, plan = narvik_page(browser, base_url, body)
     here = next(u["hex"] for u in plan["units"] if u["id"] == "ger_138_1")  # Trondheim: by rail or on foot
     stacked = [u for u in plan["units"] if u["hex"] == here]
     assert len(stacked) == 3
@@ -225,24 +248,95 @@ def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(bro
     first = stacked[0]
     reached = sorted({h for w in first["ways"] for h in w["to"]})
     assert german.eval_on_selector("#mover", "s => s.value") == first["id"]
-    assert sorted(german.eval_on_selector_all(".narvik .target", "ts => ts.map(t => t.dataset.area)")) == reached
+    assert targets(german) == reached
     assert len(german.locator("#ways button").all()) == sum(len(w["to"]) for w in first["ways"])
     assert first["words"] in german.locator("#hint").inner_text()
     german.click(f'.narvik .stack[data-area="{here}"] rect')  # the same stack again: its next unit
     assert german.eval_on_selector("#mover", "s => s.value") in (stacked[1]["id"], stacked[2]["id"])
     german.select_option("#mover", first["id"])  # the list chooses too
-    assert sorted(german.eval_on_selector_all(".narvik .target", "ts => ts.map(t => t.dataset.area)")) == reached
+    assert targets(german) == reached
     german.screenshot(path=str(tmp_path / "narvik-moves-on-the-map.png"))
-    twice = [h for h in reached if sum(h in w["to"] for w in first["ways"]) > 1]
-    assert twice  # a hex reached both by rail and on its own: the click asks which
-    german.click(f'.narvik .target[data-area="{twice[0]}"]', force=True)
-    assert "2 ways" in german.locator("#hint").inner_text()
-    assert german.eval_on_selector_all("#ways button.picked", "bs => bs.map(b => b.dataset.action)") == \
-        [f"{w['prefix']} {twice[0]}" for w in first["ways"] if twice[0] in w["to"]]
-    once = next(h for h in reached if h not in twice and h != here)
-    with redrawn(german):
-        german.click(f'.narvik .target[data-area="{once}"]', force=True)
-    _, log = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])
-    way = next(w for w in first["ways"] if once in w["to"])
-    assert log["log"][-1]["action"] == f"{way['prefix']} {once}"
+    both = next(h for h in reached if sum(h in w["to"] for w in first["ways"]) == 2)  # on foot or by rail
+    with redrawn(german):  # the same place either way: the plain move goes, nothing to choose
+        click_hex(german, both)
+    assert last_action(base_url, body["id"], links["organiser"]) == f"move {first['id']} {both}"
     german.wait_for_function("!document.querySelector('.narvik .target')")  # the move made, the highlights go
+
+
+def test_a_click_on_one_of_your_stacks_in_reach_selects_it_and_moves_nothing(
+        browser: Browser, base_url: str) -> None:  # noqa: F811
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
+    german, links, plan = narvik_page(browser, base_url, body)
+    mover = next(u for u in plan["units"] if u["id"] == "ger_310_1")  # I/310 in Kristiansand reaches Fornebu
+    fornebu = [u["id"] for u in plan["units"] if u["hex"] == "1744"]
+    assert fornebu and [w["how"] for w in mover["ways"] if "1744" in w["to"]] == ["by rail"]
+    german.select_option("#mover", mover["id"])
+    assert "1744" in targets(german)
+    german.click('.narvik .stack.side-german[data-area="1744"] rect')  # the stack's token: select, never move
+    assert german.eval_on_selector("#mover", "s => s.value") == fornebu[0]
+    assert last_action(base_url, body["id"], links["organiser"]) == ""
+    german.select_option("#mover", mover["id"])
+    with redrawn(german):  # beside the token, the hex itself: the move
+        click_hex(german, "1744")
+    assert last_action(base_url, body["id"], links["organiser"]) == "rail ger_310_1 1744"  # its only way there
+
+
+def test_a_narvik_move_by_keyboard_keeps_the_focus_on_the_unit_list(browser: Browser, base_url: str) -> None:  # noqa: F811
+    _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
+    german, links, plan = narvik_page(browser, base_url, body)
+    german.focus("#mover")
+    german.keyboard.press("ArrowDown")  # the first unit of the list
+    first = plan["units"][0]
+    assert german.eval_on_selector("#mover", "s => s.value") == first["id"]
+    german.keyboard.press("Tab")
+    action = german.evaluate("document.activeElement.dataset.action")
+    assert action == f"{first['ways'][0]['prefix']} {first['ways'][0]['to'][0]}"
+    with redrawn(german):
+        german.keyboard.press("Enter")
+    assert last_action(base_url, body["id"], links["organiser"]) == action
+    german.wait_for_function("document.activeElement && document.activeElement.id === 'mover'")
+
+
+def choice_of_ways(plan: dict[str, Any] | None) -> tuple[dict[str, Any], str, list[str]] | None:
+    """A unit, a hex it reaches in more than one way but not by a plain move, and those ways' actions."""
+    for u in (plan or {"units": []})["units"]:
+        for h in sorted({h for w in u["ways"] for h in w["to"]}):
+            ways = [w for w in u["ways"] if h in w["to"]]
+            if len(ways) > 1 and all(w["how"] != "move" for w in ways):
+                return u, h, [f"{w['prefix']} {h}" for w in ways]
+    return None
+
+
+def test_a_hex_reached_by_truck_and_by_rail_asks_which_and_shows_the_choice_on_a_phone(
+        browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+    from warroom.core.state import CHANCE
+    from warroom.rulesets.narvik import new_game
+    from warroom.server.narvik_board import orders
+
+    st, rng = new_game(), random.Random(5)
+    while True:  # random play to a German movement phase offering such a choice
+        if st.current_player() == CHANCE:
+            st.apply_action(st.chance_dice().sample(rng))
+            continue
+        if st.step == "move" and st.phasing == "german" and choice_of_ways(orders(st, list(st.legal_actions()))):
+            break
+        st.apply_action(st.random_action(rng))
+    save = tmp_path / "narvik.json"
+    st.record(5).save(save)
+    _, body = call(base_url, "POST", "/api/campaigns/import", body=json.loads(save.read_text()))
+    german, links, plan = narvik_page(browser, base_url, body, size=(390, 844))  # a phone: the map below
+    found = choice_of_ways(plan)
+    assert found is not None
+    unit, choice, ways = found
+    german.select_option("#mover", unit["id"])
+    german.locator(f'.narvik .target[data-area="{choice}"]').scroll_into_view_if_needed()
+    click_hex(german, choice)
+    assert f"in {len(ways)} ways" in german.locator("#hint").inner_text()
+    assert german.eval_on_selector_all("#ways button.picked", "bs => bs.map(b => b.dataset.action)") == ways
+    assert german.evaluate("document.activeElement.dataset.action") == ways[0]  # shown and focused, on a phone too
+    assert german.evaluate("(() => { const r = document.activeElement.getBoundingClientRect();"  # in sight
+                           " return r.top > -1 && r.bottom < window.innerHeight + 1; })()")
+    assert last_action(base_url, body["id"], links["organiser"]) != ways[0]
+    with redrawn(german):
+        german.keyboard.press("Enter")
+    assert last_action(base_url, body["id"], links["organiser"]) == ways[0]

@@ -255,7 +255,8 @@ def orders(st: NarvikState, legal: list[Any]) -> dict[str, Any] | None:
     if not units:
         return None
     listed = sorted(units.values(), key=lambda u: (st.hex_name(u["hex"]), u["words"]))
-    return {"r": R, "at": {h: [round(v, 2) for v in at(h)] for h in sorted(hexes)},
+    return {"r": R, "side": side_class(st.current_player()),
+            "at": {h: [round(v, 2) for v in at(h)] for h in sorted(hexes)},
             "names": {h: st.hex_name(h) for h in sorted(hexes)},
             "units": [{**u, "ways": list(u["ways"].values())} for u in listed]}
 

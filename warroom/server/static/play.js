@@ -72,7 +72,7 @@ document.addEventListener("click", e => {
     post("decide", {...result(box, form), key: form.dataset.key}, form);
   } else if (t.classList.contains("decide-no")) t.closest(".decide-confirm").hidden = true;
   else if (t.id === "undo-confirm") undoConfirmed(JSON.parse(t.dataset.preview));
-  else if (t.dataset.area) { areaDetails(t.dataset.area); (window.warroomMapClick || mapClick)(t.dataset.area); }
+  else if (t.dataset.area) { areaDetails(t.dataset.area); (window.warroomMapClick || mapClick)(t.dataset.area, t); }
 });
 function cells(id) { return document.querySelectorAll(`.cell[data-area="${CSS.escape(id)}"]`); }
 function mark(ids, cls) {  // the map's areas an action names, highlighted
