@@ -269,6 +269,19 @@ def test_a_forecast_in_a_tabletop_campaign_answers_what_result_is_needed() -> No
     assert {k.meaning for k in kinds if (2, 2) in k.results} == {f"{dfn} win; no roll to destroy"}
 
 
+def test_a_forecast_with_a_time_limit_plays_as_many_rollouts_on_every_line_as_its_first_had_time_for() -> None:
+    st = rulesets.new_game(load_game("caen"), {"mode": "tabletop"})  # Operation Tonga waits for its result
+    done: list[tuple[int, int]] = []
+    fc = forecast(st, HEURISTIC, 1, 50, lambda d, t: done.append((d, t)), seconds=1e-9)  # time for one a line
+    (need,) = fc.needs
+    assert fc.now.rollouts == 1 and {k.chances.rollouts for k in need.kinds} == {1}
+    assert done[-1] == (1 + len(need.kinds), 1 + len(need.kinds))  # the progress counts what is played
+    roomy = forecast(st, HEURISTIC, 1, 3, seconds=3600.0)  # more time than needed: the rollouts asked for
+    assert roomy.to_json() == forecast(st, HEURISTIC, 1, 3).to_json()
+    with pytest.raises(ValueError, match="above 0 seconds"):
+        forecast(st, HEURISTIC, 1, 3, seconds=0)
+
+
 def test_a_d_day_landing_at_the_table_is_forecast_by_the_row_its_result_picks() -> None:
     """Caen in tabletop mode opens with Operation Tonga played at the table: its Allied VP pick a row of the Tonga
     table (Caen 3.2, ambiguity 7), and rows 4 to 6 do the same, so the 49 results fall into 4 kinds; then the

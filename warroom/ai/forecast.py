@@ -10,6 +10,8 @@ out once, as one kind.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -95,11 +97,15 @@ class Forecast:
 
 
 def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
-             progress: Progress | None = None) -> Forecast:
+             progress: Progress | None = None, seconds: float | None = None) -> Forecast:
     """The forecast of `root`: `rollouts` for the chances now, and as many for each kind of result of each battle
-    the table owes a result (the same rollout numbers for every kind, so that they compare on the same luck)."""
+    the table owes a result (the same rollout numbers for every kind, so that they compare on the same luck).
+    `seconds` caps the CPU time: the first line stops at its share of it (at least one rollout), and every other
+    line plays as many rollouts as it did (a long game's forecast on a server: Narvik's rollouts take seconds)."""
     if rollouts < 1:
         raise ValueError("a forecast needs at least one rollout")
+    if seconds is not None and seconds <= 0:
+        raise ValueError("a forecast's time limit must be above 0 seconds")
     roller = Roller(root, SPECTATOR, bots, seed)
     system = roller.system
     camps: tuple[str, str] = system.score_sides(root.sc)
@@ -118,6 +124,7 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
             jobs.extend((asked, tuple(group), *said[key]) for key, group in kinds.items())
     total = rollouts * len(jobs)
     done = 0
+    until = time.process_time() + seconds / len(jobs) if seconds is not None else math.inf
     now: Chances | None = None
     needs: dict[int, list[ResultKind]] = {}
     questions: dict[int, Question] = {}
@@ -130,8 +137,14 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
         for i in range(rollouts):
             endings.append(roller.play(i, owed=owed))
             done += 1
+            stop = q is None and i + 1 < rollouts and time.process_time() > until  # its share of the time is used
+            if stop:
+                rollouts = i + 1
+                total = rollouts * len(jobs)
             if progress is not None and (done % 16 == 0 or done == total):
                 progress(done, total)
+            if stop:
+                break
         got = chances(endings, camps, roller)
         if q is None:
             now = got

@@ -54,6 +54,9 @@ ADVICE_SECONDS = 120.0
 """The advisor on the server: six plans, each to ±5 points or at most 2,000 rollouts, at most two minutes of CPU
 time for one answer (a Norway position, played on the reference engine, may need more for ±5)."""
 FORECAST_ROLLOUTS = 200
+FORECAST_SECONDS = 60.0
+"""A forecast on the server: 200 rollouts a line, or fewer if they would take more than a minute of CPU (a Narvik
+rollout takes about two seconds; the page says how many were played)."""
 ANALYSIS_ROLLOUTS = 24
 WATCH = 1.0
 """How often, in seconds, the jobs still working are checked against their campaign's position."""
@@ -166,7 +169,7 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
                        progress=progress).to_json()
     st = replay(record, lambda: rulesets.new_game(sc, dict(params)))
     if kind == "forecast":
-        return forecast(st, bots, seed, size, progress).to_json()
+        return forecast(st, bots, seed, size, progress, seconds=FORECAST_SECONDS).to_json()
     advice = Advisor(st, bots, seed, candidates=ADVICE_PLANS, most=size, seconds=ADVICE_SECONDS)
     return advice.advise((), progress).to_json()
 
