@@ -44,6 +44,8 @@ from typing import Any
 
 import httpx2
 
+from warroom import rulesets
+from warroom.scenarios import load_game
 from warroom.server.app import settle_heap
 from warroom.server.local import running
 
@@ -144,8 +146,14 @@ def new_slot(body: dict[str, Any]) -> Slot:
     return Slot(body["id"], {link["side"]: link["secret"] for link in body["links"] if link["role"] == "general"})
 
 
+def new_campaign(scenario: str) -> dict[str, object]:
+    """What asks for a campaign of `scenario`: dice-rolled battles where the rule system has a mode to choose."""
+    system = rulesets.of(load_game(scenario))
+    return {"scenario": scenario, **({"mode": "gw"} if "mode" in system.params else {})}
+
+
 async def create(http: httpx2.AsyncClient, scenario: str) -> Slot:
-    response = await http.post("/api/campaigns", json={"scenario": scenario, "mode": "gw"})
+    response = await http.post("/api/campaigns", json=new_campaign(scenario))
     response.raise_for_status()
     return new_slot(response.json())
 
@@ -159,7 +167,7 @@ async def renew(load: Load, http: httpx2.AsyncClient, slots: list[Slot], k: int,
         return
     slot.renewing = True
     try:
-        response = await load.call(http, "create", "POST", "/api/campaigns", rng, {"scenario": scenario, "mode": "gw"})
+        response = await load.call(http, "create", "POST", "/api/campaigns", rng, new_campaign(scenario))
         if response is not None and response.status_code == 201:
             slots[k] = new_slot(response.json())
     finally:
@@ -222,7 +230,7 @@ def alone(base: str, repeats: int, scenario: str) -> list[Sample]:
     """One client alone reading its campaign page and view `repeats` times each (after one warm-up each)."""
     samples: list[Sample] = []
     with httpx2.Client(base_url=base, timeout=60) as http:
-        body = http.post("/api/campaigns", json={"scenario": scenario, "mode": "gw"}).raise_for_status().json()
+        body = http.post("/api/campaigns", json=new_campaign(scenario)).raise_for_status().json()
         slot = new_slot(body)
         http.headers["Authorization"] = f"Bearer {slot.generals[sorted(slot.generals)[0]]}"
         paths = {"page": f"/c/{slot.cid}", "view": f"/api/campaigns/{slot.cid}/view"}
