@@ -22,7 +22,7 @@ from warroom.rulesets.firestorm.kmap import kernel_problem, kmap
 from warroom.scenarios import load_game
 from warroom.scenarios.loader import DATA
 from warroom.sim.kernel_check import KERNEL_SCENARIOS, differences, lockstep, same_game
-from warroom.sim.runner import play_one, play_summary, summarise
+from warroom.sim.runner import play_one, play_summary, reference_summary
 from warroom.sim.walk import decisions
 
 LOCKSTEP_GAMES = 120
@@ -49,7 +49,7 @@ def test_simulation_summaries_are_those_of_the_reference_engine(scenario: str, b
     sides = load_game(scenario).sides
     for seed in range(12 if "heuristic" in bots else 20):
         kinds = dict(zip(sides, bots, strict=True))
-        assert play_summary(scenario, seed, kinds) == summarise(play_one(scenario, seed, kinds))
+        assert play_summary(scenario, seed, kinds) == reference_summary(scenario, seed, kinds)
 
 
 @pytest.mark.parametrize("scenario", KERNEL_SCENARIOS)
@@ -145,7 +145,7 @@ def test_the_kernel_takes_only_what_it_plays() -> None:
     caen = load_game("caen")
     for params in ({"mode": "tabletop"}, {"mode": "mixed"}, {"mode": "gw", "parallel": True}):
         assert kernel_of(system.new_game(caen, params)) is None
-    assert play_summary("norway", 3, {}) == summarise(play_one("norway", 3, {}))
+    assert play_summary("norway", 3, {}) == reference_summary("norway", 3, {})
 
 
 def test_a_scenario_with_an_air_drop_stays_with_the_reference_engine(tmp_path: Path) -> None:
@@ -162,7 +162,7 @@ def test_a_scenario_with_an_air_drop_stays_with_the_reference_engine(tmp_path: P
     st = rulesets.of(sc).new_game(sc, {"mode": "gw"})
     assert kernel_of(st) is None
     for seed in range(3):
-        assert play_summary(str(folder), seed, {}) == summarise(play_one(str(folder), seed, {}))
+        assert play_summary(str(folder), seed, {}) == reference_summary(str(folder), seed, {})
 
 
 @pytest.mark.parametrize("params", [{"mode": "gw", "revision": 3}, {"mode": "gw", "revision": "2"},

@@ -120,3 +120,25 @@ def test_locations_survive_pickle_and_deepcopy() -> None:
     for twin in (pickle.loads(pickle.dumps(st.loc)), copy.deepcopy(st).loc):
         assert dict(twin) == dict(st.loc)
         assert {k: v for k, v in twin.counts.items() if v} == {k: v for k, v in st.loc.counts.items() if v}
+
+
+@pytest.mark.parametrize("scenario", ["caen", "lorraine", "norway", "kampen", "narvik"])
+def test_a_game_summary_follows_the_first_camps_lead_turn_by_turn(scenario: str) -> None:
+    from warroom import rulesets
+    from warroom.rulesets.firestorm.state import lead_of
+    from warroom.sim.runner import play_summary, reference_summary
+
+    for seed in range(2):
+        st = play_one(scenario, seed, {})
+        g = play_summary(scenario, seed, {})
+        assert g == reference_summary(scenario, seed, {})  # the kernel (Firestorm) follows it as the engine does
+        system = rulesets.of(st)
+        first = system.score_sides(st.sc)[0]
+        start = rulesets.new_game(st.sc, st.params).turn  # Kampen om Norge counts the 9 April round as 0
+        assert len(g.trace) == st.turn - start + 1  # one lead a turn, the last as the game ended
+        assert g.trace[-1] == system.lead(st)  # type: ignore[misc]
+        assert (g.trace[-1] > 0) == (g.winner == first) and (g.trace[-1] == 0) == (g.winner == "")
+        if system.id == "firestorm":
+            assert g.trace[-1] == lead_of(st.sc, g.diff)  # VP, where they make a victory
+        else:
+            assert g.trace[-1] in (-2.0, -1.0, 0.0, 1.0, 2.0)  # outcome levels either side of a draw

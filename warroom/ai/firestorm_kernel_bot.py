@@ -293,31 +293,39 @@ def finish(k: Kernel, bots: Mapping[str, str], rngs: Mapping[str, Any], dice_rng
     kinds = (bots.get(sides[0], "random"), bots.get(sides[1], "random"))
     if kinds[0] not in BOTS or kinds[1] not in BOTS:
         return None
-    play(k, kinds, (rngs[sides[0]], rngs[sides[1]]), dice_rng)
-    return summary(k)
+    turns: list[float] = []
+    play(k, kinds, (rngs[sides[0]], rngs[sides[1]]), dice_rng, turns)
+    return summary(k, (*turns, k.lead()))
 
 
-def summary(k: Kernel) -> GameSummary:
-    """A finished kernel game as `RuleSystem.summarise` counts the same game on the reference engine."""
+def summary(k: Kernel, trace: tuple[float, ...] = ()) -> GameSummary:
+    """A finished kernel game as `RuleSystem.summarise` counts the same game on the reference engine (with
+    `trace`, as `sim.runner.TurnTrace` follows it there)."""
     sc = k.m.sc
     diff = k.vp_diff()
     winner, _level, _margin = outcome_of(sc, diff)
     return GameSummary(outcome_label_of(sc, diff), winner, diff,
-                       {a: sc.sides[s] for a, s in zip(k.m.areas, k.control, strict=True)})
+                       {a: sc.sides[s] for a, s in zip(k.m.areas, k.control, strict=True)}, trace)
 
 
-def play(k: Kernel, bots: tuple[str, str], rngs: tuple[Any, Any], dice_rng: Any) -> None:
+def play(k: Kernel, bots: tuple[str, str], rngs: tuple[Any, Any], dice_rng: Any,
+         turns: list[float] | None = None) -> None:
     """Play a kernel game to its end as `core.game.play` does with `ai.bots`' random and heuristic bots (`bots[i]`
-    for the i-th side, each choosing with its own `rngs[i]`; `dice_rng` rolls)."""
+    for the i-th side, each choosing with its own `rngs[i]`; `dice_rng` rolls). `turns`, when given, gets the
+    first side's lead each time an action ends a turn."""
     if bots == ("random", "random"):
-        k.play_out(rngs, dice_rng)
+        k.play_out(rngs, dice_rng, turns=turns)
         return
     guided = (bots[0] == "heuristic", bots[1] == "heuristic")
+    turn = k.turn
     while not k.terminal:
         who = k.actor()
         if who < 0:
             rnd = dice_rng.random
             k.roll(tuple([int(rnd() * 6) + 1 for _ in range(k.dice)]))
-            continue
-        legal = k.legal_actions()
-        k.act(choose(k, legal, rngs[who]) if guided[who] else legal[int(rngs[who].random() * len(legal))])
+        else:
+            legal = k.legal_actions()
+            k.act(choose(k, legal, rngs[who]) if guided[who] else legal[int(rngs[who].random() * len(legal))])
+        if turns is not None and k.turn != turn:
+            turn = k.turn
+            turns.append(k.lead())

@@ -71,6 +71,10 @@ class GameSummary:
     winner: str
     diff: int
     held: dict[str, str]
+    trace: tuple[float, ...] = ()
+    """The first camp's lead (`RuleSystem.lead`) as each turn of the game ended, the last at its end: who led and
+    by how much, turn by turn (the balance lab's lead changes, decisiveness and drama). Empty for a summary of a
+    game not followed turn by turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +246,10 @@ class RuleSystem:
     """Each side's standing in a position on a scale of 0 to 1 (1: the best result the game allows), read by
     searching bots (`ai.mcts`) at a game's end and, as their evaluation, at a search horizon. None: the bots
     squash `returns()`."""
+    lead: Callable[[Any], float] | None = None
+    """The first camp of `score_sides`' lead in a position: above 0 when it would win were the game to end now,
+    below 0 when the other camp would, 0 for a draw; its size says by how much, in the system's own measure
+    (Firestorm: VP; Kampen om Norge and Narvik: outcome levels). None: its `value` less a half."""
     levels: Callable[[Any], tuple[str, ...]] | None = None
     """The scenario's outcome levels (`GameSummary.outcome`) from the first camp of `score_sides` at its best to
     its worst, for reports that list levels in order. None: they are ordered by the mean score difference of the

@@ -6,6 +6,7 @@ stays flat however many games run. Backends: in-process, local processes, or Ray
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -15,6 +16,7 @@ from typing import Any
 
 from warroom import rulesets
 from warroom.ai import make_bot
+from warroom.ai.mcts import squashed_returns
 from warroom.core.game import play
 from warroom.core.stats import percentile, wilson
 from warroom.core.system import GameSummary
@@ -26,15 +28,40 @@ def game_seed(run_seed: int, index: int) -> int:
     return random.Random(run_seed * 1_000_003 + index).getrandbits(62)
 
 
+class TurnTrace:
+    """Follows a game being played (`core.game.play`'s `on_action`): the first camp's lead (`RuleSystem.lead`)
+    each time an action ends a turn, and at the end (`GameSummary.trace`)."""
+
+    def __init__(self, st: Any) -> None:
+        system = rulesets.of(st)
+        self.st = st
+        self.camp = system.score_sides(st.sc)[0]
+        value = system.value or squashed_returns
+        self.lead: Callable[[Any], float] = system.lead or (lambda s: value(s)[self.camp] - 0.5)
+        self.turn = st.turn
+        self.seen: list[float] = []
+
+    def __call__(self, _who: str, _action: Any) -> None:
+        if self.st.turn != self.turn:
+            self.turn = self.st.turn
+            self.seen.append(float(self.lead(self.st)))
+
+    def done(self) -> tuple[float, ...]:
+        return (*self.seen, float(self.lead(self.st)))
+
+
 def play_one(scenario: str, seed: int, bots: Mapping[str, str], params: dict[str, Any] | None = None,
-             record_events: bool = False) -> Any:
+             record_events: bool = False, sc: Any = None, trace: list[TurnTrace] | None = None) -> Any:
     """Play one bot-against-bot game with dice from `random.Random(seed)`; returns the final state. `bots` names
-    each side's bot kind (random by default); `params` None plays the system's default for bot games.
+    each side's bot kind (random by default); `params` None plays the system's default for bot games. `sc`: the
+    scenario, when already loaded (a designer's variant of `scenario`); `trace`, when given, gets the game's
+    `TurnTrace`.
 
     Bots play whole games only: a Firestorm battle at the table needs people, so bot games use the General's
     Wargame.
     """
-    sc = load_game(scenario)
+    if sc is None:
+        sc = load_game(scenario)
     system = rulesets.of(sc)
     params = dict(system.sim_params) if params is None else params
     problem = system.bot_game_problem(params)
@@ -45,7 +72,11 @@ def play_one(scenario: str, seed: int, bots: Mapping[str, str], params: dict[str
     seeds = system.bot_seeds(seed, tuple(sc.sides))
     made = {side: make_bot(bots.get(side, "random"), random.Random(seeds[side])) for side in sc.sides}
     seats = system.seats(sc, st.params)  # sides one person holds together share that seat's bot
-    play(st, {side: made[seats[side]] for side in sc.sides}, random.Random(seed), trusted=True)
+    follow = None
+    if trace is not None:
+        follow = TurnTrace(st)
+        trace.append(follow)
+    play(st, {side: made[seats[side]] for side in sc.sides}, random.Random(seed), trusted=True, on_action=follow)
     return st
 
 
@@ -122,7 +153,15 @@ def play_summary(scenario: str, seed: int, bots: Mapping[str, str],
             got = fast(sc, game_params, seed, bots)
             if got is not None:
                 return got
-    return summarise(play_one(scenario, seed, bots, params))
+    return reference_summary(scenario, seed, bots, params, sc)
+
+
+def reference_summary(scenario: str, seed: int, bots: Mapping[str, str], params: dict[str, Any] | None = None,
+                      sc: Any = None) -> GameSummary:
+    """The summary of the game `play_one` plays, played on the reference engine and followed turn by turn."""
+    followed: list[TurnTrace] = []
+    st = play_one(scenario, seed, bots, params, sc=sc, trace=followed)
+    return dataclasses.replace(summarise(st), trace=followed[0].done())
 
 
 def run_chunk(scenario: str, seed: int, start: int, stop: int, bots: dict[str, str],

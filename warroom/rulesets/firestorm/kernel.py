@@ -59,7 +59,7 @@ from warroom.rulesets.firestorm.kstate import (
     TURN_START,
     KPosition,
 )
-from warroom.rulesets.firestorm.state import standing_of
+from warroom.rulesets.firestorm.state import lead_of, standing_of
 
 MAX_ACTIONS: Final = 1_000_000
 """No game lasts this long: `play_out` without a horizon stops there with an error rather than run on."""
@@ -176,6 +176,10 @@ class Kernel(KPosition):
     def value(self) -> dict[str, float]:
         """`system.value` of the same position (`state.standing_of`)."""
         return standing_of(self.m.sc, self.vp_diff())
+
+    def lead(self) -> float:
+        """`system.lead` of the same position (`state.lead_of`)."""
+        return lead_of(self.m.sc, self.vp_diff())
 
     # ----- the flow (core/flow.py's loop over steps.py's table) -------------------------------------------
     def act(self, code: int) -> None:
@@ -442,11 +446,13 @@ class Kernel(KPosition):
 
     # ----- playing whole games ------------------------------------------------------------------------------
     def play_out(self, rngs: tuple[Any, Any], dice_rng: Any, horizon: int = -1,
-                 trace: list[tuple[str, str]] | None = None) -> int:
+                 trace: list[tuple[str, str]] | None = None, turns: list[float] | None = None) -> int:
         """Play on with uniform random choices, `rngs[side]` choosing for each side and `dice_rng` rolling, as
         `core.game.play` does with `RandomBot`s; stop at the end or after `horizon` actions (-1: none). Returns
-        the actions played. `trace`, when given, gets each action as the reference log writes it (side, text)."""
+        the actions played. `trace`, when given, gets each action as the reference log writes it (side, text);
+        `turns` the first side's lead each time an action ends a turn (`sim.runner.TurnTrace`)."""
         played = 0
+        turn = self.turn
         most = horizon if horizon >= 0 else MAX_ACTIONS
         while not self.terminal and played != most:
             who = self.actor()
@@ -468,6 +474,9 @@ class Kernel(KPosition):
                     trace.append((self.m.sides[who], self.m.action(code).to_str()))
                 self.act(code)
             played += 1
+            if turns is not None and self.turn != turn:
+                turn = self.turn
+                turns.append(self.lead())
         self.played += played
         if played == MAX_ACTIONS and not self.terminal:
             raise RuntimeError(f"a kernel game did not end within {MAX_ACTIONS} actions (step {STEP_NAMES[self.step]})")

@@ -128,6 +128,13 @@ def outcome_of(sc: FirestormScenario, diff: int) -> tuple[str, str, int]:
     return "", "Draw", margin
 
 
+def lead_of(sc: FirestormScenario, diff: int) -> float:
+    """`RuleSystem.lead` of a position with the first side `diff` VP ahead: the difference where it would win a
+    victory were the campaign to end now, else 0 (a draw, core 8)."""
+    winner, _level, _margin = outcome_of(sc, diff)
+    return float(diff) if winner else 0.0
+
+
 def standing_of(sc: FirestormScenario, diff: int) -> dict[str, float]:
     """Each side's standing for a searching bot when the first side is `diff` VP ahead: 0.5 + 0.5 tanh(diff / the
     smallest victory margin), so a draw is 0.5 and the least victory already 0.88 (core 8)."""

@@ -14,7 +14,7 @@ from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.prompts import asking
 from warroom.rulesets.firestorm.secrets import log_for
-from warroom.rulesets.firestorm.state import FirestormState, standing_of
+from warroom.rulesets.firestorm.state import FirestormState, lead_of, standing_of
 from warroom.rulesets.firestorm.tabletop import TABLETOP
 
 PARAMS = {
@@ -61,6 +61,11 @@ def value(st: FirestormState) -> dict[str, float]:
     return standing_of(st.sc, st.total_vp(a) - st.total_vp(b))
 
 
+def lead(st: FirestormState) -> float:
+    a, b = st.sc.sides
+    return lead_of(st.sc, st.total_vp(a) - st.total_vp(b))
+
+
 def facts(sc: FirestormScenario) -> str:
     return f"{len(sc.areas)} areas, {len(sc.borders)} borders, {len(sc.troops)} troops, {len(sc.turns)} turns"
 
@@ -101,6 +106,7 @@ SYSTEM = RuleSystem(
     max_actions=20_000,
     capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
     value=value,
+    lead=lead,
     encoding=encoding,
     kernel=kernel_of,
     fast_game="warroom.ai.firestorm_kernel_bot:game",

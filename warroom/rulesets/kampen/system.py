@@ -14,7 +14,7 @@ from warroom.rulesets.kampen.prompts import asking
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
 from warroom.rulesets.kampen.secrets import log_for, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, LEVELS, NORWAY, KampenState
-from warroom.rulesets.kampen.victory import value
+from warroom.rulesets.kampen.victory import standing, value
 from warroom.rulesets.kampen.view import seat_view
 
 BOT_STREAM = 0x9E3779B97F4A7C15
@@ -31,6 +31,14 @@ def summarise(st: KampenState) -> GameSummary:
     cities = st.sc.board.point_cities
     held = {a: st.holder(a) or "empty" for a in sorted(st.sc.board.land)}
     return GameSummary(st.outcome_label(), st.result[0], sum(1 for c in cities if held[c] == GERMANY), held)
+
+
+def lead(st: KampenState) -> float:
+    """Germany's lead in outcome levels: 2 for a clear victory were the game to end now, 1 a narrow one, -1 and
+    -2 for Norway's and the Allies' (1.3)."""
+    winner, level = st.result if st.terminal else standing(st)
+    size = 0.0 if not winner else 2.0 if level == "clear" else 1.0
+    return size if winner == GERMANY else -size
 
 
 def facts(sc: KampenScenario) -> str:
@@ -76,6 +84,7 @@ SYSTEM = RuleSystem(
     capabilities=frozenset({Capability.HIDDEN, Capability.CLUB}),
     seat_view=seat_view,
     value=value,
+    lead=lead,
     seat_determinise=seat_determinise,
     encoding=encoding,
 )

@@ -12,7 +12,7 @@ from warroom.rulesets.narvik.describe import asking, describe
 from warroom.rulesets.narvik.movement import owned_by
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario
 from warroom.rulesets.narvik.state import NarvikState
-from warroom.rulesets.narvik.victory import german_ports
+from warroom.rulesets.narvik.victory import german_ports, level
 
 BOT_STREAM = 0x5DEECE66D
 """Mixed into a game's seed for the stream that seeds each side's bot."""
@@ -26,6 +26,13 @@ def summarise(st: NarvikState) -> GameSummary:
     returns = st.returns()
     winner = "" if returns[GERMAN] == 0 else (GERMAN if returns[GERMAN] > 0 else ALLIED)
     return GameSummary(st.result, winner, len(ports), held)
+
+
+def lead(st: NarvikState) -> float:
+    """The Germans' lead in outcome levels: the level the game would end at now, counted from the draw (2: a
+    German decisive victory, -2 an Allied one)."""
+    labels = [label for _, label in st.sc.levels]
+    return (len(labels) - 1) / 2 - labels.index(st.result if st.terminal else level(st))
 
 
 def value(st: NarvikState) -> dict[str, float]:
@@ -86,4 +93,5 @@ SYSTEM = RuleSystem(
     max_actions=30_000,
     capabilities=frozenset({Capability.CLUB}),
     value=value,
+    lead=lead,
 )
