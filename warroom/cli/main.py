@@ -22,6 +22,7 @@ from warroom import __version__, compiled, rulesets
 from warroom.ai.bots import bot_problem
 from warroom.cli import advice_cli
 from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
+from warroom.cli.lab_cli import lab, print_spec_problems
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
 from warroom.core.game import replay
@@ -33,8 +34,9 @@ from warroom.scenarios.loader import DATA
 from warroom.server.config import ACT_LIMIT, CAMPAIGN_LIMIT, CREATE_LIMIT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway) and the board "
-                       "game Kampen om Norge.")
+                  help="warroom: operational wargame campaigns (Firestorm: Caen, Lorraine, Norway), the board "
+                       "game Kampen om Norge and the hex game Narvik.")
+app.add_typer(lab, name="lab")
 
 
 class Who(StrEnum):
@@ -316,11 +318,18 @@ def simulate(
 
 
 @app.command()
-def validate(path: Annotated[Path, typer.Argument(help="a scenario TOML file or folder, or a bundled scenario's name")]
-             ) -> None:
-    """Check a scenario file and print every problem found."""
+def validate(path: Annotated[Path, typer.Argument(
+        help="a scenario TOML file or folder, a bundled scenario's name, or a balance-lab sweep spec")]) -> None:
+    """Check a scenario (or a lab sweep spec) and print every problem found."""
+    from warroom.lab.spec import is_spec
+
     if not path.exists() and str(path) in bundled_ids(drafts=True):  # a bundled scenario by its name
         path = DATA / str(path)
+    if is_spec(path):
+        spec = print_spec_problems(path)
+        out.print(f"OK: sweep {spec.name!r}: {len(spec.cells)} cells ({', '.join(spec.swept) or 'nothing'} swept) "
+                  f"× {spec.games:,} games = {len(spec.cells) * spec.games:,} games", markup=False)
+        return
     try:
         sc = load_game_path(path)
     except ScenarioError as exc:

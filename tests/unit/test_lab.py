@@ -1,0 +1,270 @@
+"""The balance lab's parts: data paths and scenario variants, the sweep spec and its problems, a game's lead
+metrics, a cell's metrics, the results store, and runs whose games do not depend on how they are shared out."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warroom.lab.metrics import balance, cell_metrics, mean_ci
+from warroom.lab.overrides import PathError, parse_path, value_at, variant
+from warroom.lab.run import lead_metrics, play_task, run, tasks
+from warroom.lab.spec import LabSpecError, cell_of, read_spec
+from warroom.lab.store import SCHEMA, LabStoreError, Store
+from warroom.scenarios.loader import DATA
+from warroom.sim.runner import game_seed, play_summary
+
+SPEC = """
+[lab]
+name = "stacking"
+scenarios = ["lorraine"]
+games = {games}
+seed = 3
+chunk = {chunk}
+
+[[lab.pairing]]
+allies = "heuristic"
+axis = "random"
+
+[lab.sweep]
+"scenario.toml:rules.stacking" = [2, 3]
+"""
+
+
+def spec_file(tmp: Path, games: int = 6, chunk: int = 4, text: str = SPEC) -> Path:
+    path = tmp / "spec.toml"
+    path.write_text(text.format(games=games, chunk=chunk), encoding="utf-8")
+    return path
+
+
+def problems(tmp: Path, text: str) -> list[str]:
+    path = tmp / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LabSpecError) as caught:
+        read_spec(path)
+    return caught.value.problems
+
+
+# ----- data paths and variants -------------------------------------------------------------------------------
+def test_a_path_names_a_file_keys_and_list_entries_by_position_or_key() -> None:
+    p = parse_path("scenario.toml:troop[id=arm_7].bonus.plain")
+    assert (p.file, p.steps) == ("scenario.toml", ("troop", ("id", "arm_7"), "bonus", "plain"))
+    assert parse_path("rules.stacking").file == "" and parse_path("turn[2].x").steps == ("turn", 2, "x")
+    for bad, said in [("map.txt:x", ".toml file"), ("scenario.toml:", "no key"), ("a..b", "is not a key"),
+                      ("turn[two].x", "[two] must be a position")]:
+        with pytest.raises(PathError, match=said.replace("[", r"\[")):
+            parse_path(bad)
+
+
+def test_a_path_that_names_nothing_says_what_is_there() -> None:
+    caen = DATA / "caen"
+    assert value_at(caen, parse_path("rules.stacking")) == 3
+    assert value_at(caen, parse_path("scenario.toml:troop[id=arm_7].points")) == 300
+    for bad, said in [("rules.stackin", "no key 'stackin' in rules (keys: advance_cap,"),
+                      ("troop[id=nobody].points", "0 tables of troop have id = 'nobody'"),
+                      ("turn[9].number", "no position [9] in turn (a list of 5)"),
+                      ("orders.toml:x", "the scenario has no orders.toml (its files: map.toml, scenario.toml)")]:
+        with pytest.raises(PathError, match=said.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+            value_at(caen, parse_path(bad))
+
+
+def test_a_variant_is_the_scenario_with_its_values_changed_and_checked_by_its_own_loader() -> None:
+    sc = variant("caen", [("rules.stacking", 4), ("scenario.toml:troop[id=arm_7].points", 350)])
+    assert sc.rules.stacking == 4 and next(t for t in sc.troops.values() if t.id == "arm_7").points == 350
+    assert variant("caen", []).rules.stacking == 3  # the scenario itself, unchanged
+    with pytest.raises(PathError, match="'three' is a text, but the scenario has a whole number there"):
+        variant("caen", [("rules.stacking", "three")])
+    from warroom.core.errors import ScenarioError
+    with pytest.raises(ScenarioError, match=r"with rules.stacking = -1: .*'stacking': -1 is out of range"):
+        variant("caen", [("rules.stacking", -1)])
+
+
+# ----- the spec ----------------------------------------------------------------------------------------------
+def test_a_spec_makes_one_cell_for_each_scenario_pairing_and_combination_of_values(tmp_path: Path) -> None:
+    spec = read_spec(spec_file(tmp_path))
+    assert (spec.name, spec.games, spec.chunk, spec.sides) == ("stacking", 6, 4, ("allies", "axis"))
+    assert [c.changes for c in spec.cells] == [(("scenario.toml:rules.stacking", 2),),
+                                               (("scenario.toml:rules.stacking", 3),)]
+    assert all(c.bots == (("allies", "heuristic"), ("axis", "random")) for c in spec.cells)
+    ranged = spec_file(tmp_path, text=SPEC.replace("[2, 3]", "{{ from = 1, to = 5, step = 2 }}"))
+    assert [c.changes[0][1] for c in read_spec(ranged).cells] == [1, 3, 5]
+
+
+def test_a_cells_seed_is_what_the_cell_is_not_where_it_stands_in_the_sweep(tmp_path: Path) -> None:
+    small = read_spec(spec_file(tmp_path))
+    wider = SPEC.replace("[2, 3]", "[1, 2, 3]") + '\n[[lab.pairing]]\nallies = "random"\n'
+    big = read_spec(spec_file(tmp_path, text=wider))
+    assert len(big.cells) == 6
+    same = {c.id: c.seed for c in big.cells}
+    assert all(same[c.id] == c.seed for c in small.cells)
+    assert cell_of(3, "lorraine", small.cells[0].bots, small.cells[0].changes) == small.cells[0]
+    assert cell_of(4, "lorraine", small.cells[0].bots, small.cells[0].changes).seed != small.cells[0].seed
+
+
+def test_a_bad_spec_names_every_problem(tmp_path: Path) -> None:
+    assert "not valid TOML" in problems(tmp_path, "[lab\n")[0]
+    assert "needs a [lab] table" in problems(tmp_path, "[scenario]\nid = 1\n")[0]
+    got = problems(tmp_path, """
+[lab]
+scenarios = ["lorraine"]
+games = 0
+seed = "x"
+colour = "red"
+
+[[lab.pairing]]
+allies = "genius"
+martians = "random"
+
+[lab.sweep]
+"rules.stackin" = [1]
+"rules.stacking" = [2, "three", -1]
+"rules.advance_cap" = { from = 5, to = 1 }
+""")
+    said = "\n".join(got)
+    for words in ["[lab] unknown key 'colour'", "[lab] games must be a whole number from 1",
+                  "[lab] seed must be a whole number", "'martians' is not a side (allies, axis)",
+                  "allies: unknown bot 'genius'", "no key 'stackin' in rules",
+                  "'three' is a text, but the scenario has a whole number there",
+                  "a range is { from = A, to = B, step = S } with numbers, A <= B"]:
+        assert words in said, (words, said)
+    got = problems(tmp_path, SPEC.format(games=4, chunk=2).replace("[2, 3]", "[2, -1]"))
+    assert got == [f"{tmp_path / 'bad.toml'}: [lab.sweep] in 'lorraine': with scenario.toml:rules.stacking = -1: "
+                   "lorraine: [rules]: key 'stacking': -1 is out of range [0, inf]"]
+    assert "unknown scenario 'nowhere'" in problems(tmp_path, '[lab]\nscenarios = ["nowhere"]\ngames = 1\n')[0]
+    mixed = problems(tmp_path, '[lab]\nscenarios = ["caen", "kampen"]\ngames = 1\n[[lab.pairing]]\n')
+    assert any("one sweep compares scenarios of the same sides" in p for p in mixed)
+    assert any("not 'gw'" in p or "General's Wargame" in p
+               for p in problems(tmp_path, SPEC.format(games=2, chunk=2).replace('seed = 3', 'seed = 3\nparams = '
+                                                                                 '{ mode = "tabletop" }')))
+
+
+# ----- a game's lead, a cell's metrics -----------------------------------------------------------------------
+@pytest.mark.parametrize(("trace", "sign", "expected"), [
+    ((-320.0, -340.0, -200.0, 50.0, 60.0), 1, (1, 4, 340.0)),  # behind all along, then ahead for good
+    ((10.0, 0.0, 20.0, -5.0, 30.0), 1, (2, 5, 5.0)),  # a draw between leads of one camp is no change
+    ((1.0, 1.0), 1, (0, 1, 0.0)),  # ahead from the first turn: never behind
+    ((1.0, -2.0, 0.0), 0, (1, None, None)),  # a draw: nobody decided it
+    ((0.0, -1.0, -2.0), -1, (0, 2, 0.0)),
+])
+def test_a_games_lead_changes_decisive_turn_and_drama(trace: tuple[float, ...], sign: int,
+                                                       expected: tuple[int, int | None, float | None]) -> None:
+    assert lead_metrics(trace, sign) == expected
+
+
+def test_balance_and_means_carry_their_intervals() -> None:
+    assert balance(50, 50, 100) == {"value": 1.0, "ci95": [0.804, 1.0]}  # the gap: 0 ± 1.96 × 0.1
+    assert balance(100, 0, 100)["value"] == 0.0 and balance(0, 0, 0)["value"] is None
+    got = mean_ci([1.0, 2.0, 3.0])
+    assert got["mean"] == 2.0 and got["ci95"] == [0.8684, 3.1316] and got["n"] == 3
+
+
+def test_a_cells_metrics_from_its_games() -> None:
+    rows: dict[str, list[Any]] = {"game": [0, 1, 2, 3], "seed": [1, 2, 3, 4],
+                                  "outcome": ["A win", "A win", "B win", "Draw"], "winner": ["a", "a", "b", ""],
+                                  "diff": [10, 20, -5, 0], "turns": [4, 4, 5, 5], "lead_changes": [0, 1, 2, 3],
+                                  "decided": [1, 2, 5, None], "drama": [0.0, 5.0, 10.0, None],
+                                  "trace": [[1.0], [1.0], [-1.0], [0.0]]}
+    import pyarrow as pa
+    m = cell_metrics(pa.table(rows, schema=SCHEMA), ("a", "b"))
+    assert m["games"] == 4 and m["wins"]["a"]["rate"] == 0.5 and m["wins"]["draw"]["count"] == 1
+    assert m["balance"]["value"] == 0.75 and m["outcomes"]["A win"]["count"] == 2
+    assert m["margin"]["mean"] == 6.25 and m["margin"]["histogram"] == {"-5": 1, "0": 1, "10": 1, "20": 1}
+    assert m["decided_turn"]["mean"] == pytest.approx(8 / 3, abs=1e-4) and m["decided_share"]["n"] == 3
+    assert m["drama"]["mean"] == 5.0 and m["drama"]["behind"]["count"] == 2 and m["lead_changes"]["mean"] == 1.5
+
+
+# ----- playing and storing -----------------------------------------------------------------------------------
+def test_a_tasks_games_are_the_simulators_games_of_the_cells_variant(tmp_path: Path) -> None:
+    cell = read_spec(spec_file(tmp_path)).cells[0]  # stacking 2 (Lorraine has no limit: 0)
+    rows = play_task(cell, 2, 4, {})
+    assert rows["game"] == [2, 3] and rows["seed"] == [game_seed(cell.seed, 2), game_seed(cell.seed, 3)]
+    g = play_summary("lorraine", rows["seed"][0], dict(cell.bots), None,
+                     variant("lorraine", [("scenario.toml:rules.stacking", 2)]))
+    assert (rows["outcome"][0], rows["winner"][0], rows["diff"][0], rows["trace"][0]) == \
+        (g.outcome, g.winner, g.diff, list(g.trace))
+    assert rows["turns"][0] == len(g.trace) and rows["lead_changes"][0] == lead_metrics(g.trace, 1 if g.winner ==
+                                                                                        "allies" else -1 if g.winner
+                                                                                        else 0)[0]
+
+
+def test_a_variant_with_the_scenarios_own_values_plays_the_scenarios_own_games() -> None:
+    own = variant("lorraine", [("scenario.toml:rules.stacking", 0)])
+    bots = {"allies": "heuristic", "axis": "random"}
+    assert [play_summary("lorraine", s, bots, None, own) for s in range(3)] == \
+        [play_summary("lorraine", s, bots) for s in range(3)]
+
+
+def stored(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    store = Store(folder)
+    return {cell: store.games(cell).to_pylist() for cell in store.cells_stored()}
+
+
+@settings(max_examples=4, deadline=None)
+@given(chunk=st.integers(1, 7), jobs=st.sampled_from([1, 2]))
+def test_a_cells_games_do_not_depend_on_the_chunk_size_or_the_workers(tmp_path_factory: pytest.TempPathFactory,
+                                                                      chunk: int, jobs: int) -> None:
+    base = tmp_path_factory.mktemp("base")
+    spec = read_spec(spec_file(base, games=7, chunk=7))
+    run(spec, Store.open(base / "out", spec))
+    other = tmp_path_factory.mktemp("other")
+    spec2 = read_spec(spec_file(other, games=7, chunk=chunk))
+    run(spec2, Store.open(other / "out", spec2), jobs=jobs)
+    assert stored(other / "out") == stored(base / "out")
+    assert [len(v) for v in stored(base / "out").values()] == [7, 7]
+
+
+def test_a_run_stores_each_task_and_goes_on_from_what_is_stored(tmp_path: Path) -> None:
+    spec = read_spec(spec_file(tmp_path, games=6, chunk=4))
+    store = Store.open(tmp_path / "out", spec)
+    assert [(t.start, t.stop) for t in tasks(spec, store)] == [(0, 4), (4, 6), (0, 4), (4, 6)]
+    first = tasks(spec, store)[0]
+    store.put(first.cell, first.start, first.stop, play_task(first.cell, 0, 4, {}))
+    assert len(tasks(spec, store)) == 3
+    seen: list[int] = []
+    assert run(spec, store, progress=seen.append) == 8 and seen == [2, 4, 2]  # the stored task is not played again
+    assert run(spec, store) == 0
+    table = pq.read_table(tmp_path / "out" / "parts" / first.cell.id / "000000000-000000004.parquet")
+    assert table.schema == SCHEMA and table.num_rows == 4
+    assert Store.open(tmp_path / "out", spec).done(first.cell) == {(0, 4), (4, 6)}
+
+
+def test_a_folder_of_another_spec_or_of_something_else_is_refused(tmp_path: Path) -> None:
+    spec = read_spec(spec_file(tmp_path))
+    Store.open(tmp_path / "out", spec)
+    (tmp_path / "x").mkdir()
+    other = read_spec(spec_file(tmp_path / "x", games=9))
+    with pytest.raises(LabStoreError, match="holds the results of another spec"):
+        Store.open(tmp_path / "out", other)
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(LabStoreError, match="is not empty and holds no sweep"):
+        Store.open(tmp_path / "busy", spec)
+
+
+def test_a_full_disk_stops_the_run_with_what_was_stored_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = read_spec(spec_file(tmp_path, games=6, chunk=3))
+    store = Store.open(tmp_path / "out", spec)
+    real = pq.write_table
+    writes: list[int] = []
+
+    def fill(table: Any, where: Any, *args: Any, **kwargs: Any) -> None:
+        writes.append(1)
+        if len(writes) > 2:
+            Path(where).write_bytes(b"half a file")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(table, where, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", fill)
+    with pytest.raises(LabStoreError, match=r"No space left on device.*the games stored before are kept"):
+        run(spec, store)
+    kept = [p for p in (tmp_path / "out" / "parts").rglob("*") if p.is_file()]
+    assert len(kept) == 2 and all(p.suffix == ".parquet" for p in kept)  # no half-written file left behind
+    monkeypatch.setattr(pq, "write_table", real)
+    assert run(spec, store) == 6  # space again: the rest
+    assert all(len(v) == 6 for v in stored(tmp_path / "out").values())

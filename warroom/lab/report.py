@@ -1,0 +1,60 @@
+"""A sweep's report from its stored games: each cell's metrics (`lab.metrics`), written as metrics.json, and
+every game in one Parquet file (games.parquet) with its cell's scenario, bots and swept values beside it, for a
+designer's own notebook."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from warroom import rulesets
+from warroom.lab.metrics import cell_metrics
+from warroom.lab.overrides import source_of
+from warroom.lab.store import LabStoreError, Store
+from warroom.scenarios.loader import load_game_path
+
+
+def build(folder: Path) -> dict[str, Any]:
+    """The report of the sweep stored in `folder` (the games stored so far), written beside them."""
+    store, text, cells = Store.existing(folder)
+    lab = tomllib.loads(text).get("lab", {})
+    try:
+        sc = load_game_path(source_of(cells[0]["scenario"]))
+    except (ValueError, IndexError) as exc:
+        raise LabStoreError(f"{folder}: its first scenario cannot be loaded ({exc})") from exc
+    camps = rulesets.of(sc).score_sides(sc)
+    swept = list(lab.get("sweep", {}))
+    report: dict[str, Any] = {"name": lab.get("name", folder.name), "seed": lab.get("seed", 0),
+                              "games_a_cell": lab.get("games"), "camps": list(camps), "swept": swept, "cells": []}
+    tables = []
+    for c in cells:
+        games = store.games(c["id"])
+        report["cells"].append({**c, "metrics": cell_metrics(games, camps)})
+        if games.num_rows:
+            n = games.num_rows
+            extra = {"cell": [c["id"]] * n, "scenario": [c["scenario"]] * n,
+                     "bots": [json.dumps(c["bots"], sort_keys=True)] * n,
+                     **{path: [c["changes"].get(path)] * n for path in swept}}
+            tables.append(pa.table({**extra, **games.to_pydict()}))
+    _atomic(folder / "metrics.json", lambda p: p.write_text(json.dumps(report, indent=1, ensure_ascii=False),
+                                                            encoding="utf-8"))
+    if tables:
+        everything = pa.concat_tables(tables, promote_options="default")
+        _atomic(folder / "games.parquet", lambda p: pq.write_table(everything, p))
+    return report
+
+
+def _atomic(path: Path, write: Any) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise LabStoreError(f"cannot write {path} ({exc.strerror or exc}); the stored games are kept") from exc

@@ -1,0 +1,189 @@
+"""Playing a sweep: each cell's games in tasks of `Spec.chunk` games, on local processes or on a Ray cluster, each
+finished task stored at once (`lab.store`), so memory stays flat and a run stopped at any point goes on from what
+it stored. A game is `sim.runner.play_summary` with the cell's scenario variant, bots and the seed
+`game_seed(cell.seed, n)`: the same games whatever the number of workers or the size of a task.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from warroom import rulesets
+from warroom.core.errors import WarroomError
+from warroom.lab.overrides import variant
+from warroom.lab.spec import Cell, Spec
+from warroom.lab.store import Store
+from warroom.sim.runner import game_seed, play_summary
+
+Progress = Callable[[int], None]
+"""Called with the number of games just stored."""
+
+
+class LabRunError(WarroomError, RuntimeError):
+    """A sweep that cannot go on: a Ray cluster that does not answer, a worker that failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    cell: Cell
+    start: int
+    stop: int
+
+
+def tasks(spec: Spec, store: Store) -> list[Task]:
+    """The tasks still to play: every cell's games in chunks, less those stored."""
+    out = []
+    for cell in spec.cells:
+        stored = store.done(cell)
+        for start in range(0, spec.games, spec.chunk):
+            stop = min(spec.games, start + spec.chunk)
+            if (start, stop) not in stored:
+                out.append(Task(cell, start, stop))
+    return out
+
+
+def lead_metrics(trace: tuple[float, ...], sign: int) -> tuple[int, int | None, float | None]:
+    """From a game's turn-by-turn lead of the first camp, and who won (1 the first camp, -1 the other, 0 a draw):
+    how often the lead changed hands (passing through a draw does not count twice), the turn from which the
+    winner led at every turn's end, and the most the winner was behind at a turn's end (0: never); none of the
+    last two for a draw."""
+    changes, last = 0, 0
+    for lead in trace:
+        now = (lead > 0) - (lead < 0)
+        if now and last and now != last:
+            changes += 1
+        last = now or last
+    if not sign:
+        return changes, None, None
+    decided = len(trace)
+    while decided > 1 and ((trace[decided - 2] > 0) - (trace[decided - 2] < 0)) == sign:
+        decided -= 1
+    behind = max((-sign * lead for lead in trace), default=0.0)
+    return changes, decided, max(0.0, behind)
+
+
+_VARIANTS: dict[str, Any] = {}
+
+
+def cell_scenario(cell: Cell) -> Any:
+    """The cell's scenario variant, made once a process."""
+    key = json.dumps([cell.scenario, cell.changes])
+    if key not in _VARIANTS:
+        _VARIANTS[key] = variant(cell.scenario, cell.changes)
+    return _VARIANTS[key]
+
+
+def play_task(cell: Cell, start: int, stop: int, params: dict[str, Any]) -> dict[str, list[Any]]:
+    """Games `start` to `stop - 1` of a cell, as rows (`lab.store.SCHEMA`)."""
+    sc = cell_scenario(cell)
+    system = rulesets.of(sc)
+    first = system.score_sides(sc)[0]
+    game_params = {**system.sim_params, **params}
+    bots = dict(cell.bots)
+    rows: dict[str, list[Any]] = {k: [] for k in ("game", "seed", "outcome", "winner", "diff", "turns",
+                                                  "lead_changes", "decided", "drama", "trace")}
+    for n in range(start, stop):
+        seed = game_seed(cell.seed, n)
+        g = play_summary(cell.scenario, seed, bots, dict(game_params), sc)
+        sign = 0 if not g.winner else 1 if g.winner == first else -1
+        changes, decided, drama = lead_metrics(g.trace, sign)
+        for key, value in (("game", n), ("seed", seed), ("outcome", g.outcome), ("winner", g.winner),
+                           ("diff", g.diff), ("turns", len(g.trace)), ("lead_changes", changes),
+                           ("decided", decided), ("drama", drama), ("trace", list(g.trace))):
+            rows[key].append(value)
+    return rows
+
+
+def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
+        progress: Progress | None = None) -> int:
+    """Play every game of the sweep not yet stored; returns how many were played now."""
+    todo = tasks(spec, store)
+    if not todo:
+        return 0
+    results = _on_ray(spec, todo, ray_address) if ray_address else _local(spec, todo, jobs)
+    played = 0
+    for task, rows in results:
+        store.put(task.cell, task.start, task.stop, rows)
+        played += task.stop - task.start
+        if progress is not None:
+            progress(task.stop - task.start)
+    return played
+
+
+def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+    if jobs <= 1:
+        for t in todo:
+            yield t, play_task(t.cell, t.start, t.stop, spec.params)
+        return
+    window = jobs * 2  # tasks in flight: bounded, so that memory stays flat however long the sweep
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        waiting = iter(todo)
+        inflight: deque[tuple[Task, Future[dict[str, list[Any]]]]] = deque()
+        for t in waiting:
+            inflight.append((t, pool.submit(play_task, t.cell, t.start, t.stop, spec.params)))
+            if len(inflight) >= window:
+                break
+        while inflight:
+            t, future = inflight.popleft()
+            rows = future.result()
+            nxt = next(waiting, None)
+            if nxt is not None:
+                inflight.append((nxt, pool.submit(play_task, nxt.cell, nxt.start, nxt.stop, spec.params)))
+            yield t, rows
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def reachable(address: str, timeout: float = 5.0) -> None:
+    """Raise `LabRunError` unless something listens at a Ray address (host:port)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        raise LabRunError(f"--ray {address!r}: give the cluster's head as HOST:PORT (e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise LabRunError(f"no Ray cluster answers at {address} ({exc.strerror or exc}): start one with "
+                          "`ray start --head`, or check the address") from exc
+
+
+def _on_ray(spec: Spec, todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the optional extra
+        raise LabRunError("--ray needs Ray: pip install 'warroom[ray]'") from exc
+    reachable(address)
+    if ray.is_initialized() and ray.get_runtime_context().gcs_address != address.removeprefix("ray://"):
+        ray.shutdown()  # connected elsewhere (a local instance): this sweep goes where it was sent
+    if not ray.is_initialized():
+        ray.init(address=address, log_to_driver=False, configure_logging=False)
+    remote = ray.remote(play_task)
+    window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+    waiting = iter(todo)
+    inflight: dict[Any, Task] = {}
+    try:
+        for t in waiting:
+            inflight[remote.remote(t.cell, t.start, t.stop, spec.params)] = t
+            if len(inflight) >= window:
+                break
+        while inflight:
+            done, _ = ray.wait(list(inflight), num_returns=1)
+            t = inflight.pop(done[0])
+            try:
+                rows = ray.get(done[0])
+            except ray.exceptions.RayError as exc:
+                raise LabRunError(f"a Ray task failed (games {t.start}-{t.stop - 1} of cell {t.cell.id}): {exc}; "
+                                  "the games stored so far are kept: run the same command again to go on") from exc
+            nxt = next(waiting, None)
+            if nxt is not None:
+                inflight[remote.remote(nxt.cell, nxt.start, nxt.stop, spec.params)] = nxt
+            yield t, rows
+    finally:
+        for ref in inflight:
+            ray.cancel(ref, force=True)

@@ -1,0 +1,258 @@
+"""A balance-lab sweep, as a designer writes it (`warroom lab run SPEC.toml`), read and checked with every problem
+named (`warroom validate SPEC.toml` says the same).
+
+    [lab]
+    name = "Caen: how much does the stacking limit matter?"
+    scenarios = ["caen"]          # one or more, sharing their sides
+    games = 1000                  # a cell
+    seed = 7
+    chunk = 1000                  # games a task carries (optional)
+    params = {}                   # the game parameters of every game (optional)
+
+    [[lab.pairing]]               # the bots playing each side (a side not named plays randomly)
+    allies = "heuristic"
+    axis = "random"
+
+    [lab.sweep]                   # scenario data paths (lab.overrides) and their values: a list or a range
+    "scenario.toml:rules.stacking" = [2, 3, 4]
+    "scenario.toml:rules.move_range" = { from = 2, to = 4 }     # step 1 unless given
+
+A cell is one scenario, one pairing and one value of every swept path: every combination is a cell. Its seed comes
+from the spec's seed and what the cell is, never from its place in the order, so a cell gives the same games
+whatever else is swept beside it, however many workers play them and however the games are chunked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom import rulesets
+from warroom.ai.bots import bot_problem
+from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError
+from warroom.lab.overrides import PathError, checked, parse_path, source_of, value_at, variant
+from warroom.scenarios.loader import load_game_path
+
+KEYS = {"name", "scenarios", "games", "seed", "chunk", "params", "pairing", "sweep"}
+MOST_CELLS = 100_000
+MOST_VALUES = 1_000
+MOST_GAMES = 10_000_000
+
+
+class LabSpecError(WarroomError, ValueError):
+    """A sweep spec that cannot be run; `problems` names every one found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One combination of the sweep: its games are `Spec.games` games of `scenario` with `changes` made, `bots`
+    playing, dice from `seed`."""
+
+    scenario: str
+    bots: tuple[tuple[str, str], ...]
+    changes: tuple[tuple[str, Any], ...]
+    seed: int
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "scenario": self.scenario, "bots": dict(self.bots),
+                "changes": {p: v for p, v in self.changes}, "seed": self.seed}
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    name: str
+    seed: int
+    games: int
+    chunk: int
+    params: dict[str, Any]
+    sides: tuple[str, ...]
+    swept: tuple[str, ...]
+    cells: tuple[Cell, ...]
+    text: str = field(repr=False)
+    """The spec as written: stored with its results, so that a resumed run is known to be the same sweep."""
+
+
+def is_spec(path: Path) -> bool:
+    """Whether a file is a lab spec (a TOML file with a [lab] table) rather than a scenario."""
+    if not path.is_file() or path.suffix != ".toml":
+        return False
+    try:
+        return "lab" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+
+
+def cell_of(spec_seed: int, scenario: str, bots: tuple[tuple[str, str], ...],
+            changes: tuple[tuple[str, Any], ...]) -> Cell:
+    """A cell, its id and seed made from what it is (never from its place in a sweep)."""
+    key = json.dumps({"scenario": scenario, "bots": bots, "changes": changes}, sort_keys=True)
+    digest = hashlib.sha256(f"{spec_seed}|{key}".encode()).hexdigest()
+    return Cell(scenario, bots, changes, int(digest[:15], 16), digest[:12])
+
+
+def values_of(path: str, given: Any, problems: list[str]) -> list[Any]:
+    """A swept path's values: a non-empty list, or a range {from, to, step}."""
+    if isinstance(given, list):
+        if not given:
+            problems.append(f"sweep {path!r}: no values")
+        return list(given)
+    if isinstance(given, dict):
+        extra = set(given) - {"from", "to", "step"}
+        numbers = [v for v in (given.get("from"), given.get("to"), given.get("step", 1))
+                   if isinstance(v, int | float) and not isinstance(v, bool)]
+        if extra or len(numbers) != 3 or numbers[2] <= 0 or numbers[1] < numbers[0]:
+            problems.append(f"sweep {path!r}: a range is {{ from = A, to = B, step = S }} with numbers, A <= B and "
+                            f"S above 0 (step 1 when left out), got {given!r}")
+            return []
+        start, stop, step = numbers
+        count = int((stop - start) / step + 1e-9) + 1
+        if count > MOST_VALUES:
+            problems.append(f"sweep {path!r}: {count} values; at most {MOST_VALUES}")
+            return []
+        whole = all(isinstance(v, int) for v in (start, stop, step))
+        return [start + i * step if whole else round(start + i * step, 10) for i in range(count)]
+    problems.append(f"sweep {path!r}: give a list of values or a range {{ from = A, to = B, step = S }}, "
+                    f"got {given!r}")
+    return []
+
+
+def read_spec(path: Path) -> Spec:
+    """Read and check a sweep spec; raises `LabSpecError` naming every problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        doc = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabSpecError([f"{path}: cannot be read ({exc})"]) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise LabSpecError([f"{path}: not valid TOML ({exc})"]) from exc
+    return parse_spec(doc, text, path.stem, str(path))
+
+
+def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) -> Spec:
+    problems: list[str] = []
+
+    def bad(message: str) -> None:
+        problems.append(f"{where}: {message}")
+
+    lab = doc.get("lab")
+    if not isinstance(lab, dict):
+        raise LabSpecError([f"{where}: a sweep spec needs a [lab] table"])
+    for key in sorted(set(doc) - {"lab"}):
+        bad(f"unknown table [{key}] (everything goes in [lab])")
+    for key in sorted(set(lab) - KEYS):
+        bad(f"[lab] unknown key {key!r} (known: {', '.join(sorted(KEYS))})")
+
+    def whole(key: str, default: int | None, lo: int, hi: int) -> int:
+        value = lab.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            bad(f"[lab] {key} must be a whole number from {lo} to {hi}, got {value!r}")
+            return lo
+        return value
+
+    name = lab.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        bad(f"[lab] name must be a text, got {name!r}")
+        name = default_name
+    games = whole("games", None, 1, MOST_GAMES)
+    seed = whole("seed", 0, 0, 2**62)
+    chunk = whole("chunk", 1000, 1, MOST_GAMES)
+    params = lab.get("params", {})
+    if not isinstance(params, dict):
+        bad(f"[lab] params must be a table of game parameters, got {params!r}")
+        params = {}
+
+    names = lab.get("scenarios")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise LabSpecError([*problems, f"{where}: [lab] scenarios must be a list of scenario names or paths, "
+                                       f"got {names!r}"])
+    if len(set(names)) != len(names):
+        bad("[lab] scenarios: a scenario is named twice")
+    loaded: dict[str, Any] = {}
+    for n in names:
+        try:
+            loaded[n] = load_game_path(source_of(n))
+        except (UnknownNameError, ScenarioError) as exc:
+            bad(f"[lab] scenarios: {exc}".replace("\n", "; "))
+    if len(loaded) != len(names):
+        raise LabSpecError(problems)
+    sides = tuple(next(iter(loaded.values())).sides)
+    for n, sc in loaded.items():
+        if tuple(sc.sides) != sides:
+            bad(f"[lab] scenarios: {n!r} has the sides {', '.join(sc.sides)}, not {', '.join(sides)} as "
+                f"{names[0]!r} has: one sweep compares scenarios of the same sides")
+        system = rulesets.of(sc)
+        game_params = {**system.sim_params, **params}
+        try:
+            system.check_params(game_params)
+        except ValueError as exc:
+            bad(f"[lab] params for {n!r}: {exc}")
+        else:
+            problem = system.bot_game_problem(game_params)
+            if problem:
+                bad(f"[lab] params for {n!r}: {problem}")
+
+    pairings_raw = lab.get("pairing")
+    pairings: list[tuple[tuple[str, str], ...]] = []
+    if not isinstance(pairings_raw, list) or not pairings_raw or not all(isinstance(p, dict) for p in pairings_raw):
+        bad("[[lab.pairing]]: at least one table of side = bot (e.g. allies = \"heuristic\")")
+    else:
+        for i, p in enumerate(pairings_raw, start=1):
+            for side in sorted(set(p) - set(sides)):
+                bad(f"[[lab.pairing]] {i}: {side!r} is not a side ({', '.join(sides)})")
+            for side, kind in p.items():
+                problem = bot_problem(kind) if isinstance(kind, str) else f"{kind!r} is not a bot's name"
+                if problem:
+                    bad(f"[[lab.pairing]] {i}: {side}: {problem}")
+            pairings.append(tuple((s, str(p.get(s, "random"))) for s in sides))
+        if len(set(pairings)) != len(pairings):
+            bad("[[lab.pairing]]: a pairing is given twice")
+
+    sweep = lab.get("sweep", {})
+    if not isinstance(sweep, dict):
+        bad(f"[lab.sweep] must be a table of path = values, got {sweep!r}")
+        sweep = {}
+    axes: list[list[tuple[str, Any]]] = []
+    for text_path, given in sweep.items():
+        values = values_of(text_path, given, problems)
+        try:
+            dp = parse_path(text_path)
+        except PathError as exc:
+            bad(str(exc))
+            continue
+        ok = True
+        for n in names:
+            try:
+                now = value_at(source_of(n), dp)
+                values = [checked(dp, now, v) for v in values]
+            except PathError as exc:
+                bad(f"[lab.sweep] in {n!r}: {exc}")
+                ok = False
+                continue
+            for v in values:  # each value alone, as the scenario's own loader checks it
+                try:
+                    variant(n, [(text_path, v)])
+                except (PathError, ScenarioError) as exc:
+                    bad(f"[lab.sweep] in {n!r}: " + "; ".join(getattr(exc, "problems", [str(exc)])))
+                    ok = False
+        if ok:
+            axes.append([(text_path, v) for v in values])
+    size = len(names) * max(1, len(pairings))
+    for axis in axes:
+        size *= len(axis)
+    if size > MOST_CELLS:
+        bad(f"the sweep makes {size:,} cells; at most {MOST_CELLS:,}")
+    if problems:
+        raise LabSpecError(problems)
+    cells = tuple(cell_of(seed, n, bots, tuple(changes))
+                  for n in names for bots in pairings for changes in itertools.product(*axes))
+    return Spec(name.strip(), seed, games, chunk, dict(params), sides, tuple(sweep), cells, text)
