@@ -159,8 +159,9 @@ def test_a_sweep_on_a_real_ray_cluster_equals_the_local_run_cell_by_cell(tmp_pat
     spec_path.write_text(SPEC.replace("chunk = 5", "chunk = 3"))
     spec = read_spec(spec_path)
     run(spec, Store.open(tmp_path / "on-ray", spec), ray_address=ray_cluster)
-    nodes = [n for n in ray.nodes() if n["Alive"]]
-    assert len(nodes) == 2 and ray.cluster_resources()["CPU"] == 2  # a head and a worker
+    nodes = [n for n in ray.nodes() if n["Alive"]]  # type: ignore[no-untyped-call]
+    assert len(nodes) == 2  # a head and a worker
+    assert ray.cluster_resources()["CPU"] == 2  # type: ignore[no-untyped-call]
     local = read_spec(spec_path)
     run(local, Store.open(tmp_path / "local", local), jobs=2)
     on_ray = games_of(tmp_path / "on-ray")
