@@ -121,6 +121,9 @@ colour = "red"
 allies = "genius"
 martians = "random"
 
+[[lab.pairing]]
+axis = "mcts:1.5s"
+
 [lab.sweep]
 "rules.stackin" = [1]
 "rules.stacking" = [2, "three", -1]
@@ -130,6 +133,7 @@ martians = "random"
     for words in ["[lab] unknown key 'colour'", "[lab] games must be a whole number from 1",
                   "[lab] seed must be a whole number", "'martians' is not a side (allies, axis)",
                   "allies: unknown bot 'genius'", "no key 'stackin' in rules",
+                  "axis: 'mcts:1.5s' searches for a time, so its games would depend on the machine's speed",
                   "'three' is a text, but the scenario has a whole number there",
                   "a range is { from = A, to = B, step = S } with numbers, A <= B"]:
         assert words in said, (words, said)

@@ -92,8 +92,8 @@ def report(
     folder: Annotated[Path, typer.Argument(help="a results folder of `lab run`")],
     as_json: Annotated[bool, typer.Option("--json", help="the metrics as JSON on standard output")] = False,
 ) -> None:
-    """Each cell's metrics with their 95 % intervals; writes metrics.json and games.parquet (every game, with its
-    cell's scenario, bots and swept values) into the folder."""
+    """Each cell's metrics with their 95 % intervals; writes report.html (plots and tables, readable offline),
+    metrics.json and games.parquet (every game, with its cell's scenario, bots and swept values) into the folder."""
     from warroom.lab.report import build
     from warroom.lab.store import LabStoreError
 
@@ -131,4 +131,4 @@ def report(
     out.print(table)
     out.print("balance: 1 less the gap between the win rates; decided: the share of the game after which the "
               "winner always led; leads: lead changes a game; drama: the winner's worst deficit")
-    out.print(f"metrics.json and games.parquet written to {escape(str(folder))}")
+    out.print(f"report.html, metrics.json and games.parquet written to {escape(str(folder))}")

@@ -53,6 +53,14 @@ def balance(wins_a: int, wins_b: int, n: int) -> dict[str, Any]:
     return {"value": round(1 - abs(d), 4), "ci95": [round(max(0.0, 1 - gap_hi), 4), round(min(1.0, 1 - gap_lo), 4)]}
 
 
+def counts(values: Sequence[int]) -> dict[str, int]:
+    """How many times each value occurs, in value order (keys as text, for JSON)."""
+    seen: dict[int, int] = {}
+    for v in values:
+        seen[v] = seen.get(v, 0) + 1
+    return {str(k): n for k, n in sorted(seen.items())}
+
+
 def cell_metrics(games: pa.Table, camps: tuple[str, str]) -> dict[str, Any]:
     """The metrics of one cell's games (rows of `lab.store.SCHEMA`); `camps` the two camps compared."""
     cols = games.to_pydict()
@@ -75,8 +83,8 @@ def cell_metrics(games: pa.Table, camps: tuple[str, str]) -> dict[str, Any]:
         "balance": balance(wins[camps[0]], wins[camps[1]], n),
         "margin": {**mean_ci(cols["diff"]),
                    "percentiles": {str(q): percentile(diffs, q / 100) for q in (5, 25, 50, 75, 95)},
-                   "histogram": {str(k): v for k, v in sorted(diffs.items())}},
-        "length": mean_ci(cols["turns"]),
+                   "histogram": counts(cols["diff"])},
+        "length": {**mean_ci(cols["turns"]), "histogram": counts(cols["turns"])},
         "decided_turn": mean_ci([d for d, _ in decided]),
         "decided_share": mean_ci([d / t for d, t in decided]),
         "lead_changes": mean_ci(cols["lead_changes"]),

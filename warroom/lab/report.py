@@ -1,6 +1,6 @@
-"""A sweep's report from its stored games: each cell's metrics (`lab.metrics`), written as metrics.json, and
-every game in one Parquet file (games.parquet) with its cell's scenario, bots and swept values beside it, for a
-designer's own notebook."""
+"""A sweep's report from its stored games: each cell's metrics (`lab.metrics`), written as metrics.json; the
+page a designer reads (report.html, `lab.html`); and every game in one Parquet file (games.parquet) with its
+cell's scenario, bots and swept values beside it, for a designer's own notebook."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warroom import rulesets
+from warroom.lab.html import page
 from warroom.lab.metrics import cell_metrics
 from warroom.lab.overrides import source_of
 from warroom.lab.store import LabStoreError, Store
@@ -47,6 +48,7 @@ def build(folder: Path) -> dict[str, Any]:
     if tables:
         everything = pa.concat_tables(tables, promote_options="default")
         _atomic(folder / "games.parquet", lambda p: pq.write_table(everything, p))
+    _atomic(folder / "report.html", lambda p: p.write_text(page(report), encoding="utf-8"))
     return report
 
 

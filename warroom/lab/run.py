@@ -123,6 +123,7 @@ def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict
         return
     window = jobs * 2  # tasks in flight: bounded, so that memory stays flat however long the sweep
     pool = ProcessPoolExecutor(max_workers=jobs)
+    finished = False
     try:
         waiting = iter(todo)
         inflight: deque[tuple[Task, Future[dict[str, list[Any]]]]] = deque()
@@ -137,8 +138,12 @@ def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict
             if nxt is not None:
                 inflight.append((nxt, pool.submit(play_task, nxt.cell, nxt.start, nxt.stop, spec.params)))
             yield t, rows
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if not finished:  # stopped (Ctrl-C, a store that refused a part): the workers go at once, games unstored
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def reachable(address: str, timeout: float = 5.0) -> None:

@@ -100,6 +100,12 @@ def cell_of(spec_seed: int, scenario: str, bots: tuple[tuple[str, str], ...],
     return Cell(scenario, bots, changes, int(digest[:15], 16), digest[:12])
 
 
+def timed(kind: str) -> bool:
+    """Whether a bot's budget is a search time ('mcts:1.5s')."""
+    name, _, budget = kind.partition(":")
+    return name == "mcts" and budget.split("/")[0].endswith("s")
+
+
 def values_of(path: str, given: Any, problems: list[str]) -> list[Any]:
     """A swept path's values: a non-empty list, or a range {from, to, step}."""
     if isinstance(given, list):
@@ -211,6 +217,9 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
                 bad(f"[[lab.pairing]] {i}: {side!r} is not a side ({', '.join(sides)})")
             for side, kind in p.items():
                 problem = bot_problem(kind) if isinstance(kind, str) else f"{kind!r} is not a bot's name"
+                if not problem and timed(kind):
+                    problem = (f"{kind!r} searches for a time, so its games would depend on the machine's speed: "
+                               "give it rollouts (e.g. mcts:800) and every cell replays from its seed")
                 if problem:
                     bad(f"[[lab.pairing]] {i}: {side}: {problem}")
             pairings.append(tuple((s, str(p.get(s, "random"))) for s in sides))
