@@ -272,3 +272,62 @@ def test_a_full_disk_stops_the_run_with_what_was_stored_kept(tmp_path: Path, mon
     monkeypatch.setattr(pq, "write_table", real)
     assert run(spec, store) == 6  # space again: the rest
     assert all(len(v) == 6 for v in stored(tmp_path / "out").values())
+
+
+# ----- tuning ------------------------------------------------------------------------------------------------
+TUNE = SPEC.replace('[lab.sweep]\n"scenario.toml:rules.stacking" = [2, 3]\n', """
+[lab.tune]
+target = "wins.allies"
+goal = 0.5
+tolerance = 0.05
+trials = 5
+games = 20
+confirm = 30
+
+[lab.tune.search]
+"scenario.toml:rules.advance_cap" = {{ from = 2, to = 5 }}
+"scenario.toml:rules.stacking" = [0, 3]
+""")
+
+
+def test_a_tune_is_checked_with_every_problem_named(tmp_path: Path) -> None:
+    spec = read_spec(spec_file(tmp_path, text=TUNE))
+    assert spec.tune is not None and spec.cells and spec.swept == ()
+    t = spec.tune
+    assert (t.target, t.goal, t.tolerance, t.trials, t.games, t.confirm, t.scenario) == \
+        ("wins.allies", 0.5, 0.05, 5, 20, 30, "lorraine")
+    assert t.bots == (("allies", "heuristic"), ("axis", "random"))
+    assert t.search == (("scenario.toml:rules.advance_cap", (2, 3, 4, 5)), ("scenario.toml:rules.stacking", (0, 3)))
+    bad = TUNE.format(games=6, chunk=4).replace('target = "wins.allies"', 'target = "wins.martians"') \
+        .replace("trials = 5", "trials = 0").replace("tolerance = 0.05", "tolerance = -1\nbots = { axis = \"x\" }") \
+        .replace('"scenario.toml:rules.stacking" = [0, 3]', '"rules.advance_cap" = [3]\n"stacking" = [1]')
+    said = "\n".join(problems(tmp_path, bad))
+    for words in ["[lab.tune] target must be one of wins.allies, wins.axis, draw, balance",
+                  "[lab.tune] trials must be a whole number from 1",
+                  "[lab.tune] tolerance must be a number of at least 0", "[lab.tune] bots: axis: unknown bot 'x'",
+                  "[lab.tune.search] in 'lorraine': path 'stacking': no key 'stacking' in the file",
+                  "[lab.tune.search]: 'rules.advance_cap' is given twice"]:
+        assert words in said, (words, said)
+
+
+def test_a_tune_compares_candidates_on_the_same_seeds_and_confirms_the_best_on_fresh_ones(tmp_path: Path) -> None:
+    from warroom.lab.metrics import cell_metrics
+    from warroom.lab.tune import candidate, measure, play, run_tune
+
+    spec = read_spec(spec_file(tmp_path, text=TUNE))
+    assert spec.tune is not None
+    played: list[int] = []
+    got = run_tune(spec, progress=played.append)
+    assert got == run_tune(spec)  # seeded: the same search, the same result
+    assert len(got["trials"]) == 5 and sum(played) == 5 * 20 + 30
+    best = min((t for t in got["trials"]), key=lambda t: t["distance"])
+    assert got["best"]["values"] == best["values"] and got["best"]["distance"] == best["distance"]
+    trial_cell = candidate(spec, spec.tune, best["values"], "trials")
+    fresh = candidate(spec, spec.tune, best["values"], "confirm")
+    other = candidate(spec, spec.tune, {"scenario.toml:rules.advance_cap": 9, "scenario.toml:rules.stacking": 1},
+                      "trials")
+    assert trial_cell.seed == other.seed != fresh.seed  # every candidate on the trials' seeds; fresh ones to confirm
+    games = play(fresh, 30, spec.chunk, spec.params, 1, None)
+    metric, ci = measure(cell_metrics(games, ("allies", "axis")), "wins.allies")
+    assert got["confirmed"]["metric"] == metric and got["confirmed"]["ci95"] == ci
+    assert got["confirmed"]["within_tolerance"] == (abs(metric - 0.5) <= 0.05)  # type: ignore[operator]

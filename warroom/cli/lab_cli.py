@@ -132,3 +132,57 @@ def report(
     out.print("balance: 1 less the gap between the win rates; decided: the share of the game after which the "
               "winner always led; leads: lead changes a game; drama: the winner's worst deficit")
     out.print(f"report.html, metrics.json and games.parquet written to {escape(str(folder))}")
+
+
+@lab.command()
+def tune(
+    spec_path: Annotated[Path, typer.Argument(metavar="SPEC", help="a sweep spec with a [lab.tune] table")],
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes on this machine")] = 1,
+    out_file: Annotated[Path | None, typer.Option(
+        "--out", help="where the trials and the result go as JSON (default: beside the spec, SPEC-tune.json)")] = None,
+) -> None:
+    """Search the [lab.tune] paths for the values that bring the target metric to its goal, then confirm the best
+    on fresh seeds."""
+    from warroom.lab.tune import run_tune
+
+    spec = print_spec_problems(spec_path)
+    if spec.tune is None:
+        raise fail([f"{spec_path} has no [lab.tune] table: say the target, goal, tolerance and the paths to "
+                    "search ([lab.tune.search])"], "nothing to tune")
+    t = spec.tune
+    total = t.trials * t.games + t.confirm
+    out.print(f"tuning {', '.join(p for p, _ in t.search)} of {t.scenario} for {t.target} = {t.goal:g} ± "
+              f"{t.tolerance:g} ({', '.join(f'{s} {b}' for s, b in t.bots)}): {t.trials} trials of {t.games:,} games, "
+              f"then {t.confirm:,} on fresh seeds", markup=False)
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=err) as progress:
+            task = progress.add_task("games", total=total)
+            got = run_tune(spec, jobs=jobs, progress=lambda n: progress.advance(task, n))
+    except KeyboardInterrupt:
+        err.print("interrupted: nothing was stored (a tune is short; run it again)")
+        raise typer.Exit(130) from None
+    table = Table(title="trials (the same seeds for each)", title_justify="left")
+    for head in ("trial", *(p.rpartition(":")[2].rpartition(".")[2] for p, _ in t.search), t.target, "95 % interval",
+                 "distance"):
+        table.add_column(head, justify="right")
+    for r in got["trials"]:
+        table.add_row(str(r["trial"]), *(str(v) for v in r["values"].values()),
+                      "–" if r["metric"] is None else f"{r['metric']:.4g}",
+                      "–" if r["ci95"][0] is None else f"{r['ci95'][0]:.3g}–{r['ci95'][1]:.3g}",
+                      "–" if r["distance"] is None else f"{r['distance']:.3g}")
+    out.print(table)
+    best, conf = got["best"], got["confirmed"]
+    said = ", ".join(f"{p} = {v!r}" for p, v in best["values"].items())
+    out.print(f"best: {said}: {t.target} {best['metric']:.4g} on the trials' seeds", markup=False)
+    verdict = "within" if conf["within_tolerance"] else "NOT within"
+    out.print(f"confirmed on {conf['games']:,} fresh games: {t.target} {conf['metric']:.4g} "
+              f"(95 % {conf['ci95'][0]:.3g}–{conf['ci95'][1]:.3g}), {verdict} {t.goal:g} ± {t.tolerance:g}",
+              markup=False)
+    target = out_file or spec_path.with_name(spec_path.stem + "-tune.json")
+    try:
+        target.write_text(json.dumps(got, indent=1, ensure_ascii=False), encoding="utf-8")
+    except OSError as exc:
+        raise fail([f"cannot write {target} ({exc.strerror or exc}); the result is printed above"],
+                   "not saved") from exc
+    out.print(f"trials and result in {escape(str(target))}")

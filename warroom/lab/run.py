@@ -106,7 +106,7 @@ def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
     todo = tasks(spec, store)
     if not todo:
         return 0
-    results = _on_ray(spec, todo, ray_address) if ray_address else _local(spec, todo, jobs)
+    results = _on_ray(spec.params, todo, ray_address) if ray_address else local(spec.params, todo, jobs)
     played = 0
     for task, rows in results:
         store.put(task.cell, task.start, task.stop, rows)
@@ -116,10 +116,11 @@ def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
     return played
 
 
-def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+    """Each task's games as it finishes, played on `jobs` processes of this machine (in this one for 1)."""
     if jobs <= 1:
         for t in todo:
-            yield t, play_task(t.cell, t.start, t.stop, spec.params)
+            yield t, play_task(t.cell, t.start, t.stop, params)
         return
     window = jobs * 2  # tasks in flight: bounded, so that memory stays flat however long the sweep
     pool = ProcessPoolExecutor(max_workers=jobs)
@@ -128,7 +129,7 @@ def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict
         waiting = iter(todo)
         inflight: deque[tuple[Task, Future[dict[str, list[Any]]]]] = deque()
         for t in waiting:
-            inflight.append((t, pool.submit(play_task, t.cell, t.start, t.stop, spec.params)))
+            inflight.append((t, pool.submit(play_task, t.cell, t.start, t.stop, params)))
             if len(inflight) >= window:
                 break
         while inflight:
@@ -136,7 +137,7 @@ def _local(spec: Spec, todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict
             rows = future.result()
             nxt = next(waiting, None)
             if nxt is not None:
-                inflight.append((nxt, pool.submit(play_task, nxt.cell, nxt.start, nxt.stop, spec.params)))
+                inflight.append((nxt, pool.submit(play_task, nxt.cell, nxt.start, nxt.stop, params)))
             yield t, rows
         finished = True
     finally:
@@ -158,7 +159,7 @@ def reachable(address: str, timeout: float = 5.0) -> None:
                           "`ray start --head`, or check the address") from exc
 
 
-def _on_ray(spec: Spec, todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
@@ -174,7 +175,7 @@ def _on_ray(spec: Spec, todo: list[Task], address: str) -> Iterator[tuple[Task, 
     inflight: dict[Any, Task] = {}
     try:
         for t in waiting:
-            inflight[remote.remote(t.cell, t.start, t.stop, spec.params)] = t
+            inflight[remote.remote(t.cell, t.start, t.stop, params)] = t
             if len(inflight) >= window:
                 break
         while inflight:
@@ -187,7 +188,7 @@ def _on_ray(spec: Spec, todo: list[Task], address: str) -> Iterator[tuple[Task, 
                                   "the games stored so far are kept: run the same command again to go on") from exc
             nxt = next(waiting, None)
             if nxt is not None:
-                inflight[remote.remote(nxt.cell, nxt.start, nxt.stop, spec.params)] = nxt
+                inflight[remote.remote(nxt.cell, nxt.start, nxt.stop, params)] = nxt
             yield t, rows
     finally:
         for ref in inflight:

@@ -28,6 +28,7 @@ import hashlib
 import itertools
 import json
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,10 @@ from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError
 from warroom.lab.overrides import PathError, checked, parse_path, source_of, value_at, variant
 from warroom.scenarios.loader import load_game_path
 
-KEYS = {"name", "scenarios", "games", "seed", "chunk", "params", "pairing", "sweep"}
+KEYS = {"name", "scenarios", "games", "seed", "chunk", "params", "pairing", "sweep", "tune"}
+TUNE_KEYS = {"target", "goal", "tolerance", "trials", "games", "confirm", "scenario", "bots", "search"}
+TARGETS = ("draw", "balance", "margin", "length", "lead_changes", "drama", "decided_share")
+"""The metrics a tune may aim at, besides each camp's win rate ('wins.<camp>')."""
 MOST_CELLS = 100_000
 MOST_VALUES = 1_000
 MOST_GAMES = 10_000_000
@@ -69,6 +73,25 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
+class Tune:
+    """A search for the values of some scenario data that bring a metric to a goal ([lab.tune])."""
+
+    target: str
+    """A metric of `lab.metrics`: 'wins.<camp>', 'draw', 'balance', 'margin', 'length', 'lead_changes', 'drama' or
+    'decided_share'."""
+    goal: float
+    tolerance: float
+    trials: int
+    games: int
+    """Games a trial plays (every trial the same seeds: candidates compare on the same luck)."""
+    confirm: int
+    """Games on fresh seeds that confirm the best candidate."""
+    scenario: str
+    bots: tuple[tuple[str, str], ...]
+    search: tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Spec:
     name: str
     seed: int
@@ -80,6 +103,8 @@ class Spec:
     cells: tuple[Cell, ...]
     text: str = field(repr=False)
     """The spec as written: stored with its results, so that a resumed run is known to be the same sweep."""
+    tune: Tune | None = None
+    """What `lab tune` searches for ([lab.tune]), if the spec says."""
 
 
 def is_spec(path: Path) -> bool:
@@ -110,26 +135,131 @@ def values_of(path: str, given: Any, problems: list[str]) -> list[Any]:
     """A swept path's values: a non-empty list, or a range {from, to, step}."""
     if isinstance(given, list):
         if not given:
-            problems.append(f"sweep {path!r}: no values")
+            problems.append(f"{path!r}: no values")
         return list(given)
     if isinstance(given, dict):
         extra = set(given) - {"from", "to", "step"}
         numbers = [v for v in (given.get("from"), given.get("to"), given.get("step", 1))
                    if isinstance(v, int | float) and not isinstance(v, bool)]
         if extra or len(numbers) != 3 or numbers[2] <= 0 or numbers[1] < numbers[0]:
-            problems.append(f"sweep {path!r}: a range is {{ from = A, to = B, step = S }} with numbers, A <= B and "
+            problems.append(f"{path!r}: a range is {{ from = A, to = B, step = S }} with numbers, A <= B and "
                             f"S above 0 (step 1 when left out), got {given!r}")
             return []
         start, stop, step = numbers
         count = int((stop - start) / step + 1e-9) + 1
         if count > MOST_VALUES:
-            problems.append(f"sweep {path!r}: {count} values; at most {MOST_VALUES}")
+            problems.append(f"{path!r}: {count} values; at most {MOST_VALUES}")
             return []
         whole = all(isinstance(v, int) for v in (start, stop, step))
         return [start + i * step if whole else round(start + i * step, 10) for i in range(count)]
-    problems.append(f"sweep {path!r}: give a list of values or a range {{ from = A, to = B, step = S }}, "
+    problems.append(f"{path!r}: give a list of values or a range {{ from = A, to = B, step = S }}, "
                     f"got {given!r}")
     return []
+
+
+def canonical(path: str) -> str:
+    """A path as one text, whether or not it names scenario.toml."""
+    return path if ":" in path else f"scenario.toml:{path}"
+
+
+def axes_of(table: Any, where: str, names: list[str], bad: Callable[[str], None]) -> list[list[tuple[str, Any]]]:
+    """Each path of a table of path = values ([lab.sweep], [lab.tune.search]) with its values, each checked in every
+    scenario: the path exists, the value is of its kind, and the scenario's loader takes the value alone."""
+    if not isinstance(table, dict):
+        bad(f"{where} must be a table of path = values, got {table!r}")
+        return []
+    axes: list[list[tuple[str, Any]]] = []
+    seen: set[str] = set()
+    for text_path, given in table.items():
+        if canonical(text_path) in seen:
+            bad(f"{where}: {text_path!r} is given twice (with and without scenario.toml:)")
+            continue
+        seen.add(canonical(text_path))
+        said: list[str] = []
+        values = values_of(text_path, given, said)
+        for problem in said:
+            bad(f"{where} {problem}")
+        try:
+            dp = parse_path(text_path)
+        except PathError as exc:
+            bad(f"{where}: {exc}")
+            continue
+        ok = bool(values)
+        for n in names:
+            try:
+                now = value_at(source_of(n), dp)
+                values = [checked(dp, now, v) for v in values]
+            except PathError as exc:
+                bad(f"{where} in {n!r}: {exc}")
+                ok = False
+                continue
+            for v in values:  # each value alone, as the scenario's own loader checks it
+                try:
+                    variant(n, [(text_path, v)])
+                except (PathError, ScenarioError) as exc:
+                    bad(f"{where} in {n!r}: " + "; ".join(getattr(exc, "problems", [str(exc)])))
+                    ok = False
+        if ok:
+            axes.append([(text_path, v) for v in values])
+    return axes
+
+
+def tune_of(raw: Any, names: list[str], sc: Any, pairings: list[tuple[tuple[str, str], ...]], games: int,
+            bad: Callable[[str], None]) -> Tune | None:
+    """[lab.tune], checked (None when the spec has none)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        bad(f"[lab.tune] must be a table, got {raw!r}")
+        return None
+    for key in sorted(set(raw) - TUNE_KEYS):
+        bad(f"[lab.tune] unknown key {key!r} (known: {', '.join(sorted(TUNE_KEYS))})")
+    camps = rulesets.of(sc).score_sides(sc)
+    targets = (*(f"wins.{c}" for c in camps), *TARGETS)
+    target = raw.get("target")
+    if target not in targets:
+        bad(f"[lab.tune] target must be one of {', '.join(targets)}, got {target!r}")
+
+    def number(key: str, default: float | None, lo: float) -> float:
+        v = raw.get(key, default)
+        if not isinstance(v, int | float) or isinstance(v, bool) or v < lo:
+            bad(f"[lab.tune] {key} must be a number of at least {lo:g}, got {v!r}")
+            return lo
+        return float(v)
+
+    def count(key: str, default: int, lo: int, hi: int) -> int:
+        v = raw.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            bad(f"[lab.tune] {key} must be a whole number from {lo} to {hi}, got {v!r}")
+            return lo
+        return v
+
+    goal = number("goal", None, -1e12)
+    tolerance = number("tolerance", 0.0, 0.0)
+    scenario = raw.get("scenario", names[0])
+    if scenario not in names:
+        bad(f"[lab.tune] scenario {scenario!r} is not one of [lab] scenarios ({', '.join(names)})")
+        scenario = names[0]
+    bots = raw.get("bots")
+    if bots is None:
+        chosen = pairings[0] if pairings else ()
+    elif isinstance(bots, dict) and pairings and all(isinstance(v, str) for v in bots.values()):
+        chosen = tuple((s, str(bots.get(s, "random"))) for s, _ in pairings[0])
+        for side in sorted(set(bots) - {s for s, _ in pairings[0]}):
+            bad(f"[lab.tune] bots: {side!r} is not a side")
+        for side, kind in bots.items():
+            problem = bot_problem(kind) or (f"{kind!r} searches for a time: give it rollouts" if timed(kind) else "")
+            if problem:
+                bad(f"[lab.tune] bots: {side}: {problem}")
+    else:
+        bad(f"[lab.tune] bots must be a table of side = bot, got {bots!r}")
+        chosen = ()
+    axes = axes_of(raw.get("search", {}), "[lab.tune.search]", [scenario], bad)
+    if not axes:
+        bad("[lab.tune.search]: name at least one path to search, with its candidate values")
+    return Tune(str(target), goal, tolerance, count("trials", 30, 1, 10_000), count("games", games, 1, MOST_GAMES),
+                count("confirm", 1000, 1, MOST_GAMES), scenario, chosen,
+                tuple((axis[0][0], tuple(v for _, v in axis)) for axis in axes))
 
 
 def read_spec(path: Path) -> Spec:
@@ -226,35 +356,8 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
         if len(set(pairings)) != len(pairings):
             bad("[[lab.pairing]]: a pairing is given twice")
 
-    sweep = lab.get("sweep", {})
-    if not isinstance(sweep, dict):
-        bad(f"[lab.sweep] must be a table of path = values, got {sweep!r}")
-        sweep = {}
-    axes: list[list[tuple[str, Any]]] = []
-    for text_path, given in sweep.items():
-        values = values_of(text_path, given, problems)
-        try:
-            dp = parse_path(text_path)
-        except PathError as exc:
-            bad(str(exc))
-            continue
-        ok = True
-        for n in names:
-            try:
-                now = value_at(source_of(n), dp)
-                values = [checked(dp, now, v) for v in values]
-            except PathError as exc:
-                bad(f"[lab.sweep] in {n!r}: {exc}")
-                ok = False
-                continue
-            for v in values:  # each value alone, as the scenario's own loader checks it
-                try:
-                    variant(n, [(text_path, v)])
-                except (PathError, ScenarioError) as exc:
-                    bad(f"[lab.sweep] in {n!r}: " + "; ".join(getattr(exc, "problems", [str(exc)])))
-                    ok = False
-        if ok:
-            axes.append([(text_path, v) for v in values])
+    axes = axes_of(lab.get("sweep", {}), "[lab.sweep]", names, bad)
+    tune = tune_of(lab.get("tune"), names, loaded[names[0]], pairings, games, bad)
     size = len(names) * max(1, len(pairings))
     for axis in axes:
         size *= len(axis)
@@ -264,4 +367,5 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
         raise LabSpecError(problems)
     cells = tuple(cell_of(seed, n, bots, tuple(changes))
                   for n in names for bots in pairings for changes in itertools.product(*axes))
-    return Spec(name.strip(), seed, games, chunk, dict(params), sides, tuple(sweep), cells, text)
+    return Spec(name.strip(), seed, games, chunk, dict(params), sides, tuple(axis[0][0] for axis in axes), cells,
+                text, tune)
