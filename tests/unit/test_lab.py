@@ -331,3 +331,56 @@ def test_a_tune_compares_candidates_on_the_same_seeds_and_confirms_the_best_on_f
     metric, ci = measure(cell_metrics(games, ("allies", "axis")), "wins.allies")
     assert got["confirmed"]["metric"] == metric and got["confirmed"]["ci95"] == ci
     assert got["confirmed"]["within_tolerance"] == (abs(metric - 0.5) <= 0.05)  # type: ignore[operator]
+
+
+# ----- calibration -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("scenario", "outcome"), [
+    ("caen", "Allied Operational Victory"), ("lorraine", "Allied Tactical Victory"),
+    ("norway", "German Tactical Victory"), ("kampen", "Germany: clear victory"),
+    ("narvik", "German marginal victory")])
+def test_every_bundled_scenario_states_its_historical_result_among_its_outcome_levels(scenario: str,
+                                                                                      outcome: str) -> None:
+    from warroom import rulesets
+    from warroom.lab.calibration import historical
+    from warroom.scenarios import load_game
+
+    sc = load_game(scenario)
+    got = historical(DATA / scenario, sc)
+    assert got is not None and got["outcome"] == outcome and got["source"]
+    assert outcome in rulesets.of(sc).levels(sc)  # type: ignore[misc]
+
+
+def test_a_historical_result_that_is_no_outcome_level_is_named(tmp_path: Path) -> None:
+    import shutil
+
+    from warroom.core.errors import ScenarioError
+    from warroom.lab.calibration import historical
+    from warroom.scenarios.loader import load_game_path
+
+    folder = tmp_path / "lorraine"
+    shutil.copytree(DATA / "lorraine", folder)
+    text = (folder / "scenario.toml").read_text(encoding="utf-8")
+    (folder / "scenario.toml").write_text(text.replace('outcome = "Allied Tactical Victory"',
+                                                       'outcome = "Allied Triumph"'), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="'Allied Triumph' is not one of its outcome levels \\(Allied Strategic"):
+        historical(folder, load_game_path(folder))
+    (folder / "scenario.toml").write_text(text.replace("historical = {", "historical_not = {"), encoding="utf-8")
+    assert historical(folder, load_game_path(folder)) is None
+
+
+def test_the_report_says_how_often_each_pairing_reproduces_history(tmp_path: Path) -> None:
+    from warroom.lab.report import build
+
+    text = SPEC.replace('"scenario.toml:rules.stacking" = [2, 3]', '"scenario.toml:rules.stacking" = [0, 2]')
+    spec = read_spec(spec_file(tmp_path, games=8, chunk=8, text=text))
+    run(spec, Store.open(tmp_path / "out", spec))
+    got = build(tmp_path / "out")
+    for c in got["cells"]:
+        games = Store(tmp_path / "out").games(c["id"]).column("outcome").to_pylist()
+        past = c["metrics"]["historical"]
+        assert past["outcome"] == "Allied Tactical Victory"
+        assert past["count"] == games.count("Allied Tactical Victory") and past["rate"] == round(past["count"] / 8, 4)
+    assert [c["published"] for c in got["cells"]] == [True, False]  # Lorraine's own stacking is 0 (no limit)
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    section = page[page.index("Calibration against history"):page.index("Every cell")]
+    assert section.count("<tr><td") == 1 and "Allied Tactical Victory" in section

@@ -129,6 +129,12 @@ def report(
                       num(m["margin"]), num(m["length"]), num(m["decided_share"]), num(m["lead_changes"]),
                       num(m["drama"]))
     out.print(table)
+    for c in got["cells"]:
+        past = c["metrics"].get("historical")
+        if past is not None and c["published"]:
+            out.print(f"history: {c['scenario']}, {' v '.join(c['bots'].values())}: the real result "
+                      f"({past['outcome']}) in {past['rate']:.1%} of games ({past['ci95'][0]:.1%}–"
+                      f"{past['ci95'][1]:.1%})", markup=False)
     out.print("balance: 1 less the gap between the win rates; decided: the share of the game after which the "
               "winner always led; leads: lead changes a game; drama: the winner's worst deficit")
     out.print(f"report.html, metrics.json and games.parquet written to {escape(str(folder))}")

@@ -321,6 +321,7 @@ def simulate(
 def validate(path: Annotated[Path, typer.Argument(
         help="a scenario TOML file or folder, a bundled scenario's name, or a balance-lab sweep spec")]) -> None:
     """Check a scenario (or a lab sweep spec) and print every problem found."""
+    from warroom.lab.calibration import historical
     from warroom.lab.spec import is_spec
 
     if not path.exists() and str(path) in bundled_ids(drafts=True):  # a bundled scenario by its name
@@ -338,8 +339,15 @@ def validate(path: Annotated[Path, typer.Argument(
             err.print(f"  - {p}", markup=False)
         raise typer.Exit(1) from exc
     system = rulesets.of(sc)
+    try:
+        past = historical(path, sc)
+    except ScenarioError as exc:
+        err.print(f"[bold red]{escape(str(path))}: {len(exc.problems)} problem(s)[/bold red]")
+        for p in exc.problems:
+            err.print(f"  - {p}", markup=False)
+        raise typer.Exit(1) from exc
     out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {system.facts(sc)}, {system.assumptions(sc)} recorded "
-              "assumptions", markup=False)
+              "assumptions" + (f"; historical result: {past['outcome']}" if past else ""), markup=False)
 
 
 SERVE_HELP = (

@@ -242,6 +242,24 @@ def budget(kind: str) -> int | None:
     return int(spend) if spend.isdigit() else None
 
 
+def calibration(report: dict[str, Any]) -> str:
+    """How often each pairing reproduces the real campaign's result, in the cells that play a scenario as it is
+    published (every swept value its own), where the scenario states it."""
+    rows = [c for c in report["cells"] if "historical" in c["metrics"] and c.get("published")]
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td class='l'>{html.escape(c['scenario'])}</td><td class='l'>{html.escape(bots_of(c))}</td>"
+        f"<td class='l'>{html.escape(c['metrics']['historical']['outcome'])}</td>"
+        f"<td>{c['metrics']['historical']['rate']:.1%}<br><small>{c['metrics']['historical']['ci95'][0]:.1%}–"
+        f"{c['metrics']['historical']['ci95'][1]:.1%}</small></td><td>{c['metrics']['games']:,}</td></tr>"
+        for c in rows)
+    return ("<h2>Calibration against history</h2><p class='note'>How often each pairing reproduces the real "
+            "campaign's result (the scenario states it as data), with the scenario as published.</p><table><thead>"
+            "<tr><th class='l'>scenario</th><th class='l'>bots</th><th class='l'>historical result</th>"
+            f"<th>reproduced</th><th>games</th></tr></thead><tbody>{body}</tbody></table>")
+
+
 def table(report: dict[str, Any]) -> str:
     camps = report["camps"]
     heads = ["scenario", "bots", *map(label, report["swept"]), "games", f"{camps[0]} win", f"{camps[1]} win",
@@ -290,6 +308,7 @@ def page(report: dict[str, Any]) -> str:
             body.append(f"<h2>{title}</h2><div class='plots'>"
                         + "".join(f"<figure>{s}<figcaption>{html.escape(cap)}</figcaption></figure>"
                                   for s, cap in plots) + "</div>")
+    body.append(calibration(report))
     body += ["<h2>Every cell</h2>",
              f"<p class='note'>Rates with their 95 % Wilson interval; means with a 95 % normal interval. Balance: 1 "
              f"less the gap between {html.escape(whose(camps[0]))} and {html.escape(whose(camps[1]))} win rates. "

@@ -14,9 +14,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from warroom import rulesets
+from warroom.lab.calibration import historical
 from warroom.lab.html import page
-from warroom.lab.metrics import cell_metrics
-from warroom.lab.overrides import source_of
+from warroom.lab.metrics import cell_metrics, rate
+from warroom.lab.overrides import parse_path, source_of, value_at
 from warroom.lab.store import LabStoreError, Store
 from warroom.scenarios.loader import load_game_path
 
@@ -31,12 +32,24 @@ def build(folder: Path) -> dict[str, Any]:
         raise LabStoreError(f"{folder}: its first scenario cannot be loaded ({exc})") from exc
     camps = rulesets.of(sc).score_sides(sc)
     swept = list(lab.get("sweep", {}))
+    history: dict[str, dict[str, str] | None] = {}
+    for name in {c["scenario"] for c in cells}:
+        try:
+            source = source_of(name)
+            history[name] = historical(source, load_game_path(source))
+        except ValueError:
+            history[name] = None
     report: dict[str, Any] = {"name": lab.get("name", folder.name), "seed": lab.get("seed", 0),
                               "games_a_cell": lab.get("games"), "camps": list(camps), "swept": swept, "cells": []}
     tables = []
     for c in cells:
         games = store.games(c["id"])
-        report["cells"].append({**c, "metrics": cell_metrics(games, camps)})
+        metrics = cell_metrics(games, camps)
+        past = history.get(c["scenario"])
+        if past is not None:
+            seen = sum(1 for o in games.column("outcome").to_pylist() if o == past["outcome"])
+            metrics["historical"] = {"outcome": past["outcome"], **rate(seen, games.num_rows)}
+        report["cells"].append({**c, "published": published(c), "metrics": metrics})
         if games.num_rows:
             n = games.num_rows
             extra = {"cell": [c["id"]] * n, "scenario": [c["scenario"]] * n,
@@ -50,6 +63,15 @@ def build(folder: Path) -> dict[str, Any]:
         _atomic(folder / "games.parquet", lambda p: pq.write_table(everything, p))
     _atomic(folder / "report.html", lambda p: p.write_text(page(report), encoding="utf-8"))
     return report
+
+
+def published(cell: dict[str, Any]) -> bool:
+    """Whether a cell plays its scenario as published: every swept value the scenario's own."""
+    try:
+        source = source_of(cell["scenario"])
+        return all(value_at(source, parse_path(p)) == v for p, v in cell["changes"].items())
+    except ValueError:
+        return False
 
 
 def _atomic(path: Path, write: Any) -> None:

@@ -61,6 +61,17 @@ def value(st: FirestormState) -> dict[str, float]:
     return standing_of(st.sc, st.total_vp(a) - st.total_vp(b))
 
 
+def levels(sc: FirestormScenario) -> tuple[str, ...]:
+    """Every outcome label (`outcome_label_of`) from the first side's greatest victory to the second side's."""
+    a, b = sc.sides
+    ranked = [level for _, level in sorted(sc.rules.thresholds, key=lambda t: -t[0])]
+
+    def adjective(side: str) -> str:
+        return sc.side_adjectives.get(side, sc.side_names[side])
+
+    return (*(f"{adjective(a)} {lv}" for lv in ranked), "Draw", *(f"{adjective(b)} {lv}" for lv in reversed(ranked)))
+
+
 def lead(st: FirestormState) -> float:
     a, b = st.sc.sides
     return lead_of(st.sc, st.total_vp(a) - st.total_vp(b))
@@ -107,6 +118,7 @@ SYSTEM = RuleSystem(
     capabilities=frozenset({Capability.TABLETOP, Capability.PARKED, Capability.CLUB}),
     value=value,
     lead=lead,
+    levels=levels,
     encoding=encoding,
     kernel=kernel_of,
     fast_game="warroom.ai.firestorm_kernel_bot:game",
