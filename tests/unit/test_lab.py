@@ -384,3 +384,9 @@ def test_the_report_says_how_often_each_pairing_reproduces_history(tmp_path: Pat
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     section = page[page.index("Calibration against history"):page.index("Every cell")]
     assert section.count("<tr><td") == 1 and "Allied Tactical Victory" in section
+
+
+@pytest.mark.parametrize("spec", sorted(p.name for p in (Path(__file__).parents[2] / "docs" / "lab").glob("*.toml")))
+def test_the_documented_specs_are_valid(spec: str) -> None:
+    got = read_spec(Path(__file__).parents[2] / "docs" / "lab" / spec)
+    assert got.cells and (got.tune is not None) == spec.endswith("-tune.toml")
