@@ -64,13 +64,14 @@ def test_the_report_shows_each_plot_the_sweep_calls_for_and_every_cell(browser: 
     captions = page.eval_on_selector_all("figcaption", "fs => fs.map(f => f.textContent)")
     assert [c.split(" against ")[0] for c in captions[:2]] == ["allies' win rate"] * 2
     assert any(c.startswith("allies' win rate over scenario.toml:rules.stacking and") for c in captions)
-    assert any(c.startswith("the score difference at the end") for c in captions)
+    assert any(c.startswith("the allies VP less axis VP") for c in captions)
     assert any(c.startswith("the game length in turns") for c in captions)
     assert any(c.startswith("skill matrix") for c in captions)
     assert any(c.startswith("skill trace") for c in captions)
     sizes = page.eval_on_selector_all("figure svg", "ss => ss.map(s => s.getBoundingClientRect().width)")
     assert len(sizes) == len(captions) == 7 and all(w > 150 for w in sizes)
-    assert page.locator("tbody tr").count() == 16
+    assert page.locator("table").last.locator("tbody tr").count() == 16  # every cell
+    assert page.locator("table").first.locator("tbody tr").count() == 4  # history: each pairing, as published
     lines = page.eval_on_selector_all("figure:first-child svg g[id^='line2d']", "ls => ls.length")
     assert lines >= 4  # a line for each pairing
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)

@@ -135,7 +135,7 @@ axis = "mcts:1.5s"
                   "allies: unknown bot 'genius'", "no key 'stackin' in rules",
                   "axis: 'mcts:1.5s' searches for a time, so its games would depend on the machine's speed",
                   "'three' is a text, but the scenario has a whole number there",
-                  "a range is { from = A, to = B, step = S } with numbers, A <= B"]:
+                  "a range is { from = A, to = B, step = S } with finite numbers, A <= B"]:
         assert words in said, (words, said)
     got = problems(tmp_path, SPEC.format(games=4, chunk=2).replace("[2, 3]", "[2, -1]"))
     assert got == [f"{tmp_path / 'bad.toml'}: [lab.sweep] in 'lorraine': with scenario.toml:rules.stacking = -1: "
@@ -226,12 +226,13 @@ def test_a_cells_games_do_not_depend_on_the_chunk_size_or_the_workers(tmp_path_f
 def test_a_run_stores_each_task_and_goes_on_from_what_is_stored(tmp_path: Path) -> None:
     spec = read_spec(spec_file(tmp_path, games=6, chunk=4))
     store = Store.open(tmp_path / "out", spec)
-    assert [(t.start, t.stop) for t in tasks(spec, store)] == [(0, 4), (4, 6), (0, 4), (4, 6)]
+    assert [(t.cell.id, t.start, t.stop) for t in tasks(spec, store)] == [  # every cell's first chunk, then the rest
+        (spec.cells[0].id, 0, 4), (spec.cells[1].id, 0, 4), (spec.cells[0].id, 4, 6), (spec.cells[1].id, 4, 6)]
     first = tasks(spec, store)[0]
     store.put(first.cell, first.start, first.stop, play_task(first.cell, 0, 4, {}))
     assert len(tasks(spec, store)) == 3
     seen: list[int] = []
-    assert run(spec, store, progress=seen.append) == 8 and seen == [2, 4, 2]  # the stored task is not played again
+    assert run(spec, store, progress=seen.append) == 8 and seen == [4, 2, 2]  # the stored task is not played again
     assert run(spec, store) == 0
     table = pq.read_table(tmp_path / "out" / "parts" / first.cell.id / "000000000-000000004.parquet")
     assert table.schema == SCHEMA and table.num_rows == 4
@@ -390,3 +391,132 @@ def test_the_report_says_how_often_each_pairing_reproduces_history(tmp_path: Pat
 def test_the_documented_specs_are_valid(spec: str) -> None:
     got = read_spec(Path(__file__).parents[2] / "docs" / "lab" / spec)
     assert got.cells and (got.tune is not None) == spec.endswith("-tune.toml")
+
+
+def test_the_spec_refuses_what_would_make_cells_lie_or_the_sweep_unbounded(tmp_path: Path) -> None:
+    base = SPEC.format(games=4, chunk=2)
+    said = "\n".join(problems(tmp_path, base.replace("[2, 3]", "[2, 2, 3]")))
+    assert "'scenario.toml:rules.stacking': 2 given more than once" in said
+    said = "\n".join(problems(tmp_path, base.replace("[2, 3]", "{ from = 0, to = inf }")))
+    assert "with finite numbers" in said
+    said = "\n".join(problems(tmp_path, base.replace("[2, 3]", "{ from = 0, to = 1e300, step = 1e-300 }")))
+    assert "more than 1000 values" in said
+    said = "\n".join(problems(tmp_path, base.replace('"scenario.toml:rules.stacking" = [2, 3]',
+                                                      "rules.stacking = [2, 3]")))
+    assert "reads as a table (stacking): a path with dots must be quoted" in said
+    said = "\n".join(problems(tmp_path, base.replace("seed = 3", 'seed = 3\nparams = { mod = "gw" }')))
+    assert "'mod' is not a parameter of the Firestorm campaign system (its parameters: mode" in said
+    more = '\n[[lab.pairing]]\nallies = "random"\n\n[[lab.pairing]]\naxis = "heuristic"\n'
+    said = "\n".join(problems(tmp_path, base.replace("games = 4", "games = 10000000").replace(
+        "[2, 3]", "{ from = 0, to = 39 }").replace("[lab.sweep]", more + "\n[lab.sweep]")))
+    assert "the sweep makes 1,200,000,000 games; at most 1,000,000,000" in said
+    kampen = ('[lab]\nscenarios = ["kampen"]\ngames = 2\nparams = { seats = 2 }\n[[lab.pairing]]\n'
+              'germany = "random"\nnorway = "heuristic"\nallies = "random"\n')
+    said = "\n".join(problems(tmp_path, kampen))
+    assert "allies is decided by norway's player in these games (one person holds both)" in said
+    path = tmp_path / "two.toml"
+    path.write_text(kampen.replace('allies = "random"\n', ""), encoding="utf-8")
+    assert read_spec(path).cells[0].bots == (("germany", "random"), ("norway", "heuristic"), ("allies", "heuristic"))
+
+
+def test_a_scenario_path_in_a_spec_is_read_from_the_specs_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    shutil.copytree(DATA / "lorraine", tmp_path / "mine")
+    (tmp_path / "sub").mkdir()
+    spec = tmp_path / "sub" / "spec.toml"
+    spec.write_text(SPEC.format(games=2, chunk=2).replace('["lorraine"]', '["../mine"]'), encoding="utf-8")
+    monkeypatch.chdir(tmp_path.parent)  # run from elsewhere: the same scenario
+    got = read_spec(spec)
+    assert got.cells[0].scenario == str((tmp_path / "mine").resolve())
+
+
+# ----- what goes wrong, said -------------------------------------------------------------------------------
+def test_a_game_that_fails_is_named_with_its_cell_and_seed_and_what_was_stored_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import warroom.lab.run as lab_run
+    from warroom.lab.run import LabRunError
+
+    spec = read_spec(spec_file(tmp_path, games=4, chunk=2))
+    store = Store.open(tmp_path / "out", spec)
+    real = lab_run.play_summary
+
+    def broken(scenario: str, seed: int, *args: Any) -> Any:
+        if seed == game_seed(spec.cells[1].seed, 3):
+            raise IndexError("list index out of range")
+        return real(scenario, seed, *args)
+
+    monkeypatch.setattr(lab_run, "play_summary", broken)
+    with pytest.raises(LabRunError, match=rf"game 3 of cell {spec.cells[1].id} \(lorraine, allies heuristic, axis "
+                                          rf"random, scenario.toml:rules.stacking = 3; seed \d+\) failed: IndexError"):
+        run(spec, store)
+    assert sum(len(store.done(c)) for c in spec.cells) == 3  # the tasks before it are kept
+
+
+def test_errors_cross_from_a_worker_process_whole() -> None:
+    import pickle
+
+    from warroom.core.errors import ScenarioError
+    from warroom.lab.spec import LabSpecError
+
+    for kind in (ScenarioError, LabSpecError):
+        again = pickle.loads(pickle.dumps(kind(["first problem", "second"])))
+        assert again.problems == ["first problem", "second"] and str(again) == "first problem\nsecond"
+
+
+def test_a_damaged_part_is_named_by_the_report_and_played_again_by_the_run(tmp_path: Path) -> None:
+    from warroom.lab.report import build
+
+    spec = read_spec(spec_file(tmp_path, games=4, chunk=2))
+    store = Store.open(tmp_path / "out", spec)
+    run(spec, store)
+    part = tmp_path / "out" / "parts" / spec.cells[0].id / "000000002-000000004.parquet"
+    whole = part.read_bytes()
+    part.write_bytes(whole[:100])
+    with pytest.raises(LabStoreError, match=r"000000002-000000004.parquet is damaged .*: delete it and run the sweep "
+                                            "again"):
+        build(tmp_path / "out")
+    assert store.done(spec.cells[0]) == {(0, 2)}  # not counted as stored: played again
+    assert run(spec, store) == 2 and pq.read_table(part).num_rows == 2
+
+
+def test_a_folder_whose_scenario_data_changed_or_that_another_run_holds_is_refused(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(DATA / "lorraine", tmp_path / "mine")
+    spec_path = spec_file(tmp_path, text=SPEC.replace('["lorraine"]', '["mine"]'))
+    spec = read_spec(spec_path)
+    store = Store.open(tmp_path / "out", spec)
+    with store.running(), pytest.raises(LabStoreError, match="another `lab run` is using"):
+        run(spec, Store.open(tmp_path / "out", spec))
+    text = (tmp_path / "mine" / "scenario.toml").read_text(encoding="utf-8")
+    (tmp_path / "mine" / "scenario.toml").write_text(text + "\n# edited\n", encoding="utf-8")
+    with pytest.raises(LabStoreError, match=r"changed since the games in .* were played: its games would mix two"):
+        Store.open(tmp_path / "out", read_spec(spec_path))
+
+
+def test_a_report_that_cannot_be_written_is_still_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from warroom.lab.report import build
+
+    spec = read_spec(spec_file(tmp_path, games=2, chunk=2))
+    run(spec, Store.open(tmp_path / "out", spec))
+    real = Path.write_text
+
+    def full(self: Path, *args: Any, **kwargs: Any) -> int:
+        if self.name.startswith(".metrics.json"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    said: list[str] = []
+    got = build(tmp_path / "out", said.append)
+    assert got["cells"][0]["metrics"]["games"] == 2 and len(said) == 1 and "No space left on device" in said[0]
+    assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_short_names_of_swept_paths_tell_them_apart() -> None:
+    from warroom.lab.html import label
+
+    paths = ["map.toml:area[id=A2].supply", "map.toml:area[id=A3].supply", "scenario.toml:rules.stacking"]
+    assert [label(p, paths) for p in paths] == ["area[id=A2].supply", "area[id=A3].supply", "stacking"]

@@ -94,13 +94,17 @@ def report(
 ) -> None:
     """Each cell's metrics with their 95 % intervals; writes report.html (plots and tables, readable offline),
     metrics.json and games.parquet (every game, with its cell's scenario, bots and swept values) into the folder."""
+    from warroom.lab.html import games_of, label
     from warroom.lab.report import build
     from warroom.lab.store import LabStoreError
 
+    warnings: list[str] = []
     try:
-        got = build(folder)
+        got = build(folder, warnings.append)
     except LabStoreError as exc:
         raise fail([str(exc)], "no report") from exc
+    for w in warnings:  # what could not be written: the report is still shown
+        err.print(f"warning: {w}", markup=False)
     if as_json:
         typer.echo(json.dumps(got, indent=1, ensure_ascii=False))
         return
@@ -109,13 +113,13 @@ def report(
     table = Table(title=f"{got['name']}: {sum(c['metrics']['games'] for c in got['cells']):,} games "
                         f"(95 % intervals: in parentheses for rates, ± for means)", title_justify="left")
     heads = [*(["scenario"] if len(scenarios) > 1 else []), "bots",
-             *(p.rpartition(":")[2].rpartition(".")[2] for p in got["swept"]), "games", f"{camps[0]} win",
+             *(label(p, got["swept"]) for p in got["swept"]), "games", f"{camps[0]} win",
              f"{camps[1]} win", "draw", "balance", "margin", "turns", "decided", "leads", "drama"]
     for head in heads:
         table.add_column(head, justify="left" if head in ("scenario", "bots") else "right")
 
     def pct(r: dict[str, Any]) -> str:
-        return f"{r['rate']:.0%} ({r['ci95'][0]:.0%}–{r['ci95'][1]:.0%})"
+        return "–" if r["rate"] is None else f"{r['rate']:.0%} ({r['ci95'][0]:.0%}–{r['ci95'][1]:.0%})"
 
     def num(m: dict[str, Any]) -> str:
         return "–" if m["mean"] is None else f"{m['mean']:.3g}±{(m['ci95'][1] - m['ci95'][0]) / 2:.2g}"
@@ -123,7 +127,7 @@ def report(
     for c in got["cells"]:
         m = c["metrics"]
         table.add_row(*([c["scenario"]] if len(scenarios) > 1 else []), " v ".join(c["bots"].values()),
-                      *(str(c["changes"].get(p, "")) for p in got["swept"]), f"{m['games']:,}",
+                      *(str(c["changes"].get(p, "")) for p in got["swept"]), games_of(got, m),
                       pct(m["wins"][camps[0]]), pct(m["wins"][camps[1]]), pct(m["wins"]["draw"]),
                       "–" if m["balance"]["value"] is None else f"{m['balance']['value']:.2f}",
                       num(m["margin"]), num(m["length"]), num(m["decided_share"]), num(m["lead_changes"]),
@@ -131,13 +135,14 @@ def report(
     out.print(table)
     for c in got["cells"]:
         past = c["metrics"].get("historical")
-        if past is not None and c["published"]:
+        if past is not None and c["published"] and past["rate"] is not None:
             out.print(f"history: {c['scenario']}, {' v '.join(c['bots'].values())}: the real result "
                       f"({past['outcome']}) in {past['rate']:.1%} of games ({past['ci95'][0]:.1%}–"
                       f"{past['ci95'][1]:.1%})", markup=False)
     out.print("balance: 1 less the gap between the win rates; decided: the share of the game after which the "
               "winner always led; leads: lead changes a game; drama: the winner's worst deficit")
-    out.print(f"report.html, metrics.json and games.parquet written to {escape(str(folder))}")
+    if not warnings:
+        out.print(f"report.html, metrics.json and games.parquet written to {escape(str(folder))}")
 
 
 @lab.command()
@@ -169,8 +174,10 @@ def tune(
         err.print("interrupted: nothing was stored (a tune is short; run it again)")
         raise typer.Exit(130) from None
     table = Table(title="trials (the same seeds for each)", title_justify="left")
-    for head in ("trial", *(p.rpartition(":")[2].rpartition(".")[2] for p, _ in t.search), t.target, "95 % interval",
-                 "distance"):
+    from warroom.lab.html import label
+
+    paths = [p for p, _ in t.search]
+    for head in ("trial", *(label(p, paths) for p in paths), t.target, "95 % interval", "distance"):
         table.add_column(head, justify="right")
     for r in got["trials"]:
         table.add_row(str(r["trial"]), *(str(v) for v in r["values"].values()),

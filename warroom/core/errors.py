@@ -1,5 +1,7 @@
 """Errors raised by the engine. Every message names the rule or the input at fault."""
 
+from __future__ import annotations
+
 
 class WarroomError(Exception):
     """Base class for every error warroom raises on purpose."""
@@ -15,6 +17,9 @@ class ScenarioError(WarroomError, ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[str]]]:  # across processes, as it was
+        return (type(self), (self.problems,))
 
 
 class SaveError(WarroomError, ValueError):

@@ -49,9 +49,17 @@ def svg(fig: Figure) -> str:
     return re.sub(r'<svg([^>]*?) width="([^"]*)" height="[^"]*"', r'<svg\1 style="max-width:\2"', text, count=1)
 
 
-def label(path: str) -> str:
-    """A swept path's short name: its last key ('scenario.toml:rules.stacking' -> 'stacking')."""
-    return path.rpartition(":")[2].rpartition(".")[2]
+def label(path: str, among: Sequence[str] = ()) -> str:
+    """A swept path's short name: its last key ('scenario.toml:rules.stacking' -> 'stacking'), or as many of
+    its last keys as tell it apart from the other paths `among` ('area[id=A2].supply', 'area[id=A3].supply')."""
+    def keys(p: str) -> list[str]:
+        return p.rpartition(":")[2].split(".")
+    mine = keys(path)
+    for n in range(1, len(mine) + 1):
+        short = ".".join(mine[-n:])
+        if not any(".".join(keys(o)[-n:]) == short for o in among if o != path):
+            return short
+    return path
 
 
 def bots_of(cell: dict[str, Any]) -> str:
@@ -101,7 +109,7 @@ def rate_plots(report: dict[str, Any]) -> list[tuple[str, str]]:
         others = [p for p in report["swept"] if p != path]
 
         def line_of(c: dict[str, Any], pooled: bool, others: list[str] = others) -> str:
-            rest = "" if pooled else ", ".join(f"{label(p)} {c['changes'][p]}" for p in others)
+            rest = "" if pooled else ", ".join(f"{label(p, report['swept'])} {c['changes'][p]}" for p in others)
             return ", ".join(x for x in (c["scenario"] if several else "", bots_of(c), rest) if x)
 
         pooled = len(grouped(report["cells"], partial(line_of, pooled=False))) > MOST_LINES
@@ -118,9 +126,10 @@ def rate_plots(report: dict[str, Any]) -> list[tuple[str, str]]:
                 ax.set_xticks(pos, [str(x) for x in xs])
         ax.axhline(0.5, color="#999", lw=0.8, ls="--")
         ax.set_ylim(0, 1)
-        ax.set_xlabel(label(path))
+        ax.set_xlabel(label(path, report["swept"]))
         ax.set_ylabel(f"{camp} win rate")
-        ax.legend(fontsize="small", title="pooled over " + ", ".join(map(label, others)) if pooled else None)
+        ax.legend(fontsize="small", title="pooled over " + ", ".join(label(o, report["swept"]) for o in others)
+                  if pooled else None)
         ax.grid(alpha=0.3)
         out.append((svg(fig), f"{whose(camp)} win rate against {path}, with 95 % bands (Wilson)"))
     return out
@@ -143,8 +152,8 @@ def heat_map(report: dict[str, Any]) -> list[tuple[str, str]]:
     image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(xs)), [str(x) for x in xs])
     ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-    ax.set_xlabel(label(px))
-    ax.set_ylabel(label(py))
+    ax.set_xlabel(label(px, report["swept"]))
+    ax.set_ylabel(label(py, report["swept"]))
     for i, row in enumerate(grid):
         for j, v in enumerate(row):
             if not math.isnan(v):
@@ -158,7 +167,8 @@ def heat_map(report: dict[str, Any]) -> list[tuple[str, str]]:
 def histograms(report: dict[str, Any]) -> list[tuple[str, str]]:
     cells = report["cells"][:MOST_HISTOGRAMS]
     out = []
-    for key, what in (("margin", "score difference at the end"), ("length", "game length in turns")):
+    for key, what in (("margin", report.get("score", "score difference at the end")), ("length",
+                                                                                       "game length in turns")):
         fig = Figure(figsize=(6.4, 3.6))
         ax = fig.add_subplot()
         for c in cells:
@@ -169,8 +179,8 @@ def histograms(report: dict[str, Any]) -> list[tuple[str, str]]:
             xs = sorted(hist)
             bins = max(1, min(20, len(xs)))
             ax.hist(xs, bins=bins, weights=[hist[x] / total for x in xs], histtype="step", lw=1.5,
-                    label=", ".join(x for x in (bots_of(c), *(f"{label(p)} {c['changes'][p]}" for p in
-                                                                report["swept"])) if x))
+                    label=", ".join(x for x in (bots_of(c), *(f"{label(p, report['swept'])} {c['changes'][p]}"
+                                                                for p in report["swept"])) if x))
         ax.set_xlabel(what)
         ax.set_ylabel("share of games")
         ax.grid(alpha=0.3)
@@ -245,7 +255,8 @@ def budget(kind: str) -> int | None:
 def calibration(report: dict[str, Any]) -> str:
     """How often each pairing reproduces the real campaign's result, in the cells that play a scenario as it is
     published (every swept value its own), where the scenario states it."""
-    rows = [c for c in report["cells"] if "historical" in c["metrics"] and c.get("published")]
+    rows = [c for c in report["cells"] if "historical" in c["metrics"] and c.get("published")
+            and c["metrics"]["games"]]
     if not rows:
         return ""
     body = "".join(
@@ -260,13 +271,21 @@ def calibration(report: dict[str, Any]) -> str:
             f"<th>reproduced</th><th>games</th></tr></thead><tbody>{body}</tbody></table>")
 
 
+def games_of(report: dict[str, Any], m: dict[str, Any]) -> str:
+    """A cell's games, with the games it should have while the sweep is not finished ('450/1,000')."""
+    due = report.get("games_a_cell")
+    return f"{m['games']:,}" + (f"/{due:,}" if isinstance(due, int) and m["games"] < due else "")
+
+
 def table(report: dict[str, Any]) -> str:
     camps = report["camps"]
-    heads = ["scenario", "bots", *map(label, report["swept"]), "games", f"{camps[0]} win", f"{camps[1]} win",
-             "draw", "balance", "margin", "turns", "decided turn", "decided share", "lead changes", "drama",
-             "behind"]
+    heads = ["scenario", "bots", *(label(p, report["swept"]) for p in report["swept"]), "games", f"{camps[0]} win",
+             f"{camps[1]} win", "draw", "balance", "margin", "turns", "decided turn", "decided share", "lead changes",
+             "drama", "behind"]
 
     def pct(r: dict[str, Any]) -> str:
+        if r["rate"] is None:
+            return "–"
         return f"{r['rate']:.1%}<br><small>{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}</small>"
 
     def num(m: dict[str, Any]) -> str:
@@ -279,7 +298,7 @@ def table(report: dict[str, Any]) -> str:
         m = c["metrics"]
         bal = m["balance"]
         cells = [html.escape(c["scenario"]), html.escape(bots_of(c)),
-                 *(html.escape(str(c["changes"].get(p, ""))) for p in report["swept"]), f"{m['games']:,}",
+                 *(html.escape(str(c["changes"].get(p, ""))) for p in report["swept"]), games_of(report, m),
                  pct(m["wins"][camps[0]]), pct(m["wins"][camps[1]]), pct(m["wins"]["draw"]),
                  "–" if bal["value"] is None else f"{bal['value']:.2f}<br><small>{bal['ci95'][0]:.2f}–"
                                                   f"{bal['ci95'][1]:.2f}</small>",

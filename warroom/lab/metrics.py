@@ -37,7 +37,10 @@ def mean_ci(values: Sequence[float]) -> dict[str, Any]:
 
 
 def rate(count: int, n: int) -> dict[str, Any]:
-    return {"count": count, "rate": round(count / n, 4) if n else 0.0, "ci95": list(wilson(count, n))}
+    """A share with its Wilson interval (none of either without games)."""
+    if not n:
+        return {"count": count, "rate": None, "ci95": [None, None]}
+    return {"count": count, "rate": round(count / n, 4), "ci95": list(wilson(count, n))}
 
 
 def balance(wins_a: int, wins_b: int, n: int) -> dict[str, Any]:
@@ -82,7 +85,7 @@ def cell_metrics(games: pa.Table, camps: tuple[str, str]) -> dict[str, Any]:
         "wins": {**{c: rate(wins[c], n) for c in camps}, "draw": rate(draws, n)},
         "balance": balance(wins[camps[0]], wins[camps[1]], n),
         "margin": {**mean_ci(cols["diff"]),
-                   "percentiles": {str(q): percentile(diffs, q / 100) for q in (5, 25, 50, 75, 95)},
+                   "percentiles": {str(q): percentile(diffs, q / 100) if n else None for q in (5, 25, 50, 75, 95)},
                    "histogram": counts(cols["diff"])},
         "length": {**mean_ci(cols["turns"]), "histogram": counts(cols["turns"])},
         "decided_turn": mean_ci([d for d, _ in decided]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,14 @@ from warroom.lab.calibration import historical
 from warroom.lab.html import page
 from warroom.lab.metrics import cell_metrics, rate
 from warroom.lab.overrides import parse_path, source_of, value_at
-from warroom.lab.store import LabStoreError, Store
+from warroom.lab.store import LabStoreError, Store, forget
 from warroom.scenarios.loader import load_game_path
 
 
-def build(folder: Path) -> dict[str, Any]:
-    """The report of the sweep stored in `folder` (the games stored so far), written beside them."""
+def build(folder: Path, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The report of the sweep stored in `folder` (the games stored so far), written beside them. A file that
+    cannot be written (a read-only folder, a full disk) is said to `warn` (else raised): the report is still
+    returned, and the stored games are never touched."""
     store, text, cells = Store.existing(folder)
     lab = tomllib.loads(text).get("lab", {})
     try:
@@ -39,9 +42,27 @@ def build(folder: Path) -> dict[str, Any]:
             history[name] = historical(source, load_game_path(source))
         except ValueError:
             history[name] = None
+    system = rulesets.of(sc)
     report: dict[str, Any] = {"name": lab.get("name", folder.name), "seed": lab.get("seed", 0),
-                              "games_a_cell": lab.get("games"), "camps": list(camps), "swept": swept, "cells": []}
-    tables = []
+                              "games_a_cell": lab.get("games"), "camps": list(camps), "swept": swept,
+                              "score": system.score_label or f"{camps[0]} VP less {camps[1]} VP", "cells": []}
+    games_file = folder / "games.parquet"
+    tmp = games_file.with_name(f".games.parquet.{os.getpid()}.tmp")
+    writer: pq.ParquetWriter | None = None
+    schemas: list[pa.Schema] = []
+    failed: list[str] = []
+
+    def write_games(table: pa.Table) -> None:  # one cell at a time: memory stays with one cell's games
+        nonlocal writer
+        if failed:
+            return
+        try:
+            if writer is None:
+                schemas.append(table.schema)
+                writer = pq.ParquetWriter(tmp, table.schema)
+            writer.write_table(table.cast(schemas[0]))
+        except (OSError, pa.ArrowException) as exc:
+            failed.append(f"cannot write {games_file} ({exc})")
     for c in cells:
         games = store.games(c["id"])
         metrics = cell_metrics(games, camps)
@@ -55,13 +76,28 @@ def build(folder: Path) -> dict[str, Any]:
             extra = {"cell": [c["id"]] * n, "scenario": [c["scenario"]] * n,
                      "bots": [json.dumps(c["bots"], sort_keys=True)] * n,
                      **{path: [c["changes"].get(path)] * n for path in swept}}
-            tables.append(pa.table({**extra, **games.to_pydict()}))
-    _atomic(folder / "metrics.json", lambda p: p.write_text(json.dumps(report, indent=1, ensure_ascii=False),
-                                                            encoding="utf-8"))
-    if tables:
-        everything = pa.concat_tables(tables, promote_options="default")
-        _atomic(folder / "games.parquet", lambda p: pq.write_table(everything, p))
-    _atomic(folder / "report.html", lambda p: p.write_text(page(report), encoding="utf-8"))
+            write_games(pa.table({**extra, **games.to_pydict()}))
+        del games
+    if writer is not None:
+        try:
+            writer.close()
+            if not failed:
+                os.replace(tmp, games_file)
+        except OSError as exc:
+            failed.append(f"cannot write {games_file} ({exc.strerror or exc})")
+    if failed:
+        forget(tmp)
+    for name, write in (("metrics.json", lambda p: p.write_text(json.dumps(report, indent=1, ensure_ascii=False),
+                                                                encoding="utf-8")),
+                        ("report.html", lambda p: p.write_text(page(report), encoding="utf-8"))):
+        try:
+            _atomic(folder / name, write)
+        except LabStoreError as exc:
+            failed.append(str(exc))
+    for problem in failed:
+        if warn is None:
+            raise LabStoreError(problem)
+        warn(problem)
     return report
 
 
@@ -75,10 +111,10 @@ def published(cell: dict[str, Any]) -> bool:
 
 
 def _atomic(path: Path, write: Any) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         write(tmp)
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        forget(tmp)
         raise LabStoreError(f"cannot write {path} ({exc.strerror or exc}); the stored games are kept") from exc

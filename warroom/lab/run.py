@@ -7,16 +7,21 @@ it stored. A game is `sim.runner.play_summary` with the cell's scenario variant,
 from __future__ import annotations
 
 import json
+import os
 import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from warroom import rulesets
-from warroom.core.errors import WarroomError
-from warroom.lab.overrides import variant
+from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError
+from warroom.lab.overrides import PathError, variant
 from warroom.lab.spec import Cell, Spec
 from warroom.lab.store import Store
 from warroom.sim.runner import game_seed, play_summary
@@ -37,14 +42,13 @@ class Task:
 
 
 def tasks(spec: Spec, store: Store) -> list[Task]:
-    """The tasks still to play: every cell's games in chunks, less those stored."""
-    out = []
-    for cell in spec.cells:
-        stored = store.done(cell)
-        for start in range(0, spec.games, spec.chunk):
-            stop = min(spec.games, start + spec.chunk)
-            if (start, stop) not in stored:
-                out.append(Task(cell, start, stop))
+    """The tasks still to play, less those stored: every cell's first chunk of games, then every cell's second,
+    and so on, so that a sweep stopped early has games in every cell."""
+    stored = {cell.id: store.done(cell) for cell in spec.cells}
+    out: list[Task] = []
+    for start in range(0, spec.games, spec.chunk):
+        stop = min(spec.games, start + spec.chunk)
+        out.extend(Task(cell, start, stop) for cell in spec.cells if (start, stop) not in stored[cell.id])
     return out
 
 
@@ -68,19 +72,29 @@ def lead_metrics(trace: tuple[float, ...], sign: int) -> tuple[int, int | None, 
     return changes, decided, max(0.0, behind)
 
 
-_VARIANTS: dict[str, Any] = {}
-
-
 def cell_scenario(cell: Cell) -> Any:
-    """The cell's scenario variant, made once a process."""
-    key = json.dumps([cell.scenario, cell.changes])
-    if key not in _VARIANTS:
-        _VARIANTS[key] = variant(cell.scenario, cell.changes)
-    return _VARIANTS[key]
+    """The cell's scenario variant (the last few made are kept: memory stays flat over many cells); raises
+    `LabRunError` naming the cell where the combination of its values is one its scenario refuses."""
+    try:
+        return _variant(json.dumps([cell.scenario, cell.changes]))
+    except (ScenarioError, PathError, UnknownNameError) as exc:
+        said = "; ".join(getattr(exc, "problems", [str(exc)]))
+        raise LabRunError(f"cell {cell.id} ({describe(cell)}) cannot be played: {said}") from exc
+
+
+@lru_cache(maxsize=8)
+def _variant(key: str) -> Any:
+    scenario, changes = json.loads(key)
+    return variant(scenario, [tuple(c) for c in changes])
+
+
+def describe(cell: Cell) -> str:
+    return ", ".join([cell.scenario, *(f"{s} {b}" for s, b in cell.bots), *(f"{p} = {v!r}" for p, v in cell.changes)])
 
 
 def play_task(cell: Cell, start: int, stop: int, params: dict[str, Any]) -> dict[str, list[Any]]:
-    """Games `start` to `stop - 1` of a cell, as rows (`lab.store.SCHEMA`)."""
+    """Games `start` to `stop - 1` of a cell, as rows (`lab.store.SCHEMA`); a game that fails raises
+    `LabRunError` naming its cell, number and seed."""
     sc = cell_scenario(cell)
     system = rulesets.of(sc)
     first = system.score_sides(sc)[0]
@@ -90,7 +104,11 @@ def play_task(cell: Cell, start: int, stop: int, params: dict[str, Any]) -> dict
                                                   "lead_changes", "decided", "drama", "trace")}
     for n in range(start, stop):
         seed = game_seed(cell.seed, n)
-        g = play_summary(cell.scenario, seed, bots, dict(game_params), sc)
+        try:
+            g = play_summary(cell.scenario, seed, bots, dict(game_params), sc)
+        except Exception as exc:
+            raise LabRunError(f"game {n} of cell {cell.id} ({describe(cell)}; seed {seed}) failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
         sign = 0 if not g.winner else 1 if g.winner == first else -1
         changes, decided, drama = lead_metrics(g.trace, sign)
         for key, value in (("game", n), ("seed", seed), ("outcome", g.outcome), ("winner", g.winner),
@@ -103,17 +121,20 @@ def play_task(cell: Cell, start: int, stop: int, params: dict[str, Any]) -> dict
 def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
         progress: Progress | None = None) -> int:
     """Play every game of the sweep not yet stored; returns how many were played now."""
-    todo = tasks(spec, store)
-    if not todo:
-        return 0
-    results = _on_ray(spec.params, todo, ray_address) if ray_address else local(spec.params, todo, jobs)
-    played = 0
-    for task, rows in results:
-        store.put(task.cell, task.start, task.stop, rows)
-        played += task.stop - task.start
-        if progress is not None:
-            progress(task.stop - task.start)
-    return played
+    with store.running():
+        todo = tasks(spec, store)
+        if not todo:
+            return 0
+        for cell in {t.cell.id: t.cell for t in todo}.values():  # a combination its scenario refuses: said at once
+            cell_scenario(cell)
+        results = _on_ray(spec.params, todo, ray_address) if ray_address else local(spec.params, todo, jobs)
+        played = 0
+        for task, rows in results:
+            store.put(task.cell, task.start, task.stop, rows)
+            played += task.stop - task.start
+            if progress is not None:
+                progress(task.stop - task.start)
+        return played
 
 
 def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
@@ -123,7 +144,7 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
             yield t, play_task(t.cell, t.start, t.stop, params)
         return
     window = jobs * 2  # tasks in flight: bounded, so that memory stays flat however long the sweep
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent, initargs=(os.getpid(),))
     finished = False
     try:
         waiting = iter(todo)
@@ -134,7 +155,16 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
                 break
         while inflight:
             t, future = inflight.popleft()
-            rows = future.result()
+            try:
+                rows = future.result()
+            except BaseException as exc:
+                for other, later in inflight:  # what the other workers finished is stored before the stop
+                    if later.done() and not later.cancelled() and later.exception() is None:
+                        yield other, later.result()
+                if isinstance(exc, BrokenProcessPool):
+                    raise LabRunError("a worker process stopped (killed, or out of memory); the games stored are "
+                                      "kept: run the same command again to go on") from exc
+                raise
             nxt = next(waiting, None)
             if nxt is not None:
                 inflight.append((nxt, pool.submit(play_task, nxt.cell, nxt.start, nxt.stop, params)))
@@ -147,16 +177,46 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
         pool.shutdown(wait=finished, cancel_futures=True)
 
 
+def watch_parent(parent: int) -> None:
+    """A worker's start: it ends itself if the process that started it goes (killed, say), rather than waiting
+    for work that will never come."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def reachable(address: str, timeout: float = 5.0) -> None:
     """Raise `LabRunError` unless something listens at a Ray address (host:port)."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not port.isdigit():
         raise LabRunError(f"--ray {address!r}: give the cluster's head as HOST:PORT (e.g. 10.0.0.5:6379)")
+    host = host.removeprefix("[").removesuffix("]")
     try:
         socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
     except OSError as exc:
         raise LabRunError(f"no Ray cluster answers at {address} ({exc.strerror or exc}): start one with "
                           "`ray start --head`, or check the address") from exc
+
+
+def connect(ray: Any, address: str, timeout: float = 60.0) -> None:
+    """`ray.init` at the address, or `LabRunError` if no Ray cluster answers there within `timeout` seconds
+    (something else listening on the port, a cluster of another version)."""
+    failed: list[BaseException] = []
+
+    def join() -> None:
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False, logging_level="error")
+        except BaseException as exc:  # handed to the caller
+            failed.append(exc)
+    thread = threading.Thread(target=join, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive() or failed:
+        why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else f"no answer in {timeout:g} s"
+        raise LabRunError(f"{address} does not answer as a Ray cluster ({why}): check the address "
+                          "(the head's, as `ray start --head` printed it) and that Ray is the same version there")
 
 
 def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
@@ -168,7 +228,7 @@ def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[
     if ray.is_initialized() and ray.get_runtime_context().gcs_address != address.removeprefix("ray://"):
         ray.shutdown()  # connected elsewhere (a local instance): this sweep goes where it was sent
     if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False, configure_logging=False)
+        connect(ray, address)
     remote = ray.remote(play_task)
     window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
     waiting = iter(todo)

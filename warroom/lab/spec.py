@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,9 +36,9 @@ from typing import Any
 
 from warroom import rulesets
 from warroom.ai.bots import bot_problem
-from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError
+from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError, shown
 from warroom.lab.overrides import PathError, checked, parse_path, source_of, value_at, variant
-from warroom.scenarios.loader import load_game_path
+from warroom.scenarios.loader import bundled_ids, load_game_path
 
 KEYS = {"name", "scenarios", "games", "seed", "chunk", "params", "pairing", "sweep", "tune"}
 TUNE_KEYS = {"target", "goal", "tolerance", "trials", "games", "confirm", "scenario", "bots", "search"}
@@ -46,6 +47,8 @@ TARGETS = ("draw", "balance", "margin", "length", "lead_changes", "drama", "deci
 MOST_CELLS = 100_000
 MOST_VALUES = 1_000
 MOST_GAMES = 10_000_000
+MOST_SWEEP = 1_000_000_000
+MOST_TASKS = 1_000_000
 
 
 class LabSpecError(WarroomError, ValueError):
@@ -54,6 +57,9 @@ class LabSpecError(WarroomError, ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+    def __reduce__(self) -> tuple[type[LabSpecError], tuple[list[str]]]:  # across processes, as it was
+        return (type(self), (self.problems,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,24 +142,40 @@ def values_of(path: str, given: Any, problems: list[str]) -> list[Any]:
     if isinstance(given, list):
         if not given:
             problems.append(f"{path!r}: no values")
+        if len(given) > MOST_VALUES:
+            problems.append(f"{path!r}: {len(given)} values; at most {MOST_VALUES}")
+            return []
+        twice = sorted({repr(v) for v in given if sum(1 for w in given if w == v and type(w) is type(v)) > 1})
+        if twice:
+            problems.append(f"{path!r}: {', '.join(twice)} given more than once (each value is one cell)")
+            return []
         return list(given)
     if isinstance(given, dict):
         extra = set(given) - {"from", "to", "step"}
+        if extra and not {"from", "to"} & set(given):
+            problems.append(f"{path!r} reads as a table ({', '.join(sorted(given))}): a path with dots must be "
+                            f"quoted, \"{path}.{next(iter(given))}\" = [...]")
+            return []
         numbers = [v for v in (given.get("from"), given.get("to"), given.get("step", 1))
-                   if isinstance(v, int | float) and not isinstance(v, bool)]
+                   if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)]
         if extra or len(numbers) != 3 or numbers[2] <= 0 or numbers[1] < numbers[0]:
-            problems.append(f"{path!r}: a range is {{ from = A, to = B, step = S }} with numbers, A <= B and "
-                            f"S above 0 (step 1 when left out), got {given!r}")
+            problems.append(f"{path!r}: a range is {{ from = A, to = B, step = S }} with finite numbers, A <= B "
+                            f"and S above 0 (step 1 when left out), got {shown(given, 80)}")
             return []
         start, stop, step = numbers
-        count = int((stop - start) / step + 1e-9) + 1
-        if count > MOST_VALUES:
-            problems.append(f"{path!r}: {count} values; at most {MOST_VALUES}")
+        span = (stop - start) / step
+        if not span < MOST_VALUES:  # also a span too large to count
+            problems.append(f"{path!r}: more than {MOST_VALUES} values; at most {MOST_VALUES}")
             return []
+        count = int(span + 1e-9) + 1
         whole = all(isinstance(v, int) for v in (start, stop, step))
-        return [start + i * step if whole else round(start + i * step, 10) for i in range(count)]
+        values = [start + i * step if whole else round(start + i * step, 10) for i in range(count)]
+        if len(set(values)) != len(values):
+            problems.append(f"{path!r}: the step {step!r} is too small to tell the values apart")
+            return []
+        return values
     problems.append(f"{path!r}: give a list of values or a range {{ from = A, to = B, step = S }}, "
-                    f"got {given!r}")
+                    f"got {shown(given, 80)}")
     return []
 
 
@@ -205,7 +227,7 @@ def axes_of(table: Any, where: str, names: list[str], bad: Callable[[str], None]
 
 
 def tune_of(raw: Any, names: list[str], sc: Any, pairings: list[tuple[tuple[str, str], ...]], games: int,
-            bad: Callable[[str], None]) -> Tune | None:
+            bad: Callable[[str], None], base: Path | None = None) -> Tune | None:
     """[lab.tune], checked (None when the spec has none)."""
     if raw is None:
         return None
@@ -237,6 +259,7 @@ def tune_of(raw: Any, names: list[str], sc: Any, pairings: list[tuple[tuple[str,
     goal = number("goal", None, -1e12)
     tolerance = number("tolerance", 0.0, 0.0)
     scenario = raw.get("scenario", names[0])
+    scenario = scenario_name(scenario, base) if isinstance(scenario, str) else scenario
     if scenario not in names:
         bad(f"[lab.tune] scenario {scenario!r} is not one of [lab] scenarios ({', '.join(names)})")
         scenario = names[0]
@@ -271,10 +294,19 @@ def read_spec(path: Path) -> Spec:
         raise LabSpecError([f"{path}: cannot be read ({exc})"]) from exc
     except tomllib.TOMLDecodeError as exc:
         raise LabSpecError([f"{path}: not valid TOML ({exc})"]) from exc
-    return parse_spec(doc, text, path.stem, str(path))
+    return parse_spec(doc, text, path.stem, str(path), path.parent)
 
 
-def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) -> Spec:
+def scenario_name(name: str, base: Path | None) -> str:
+    """A scenario as a spec names it: a bundled name, or a path, read from the spec's own folder when it is
+    relative (so the spec means the same whatever folder it is run from)."""
+    if base is None or name in bundled_ids(drafts=True) or Path(name).is_absolute():
+        return name
+    beside = base / name
+    return str(beside.resolve()) if beside.exists() else name
+
+
+def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str, base: Path | None = None) -> Spec:
     problems: list[str] = []
 
     def bad(message: str) -> None:
@@ -311,6 +343,7 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise LabSpecError([*problems, f"{where}: [lab] scenarios must be a list of scenario names or paths, "
                                        f"got {names!r}"])
+    names = [scenario_name(n, base) for n in names]
     if len(set(names)) != len(names):
         bad("[lab] scenarios: a scenario is named twice")
     loaded: dict[str, Any] = {}
@@ -328,6 +361,10 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
                 f"{names[0]!r} has: one sweep compares scenarios of the same sides")
         system = rulesets.of(sc)
         game_params = {**system.sim_params, **params}
+        unknown = sorted(set(params) - set(system.params))
+        if unknown:
+            bad(f"[lab] params for {n!r}: {', '.join(map(repr, unknown))} is not a parameter of {system.name} "
+                f"(its parameters: {', '.join(system.params) or 'none'})")
         try:
             system.check_params(game_params)
         except ValueError as exc:
@@ -352,17 +389,32 @@ def parse_spec(doc: dict[str, Any], text: str, default_name: str, where: str) ->
                                "give it rollouts (e.g. mcts:800) and every cell replays from its seed")
                 if problem:
                     bad(f"[[lab.pairing]] {i}: {side}: {problem}")
-            pairings.append(tuple((s, str(p.get(s, "random"))) for s in sides))
+            first = loaded[names[0]]
+            system = rulesets.of(first)
+            try:
+                seats = system.seats(first, {**system.sim_params, **params})
+            except (ValueError, KeyError):
+                seats = {s: s for s in sides}  # the params' problem is named above
+            for side, seat in seats.items():
+                if seat != side and side in p and p.get(seat, "random") != p[side]:
+                    bad(f"[[lab.pairing]] {i}: {side} is decided by {seat}'s player in these games (one person "
+                        f"holds both): give it {seat}'s bot, or leave it out")
+            pairings.append(tuple((s, str(p.get(seats.get(s, s), p.get(s, "random")))) for s in sides))
         if len(set(pairings)) != len(pairings):
             bad("[[lab.pairing]]: a pairing is given twice")
 
     axes = axes_of(lab.get("sweep", {}), "[lab.sweep]", names, bad)
-    tune = tune_of(lab.get("tune"), names, loaded[names[0]], pairings, games, bad)
+    tune = tune_of(lab.get("tune"), names, loaded[names[0]], pairings, games, bad, base)
     size = len(names) * max(1, len(pairings))
     for axis in axes:
         size *= len(axis)
     if size > MOST_CELLS:
         bad(f"the sweep makes {size:,} cells; at most {MOST_CELLS:,}")
+    elif size * games > MOST_SWEEP:
+        bad(f"the sweep makes {size * games:,} games; at most {MOST_SWEEP:,} in one spec")
+    elif size * -(-games // chunk) > MOST_TASKS:
+        bad(f"the sweep makes {size * -(-games // chunk):,} tasks of {chunk} games; at most {MOST_TASKS:,}: "
+            "give a larger chunk")
     if problems:
         raise LabSpecError(problems)
     cells = tuple(cell_of(seed, n, bots, tuple(changes))
