@@ -440,7 +440,7 @@ def test_a_game_that_fails_is_named_with_its_cell_and_seed_and_what_was_stored_i
 
     spec = read_spec(spec_file(tmp_path, games=4, chunk=2))
     store = Store.open(tmp_path / "out", spec)
-    real = lab_run.play_summary
+    real = play_summary
 
     def broken(scenario: str, seed: int, *args: Any) -> Any:
         if seed == game_seed(spec.cells[1].seed, 3):
