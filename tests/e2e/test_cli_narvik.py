@@ -62,6 +62,13 @@ def test_a_person_plays_the_germans_bad_input_is_refused_and_the_save_resumes(tm
     again = run("resume", save, stdin="end\nquit\n")
     assert again.code == 0, again.err
     assert [e.action for e in GameRecord.load(save).log][:2] == [first, "end"]
+    old = tmp_path / "old.json"  # a game of version 1, before the landing craft and the ridges: refused, unchanged
+    text = save.read_text(encoding="utf-8").replace('"scenario_version": "2"', '"scenario_version": "1"')
+    old.write_text(text, encoding="utf-8")
+    refused = run("resume", old, stdin="quit\n")
+    assert refused.code != 0 and "saved with scenario narvik version 1, but version 2 is installed" in \
+        " ".join(refused.err.split())
+    assert old.read_text(encoding="utf-8") == text
 
 
 def test_kampen_options_are_refused_for_narvik() -> None:

@@ -168,11 +168,11 @@ def test_a_ridge_hexside_must_part_two_neighbouring_hexes(tmp_path: Path) -> Non
     shutil.copytree(DATA, data)
     text = (data / "map.toml").read_text(encoding="utf-8")
     start = text.index('name = "Dovrefjell"')
-    (data / "map.toml").write_text(text[:start] + text[start:].replace('["1033", "1133"]', '["1033", "1533"]', 1)
+    (data / "map.toml").write_text(text[:start] + text[start:].replace('["1133", "1233"]', '["1133", "1533"]', 1)
                                    + '\n[[ridge]]\nname = "Jotunheimen"\nhexsides = [["1033"]]\n', encoding="utf-8")
     with pytest.raises(ScenarioError) as caught:
         load(data)
-    assert any("('Dovrefjell')" in p and "['1033', '1533']: the hexes are not neighbours" in p
+    assert any("('Dovrefjell')" in p and "['1133', '1533']: the hexes are not neighbours" in p
                for p in caught.value.problems), caught.value.problems
     assert any("('Jotunheimen')" in p and "expected two hex ids" in p for p in caught.value.problems)
 

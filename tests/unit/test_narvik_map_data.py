@@ -316,6 +316,18 @@ def test_the_main_watersheds_are_mountain_hexsides_and_the_railways_cross_them_a
     assert {ridge for ridge, _ in crossing} == {"Langfjella", "Dovrefjell"}  # no railway over Saltfjellet in 1940
     assert ("Langfjella", "Bergensbanen") in crossing  # at Finse
     assert ("Dovrefjell", "Dovrebanen") in crossing  # at Hjerkinn
+    assert not {rail for ridge, rail in crossing} & {"Raumabanen"}  # the Romsdal valley stays open to Åndalsnes
+    # Saltfjellet closes the way north: no walk from Mo i Rana to Bodø on Norwegian land avoids it (or a fjord)
+    barred = ridges["Saltfjellet"] | fjord_sides(*(f["name"] for f in hexmap()["fjord"]))
+    start, goal = place("Mo i Rana")["hex"], place("Bodø")["hex"]
+    seen, todo = {start}, deque([start])
+    while todo:
+        here = todo.popleft()
+        for there in neighbours(here):
+            if there not in seen and cell(there) in LAND and (min(here, there), max(here, there)) not in barred:
+                seen.add(there)
+                todo.append(there)
+    assert goal not in seen
 
 
 # (f) ---------------------------------------------------------------------------------------------------

@@ -121,3 +121,30 @@ def test_no_landing_craft_before_turn_9_for_the_germans_or_from_a_hex_shared_wit
     german = new_game(load(folder(tmp_path / "german", [unit("g", setup="Bergen")])))
     german.game_turn = 9
     assert not [a for a in german.legal_actions() if a.to_str().startswith("land ")]
+
+
+def test_landing_craft_take_no_disrupted_unit_and_land_none_where_it_may_not_go(tmp_path: Path) -> None:
+    from narvik_support import game, to_allied_turn
+
+    st = game(tmp_path, [unit("foot", side="allied", setup="Bergen"),
+                         unit("tank", side="allied", kind="tank", motorized=True, setup="Bergen"),
+                         unit("worn", side="allied", setup="Bergen"), unit("g", setup="Oslo")])
+    st.game_turn = 9
+    st.sc.map.terrain["0206"] = "mountain"  # Namsos's hex made mountain, on this board only
+    to_allied_turn(st)
+    st.disrupted["worn"] = 99
+    assert "0206" in lands(st, "foot") and "0206" not in lands(st, "tank") and lands(st, "worn") == []
+    assert "may not enter mountain, so it cannot land in Namsos (0206)" in refusal(st, "land tank 0206")
+    assert "worn is disrupted: the landing craft take units in good order" in refusal(st, "land worn 0203")
+    assert "foot is in Bergen (0202) already" in refusal(st, "land foot 0202")
+    assert "0101 is sea, not land" in refusal(st, "land foot 0101")
+
+
+def test_a_unit_on_the_coast_whose_landing_places_are_all_german_is_told_so(tmp_path: Path) -> None:
+    st = landing_game(tmp_path)
+    for hid in ("0203", "0205", "0206", "0302", "0402", "0502", "0602"):
+        st.pos[f"g{hid}"] = hid
+        st.types[f"g{hid}"] = st.types["k"]
+    st.changed()
+    assert lands(st, "a") == []
+    assert "free of German units, and Stavanger (0203) is not" in refusal(st, "land a 0203")

@@ -104,7 +104,7 @@ def forecast(root: Any, bots: Mapping[str, str], seed: int, rollouts: int = 400,
     line plays as many rollouts as it did (a long game's forecast on a server: Narvik's rollouts take seconds)."""
     if rollouts < 1:
         raise ValueError("a forecast needs at least one rollout")
-    if seconds is not None and seconds <= 0:
+    if seconds is not None and not seconds > 0:  # nan too
         raise ValueError("a forecast's time limit must be above 0 seconds")
     roller = Roller(root, SPECTATOR, bots, seed)
     system = roller.system

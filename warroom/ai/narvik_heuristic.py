@@ -126,6 +126,8 @@ def choose(st: Any, legal: Sequence[Action], rng: random.Random) -> Action:
         if here < 0:
             continue
         gain = move_gain(st, uid, action.to, targets, enemy, here, stacks)
+        if isinstance(action, Land):
+            gain -= 0.01  # a lift is scarce: a move or a rail move that gains as much goes first
         if gain > best_gain or (gain == best_gain and rng.random() < 0.3):
             best, best_gain = action, gain
     return best

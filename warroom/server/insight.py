@@ -334,7 +334,8 @@ class Insight:
 
 # ----- who may ask what ---------------------------------------------------------------------------------------
 def job_seed(row: CampaignRow, kind: str, side: str) -> int:
-    """A job's seed, from what it reads (never from the dice key): the same position gives the same answer."""
+    """A job's seed, from what it reads (never from the dice key): the same position gives the same answer, save
+    that a time limit may stop a job after fewer rollouts on a slower machine (docs/advisor.md)."""
     text = f"{row.id}/{row.epoch}/{row.seq}/{kind}/{side}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:7], "big")
 

@@ -12,7 +12,7 @@ from warroom.core.dice import Roll
 from warroom.core.state import CHANCE
 from warroom.rulesets.narvik.actions import End, Interdict
 from warroom.rulesets.narvik.hexes import neighbours
-from warroom.rulesets.narvik.movement import enemy_blocks, owned_by
+from warroom.rulesets.narvik.movement import enemy_blocks, movement_class, owned_by
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, SEA
 from warroom.rulesets.narvik.state import NarvikState
 
@@ -82,31 +82,49 @@ def landings_left(st: NarvikState) -> int:
     return max(0, c.landing_lifts - st.landings)
 
 
+_REACH: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
+"""id(a scenario's charts) -> (the charts, kept so that the id stays theirs; hex -> its sea reach): the map and
+the range never change in a game, so each coast's reach is worked out once a scenario."""
+
+
 def sea_reach(st: NarvikState, hid: str) -> dict[str, int]:
     """The sea hexes landing craft reach from the coast at `hid`, by the sea hexes passed through (the first is 1);
     empty when the hex touches no sea."""
-    got: dict[str, int] | None = st.cache.get("sea:" + hid)
+    charts = st.sc.charts
+    known = _REACH.setdefault(id(charts), (charts, {}))[1]
+    got = known.get(hid)
     if got is not None:
         return got
     terrain = st.sc.map.terrain
     reached = {n: 1 for n in neighbours(hid) if terrain.get(n) == SEA}
     frontier = list(reached)
-    for step in range(2, st.sc.charts.landing_range + 1):
+    for step in range(2, charts.landing_range + 1):
         frontier = [n for h in frontier for n in neighbours(h) if terrain.get(n) == SEA and n not in reached]
         for n in frontier:
             reached.setdefault(n, step)
-    st.cache["sea:" + hid] = reached
+    known[hid] = reached
     return reached
+
+
+def may_embark(st: NarvikState, uid: str) -> bool:
+    """Whether the landing craft may take the unit now (the caller checks it may still move): the Allies' while
+    they have lifts left, a unit that is no headquarters, truck or depot, not disrupted, in a hex free of enemy
+    units."""
+    u = st.types[uid]
+    occupied, _ = enemy_blocks(st, u.side)
+    return (u.kind not in STAYS_ASHORE and uid not in st.disrupted and st.pos[uid] not in occupied
+            and landings_left(st) > 0)
 
 
 def landing_spots(st: NarvikState, uid: str) -> list[str]:
     """Where the unit may land, if the landing craft may carry it now (the caller checks it may still move): the
-    coastal hexes free of enemy units that its sea reach touches, other than its own."""
-    u = st.types[uid]
-    start = st.pos[uid]
-    occupied, _ = enemy_blocks(st, u.side)
-    if u.kind in STAYS_ASHORE or start in occupied or not landings_left(st):
+    coastal hexes its sea reach touches, other than its own, free of enemy units, of a terrain it may enter."""
+    if not may_embark(st, uid):
         return []
+    start = st.pos[uid]
     m = st.sc.map
+    occupied, _ = enemy_blocks(st, st.types[uid].side)
+    cls = movement_class(st, st.types[uid])
     return sorted({n for h in sea_reach(st, start) for n in neighbours(h)
-                   if m.is_land(n) and n != start and n not in occupied})
+                   if m.is_land(n) and n != start and n not in occupied
+                   and st.sc.charts.cost[m.terrain[n]][cls] > 0})

@@ -44,6 +44,7 @@ from warroom.rulesets.narvik.hexes import distance
 from warroom.rulesets.narvik.movement import (
     OWNED_KINDS,
     mark_overstacking,
+    movement_class,
     owned_by,
     rail_reach,
     reach,
@@ -58,6 +59,7 @@ from warroom.rulesets.narvik.naval import (
     landings_left,
     naval_actor,
     naval_legal,
+    sea_reach,
 )
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
 from warroom.rulesets.narvik.state import NarvikRules, NarvikState, other
@@ -409,7 +411,8 @@ def why_not_move(st: NarvikState, action: Any) -> str:
         if unit in st.moved:
             return f"{st.name(unit)} has already moved this phase"
         if unit in st.absorbed:
-            return f"{st.name(unit)} is absorbed by a headquarters: detach it first, or move the headquarters"
+            return f"{st.name(unit)} is absorbed by a headquarters: detach it first" + (
+                "" if isinstance(action, Land) else ", or move the headquarters")
         if exploiting(st) and not st.types[unit].motorized:
             return f"only combat/motorised units move in the exploitation phase, and {st.name(unit)} is not one"
         if isinstance(action, Rail) and exploiting(st):
@@ -428,24 +431,37 @@ def why_not_move(st: NarvikState, action: Any) -> str:
 
 def why_not_land(st: NarvikState, action: Land) -> str:
     c = st.sc.charts
+    if not c.landing_lifts:
+        return "this scenario gives the Allies no landing craft"
     if st.phasing != ALLIED or st.game_turn < c.landing_from or st.step != "move":
         return (f"only the Allies have landing craft, in their movement phase from turn {c.landing_from} "
                 f"({st.sc.dates.get(c.landing_from, '')})")
     if not landings_left(st):
         return f"the landing craft have made their {c.landing_lifts} lifts this phase"
-    if st.types[action.unit].kind in STAYS_ASHORE:
+    u = st.types[action.unit]
+    if u.kind in STAYS_ASHORE:
         return f"{st.name(action.unit)} does not go by landing craft (headquarters, trucks and depots stay ashore)"
-    if action.to not in st.sc.map.terrain:
+    if action.unit in st.disrupted:
+        return f"{st.name(action.unit)} is disrupted: the landing craft take units in good order"
+    m = st.sc.map
+    if action.to not in m.terrain:
         return f"{action.to} is not a hex of the map"
     start = st.pos[action.unit]
-    if not st.sc.map.is_land(action.to):
-        return f"{st.hex_name(action.to)} is not land"
+    if action.to == start:
+        return f"{st.name(action.unit)} is in {st.hex_name(start)} already"
+    if m.terrain[action.to] == "neutral":
+        return f"{st.hex_name(action.to)} is neutral ground (Sweden or Finland): no landing there"
+    if not m.is_land(action.to):
+        return f"{st.hex_name(action.to)} is {m.terrain[action.to]}, not land"
     if st.units_in(start, GERMAN):
         return f"{st.name(action.unit)} cannot embark in a hex the Germans share"
-    if not landing_spots(st, action.unit):
+    if not sea_reach(st, start):
         return f"{st.name(action.unit)} is not on the coast: landing craft take units from a hex next to the sea"
     if st.units_in(action.to, GERMAN):
         return f"landings are made on coast free of German units, and {st.hex_name(action.to)} is not"
+    if c.cost[m.terrain[action.to]][movement_class(st, u)] <= 0:
+        return (f"{st.name(action.unit)} may not enter {m.terrain[action.to]}, so it cannot land in "
+                f"{st.hex_name(action.to)}")
     return (f"{st.hex_name(action.to)} is not a stretch of coast within {c.landing_range} sea hexes of "
             f"{st.hex_name(start)}")
 
