@@ -110,10 +110,11 @@ def may_embark(st: NarvikState, uid: str) -> bool:
     """Whether the landing craft may take the unit now (the caller checks it may still move): the Allies' while
     they have lifts left, a unit that is no headquarters, truck or depot, not disrupted, in a hex free of enemy
     units."""
+    if landings_left(st) <= 0:
+        return False
     u = st.types[uid]
     occupied, _ = enemy_blocks(st, u.side)
-    return (u.kind not in STAYS_ASHORE and uid not in st.disrupted and st.pos[uid] not in occupied
-            and landings_left(st) > 0)
+    return u.kind not in STAYS_ASHORE and uid not in st.disrupted and st.pos[uid] not in occupied
 
 
 def landing_spots(st: NarvikState, uid: str) -> list[str]:

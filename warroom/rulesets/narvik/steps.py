@@ -259,13 +259,15 @@ def unit_options(st: NarvikState, uid: str) -> tuple[Action, ...]:
 
 def movement_legal(st: NarvikState) -> list[Action]:
     exp = exploiting(st)
+    lifts = landings_left(st) > 0  # asked once: no unit lands when the craft have no lift left
     out: list[Action] = []
     for uid in movers(st):
         out.extend(unit_options(st, uid))
         if not exp and st.types[uid].kind == "truck":
             dests = sorted(reach_of(st, uid))
             out.extend(Truck(uid, p, h) for p in passengers(st, uid) for h in dests)
-        out.extend(Land(uid, h) for h in landing_spots(st, uid))
+        if lifts:
+            out.extend(Land(uid, h) for h in landing_spots(st, uid))
     if not exp:
         out.extend(Combine(r) for r in combinable(st))
     out.extend(absorb_options(st))
