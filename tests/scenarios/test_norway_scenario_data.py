@@ -24,7 +24,7 @@ NAR = "narvik"
 
 # Keys documented in docs/scenario-format.md, plus `status` and `nation`.
 SCENARIO_KEYS = {"id", "version", "title", "system", "status", "description", "turns", "sides", "side_names",
-                 "side_adjectives", "replays"}
+                 "side_adjectives", "replays", "historical"}
 RULES_KEYS = {"hooks", "stacking", "advance_cap", "move_range", "redeploy_returned", "reinforce_order",
               "move_order", "destroyed_to", "oos_gw", "river_gw", "pool_areas", "assumptions", "values"}
 TABLES_KEYS = {"fow_destroy", "gw_destroy", "out_of_supply", "outcome", "briefing"}
