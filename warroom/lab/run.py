@@ -28,6 +28,9 @@ from warroom.sim.runner import game_seed, play_summary
 
 Progress = Callable[[int], None]
 """Called with the number of games just stored."""
+CHECKED = 200
+"""Cells whose scenario variant is made before any game is played, so that a combination of values the scenario
+refuses stops the run at once; in a larger sweep the others are made by the workers, which name such a cell too."""
 
 
 class LabRunError(WarroomError, RuntimeError):
@@ -125,7 +128,7 @@ def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
         todo = tasks(spec, store)
         if not todo:
             return 0
-        for cell in {t.cell.id: t.cell for t in todo}.values():  # a combination its scenario refuses: said at once
+        for cell in list({t.cell.id: t.cell for t in todo}.values())[:CHECKED]:  # a refused combination, said at once
             cell_scenario(cell)
         results = _on_ray(spec.params, todo, ray_address) if ray_address else local(spec.params, todo, jobs)
         played = 0
