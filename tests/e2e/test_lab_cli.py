@@ -127,19 +127,23 @@ def test_a_run_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(tmp
 
 
 @pytest.fixture()
-def ray_cluster(tmp_path: Path) -> Iterator[str]:
+def ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A real Ray cluster on this machine: a head and one worker node, each its own processes."""
     pytest.importorskip("ray")
     ray_bin = shutil.which("ray", path=str(BIN)) or str(BIN / "ray")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    temp = Path("/tmp") / f"wr-ray-{os.getpid()}"  # Ray's socket paths must stay short
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    # Ray's default folder for its sessions: the head makes its session the latest there, and the worker node and
+    # this process (the driver) find the head's credentials through it (a folder of the test's own would leave
+    # them reading whatever session another Ray run left as the latest)
+    # a cluster on loopback for the test: no token authentication, which recent Ray turns on for a head once a
+    # token file exists in ~/.ray (the worker node and this driver would need it)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
     common = ["--num-cpus", "1", "--disable-usage-stats"]
     subprocess.run([ray_bin, "start", "--head", "--port", str(port), "--node-ip-address", "127.0.0.1",
-                    "--include-dashboard=false", "--temp-dir", str(temp), *common], check=True, env=env,
-                   capture_output=True, timeout=120)
+                    "--include-dashboard=false", *common], check=True, env=env, capture_output=True, timeout=120)
     try:
         subprocess.run([ray_bin, "start", "--address", f"127.0.0.1:{port}", "--node-ip-address", "127.0.0.1",
                         *common], check=True, env=env, capture_output=True, timeout=120)
@@ -149,7 +153,6 @@ def ray_cluster(tmp_path: Path) -> Iterator[str]:
 
         ray.shutdown()
         subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True, timeout=120)
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_a_sweep_on_a_real_ray_cluster_equals_the_local_run_cell_by_cell(tmp_path: Path, ray_cluster: str) -> None:
