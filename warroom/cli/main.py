@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -22,6 +21,7 @@ from warroom import __version__, compiled, rulesets
 from warroom.ai.bots import bot_problem
 from warroom.cli import advice_cli
 from warroom.cli.common import err, fail, out, refuse_params, start_session, terminal, write_save
+from warroom.cli.lab_cli import fail as lab_fail
 from warroom.cli.lab_cli import lab, print_spec_problems
 from warroom.core.dice import Roll
 from warroom.core.errors import SaveError, ScenarioError, UnknownNameError, WarroomError
@@ -333,19 +333,10 @@ def validate(path: Annotated[Path, typer.Argument(
         return
     try:
         sc = load_game_path(path)
-    except ScenarioError as exc:
-        err.print(f"[bold red]{escape(str(path))}: {len(exc.problems)} problem(s)[/bold red]")
-        for p in exc.problems:
-            err.print(f"  - {p}", markup=False)
-        raise typer.Exit(1) from exc
-    system = rulesets.of(sc)
-    try:
         past = historical(path, sc)
     except ScenarioError as exc:
-        err.print(f"[bold red]{escape(str(path))}: {len(exc.problems)} problem(s)[/bold red]")
-        for p in exc.problems:
-            err.print(f"  - {p}", markup=False)
-        raise typer.Exit(1) from exc
+        raise lab_fail(exc.problems, f"{path}: {len(exc.problems)} problem(s)") from exc
+    system = rulesets.of(sc)
     out.print(f"OK: {sc.id} '{sc.title}' v{sc.version}: {system.facts(sc)}, {system.assumptions(sc)} recorded "
               "assumptions" + (f"; historical result: {past['outcome']}" if past else ""), markup=False)
 

@@ -11,15 +11,19 @@ class IllegalActionError(WarroomError, ValueError):
     """An action that `legal_actions()` does not offer; the message names the rule."""
 
 
-class ScenarioError(WarroomError, ValueError):
-    """A scenario file that fails validation. `problems` lists every error found."""
+class ProblemsError(WarroomError, ValueError):
+    """An input that fails validation. `problems` lists every error found."""
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
 
-    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[str]]]:  # across processes, as it was
+    def __reduce__(self) -> tuple[type[ProblemsError], tuple[list[str]]]:  # across processes, as it was
         return (type(self), (self.problems,))
+
+
+class ScenarioError(ProblemsError):
+    """A scenario file that fails validation."""
 
 
 class SaveError(WarroomError, ValueError):

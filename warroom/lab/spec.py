@@ -36,7 +36,7 @@ from typing import Any
 
 from warroom import rulesets
 from warroom.ai.bots import bot_problem
-from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError, shown
+from warroom.core.errors import ProblemsError, ScenarioError, UnknownNameError, shown
 from warroom.lab.overrides import PathError, checked, parse_path, source_of, value_at, variant
 from warroom.scenarios.loader import bundled_ids, load_game_path
 
@@ -51,15 +51,8 @@ MOST_SWEEP = 1_000_000_000
 MOST_TASKS = 1_000_000
 
 
-class LabSpecError(WarroomError, ValueError):
+class LabSpecError(ProblemsError):
     """A sweep spec that cannot be run; `problems` names every one found."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(problems))
-
-    def __reduce__(self) -> tuple[type[LabSpecError], tuple[list[str]]]:  # across processes, as it was
-        return (type(self), (self.problems,))
 
 
 @dataclass(frozen=True, slots=True)
