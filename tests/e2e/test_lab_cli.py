@@ -4,15 +4,17 @@ a real Ray cluster (a head and a worker process, started here) equal to the loca
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ import pytest
 from warroom.lab.run import run
 from warroom.lab.spec import read_spec
 from warroom.lab.store import Store
+from warroom.lab.tune import run_tune
 
 BIN = Path(sys.executable).parent
 WARROOM = str(BIN / "warroom")
@@ -43,9 +46,23 @@ axis = "random"
 """
 
 
-def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+TUNE = """
+[lab.tune]
+target = "wins.allies"
+goal = 0.5
+tolerance = 0.05
+trials = 3
+games = 8
+confirm = 8
+
+[lab.tune.search]
+"scenario.toml:rules.stacking" = [0, 2, 3]
+"""
+
+
+def cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([WARROOM, *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "COLUMNS": "200"})
+                          env={**(os.environ if env is None else env), "COLUMNS": "200"})
 
 
 def games_of(folder: Path) -> dict[str, list[dict[str, Any]]]:
@@ -99,12 +116,17 @@ def test_bad_input_is_answered_with_its_problem_named(tmp_path: Path) -> None:
     assert got.returncode == 1 and "holds the results of another spec" in got.stderr
 
 
-def test_a_run_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(tmp_path: Path) -> None:
-    text = SPEC.replace('"lorraine"', '"narvik"').replace("games = 12", "games = 6").replace("chunk = 5", "chunk = 1")
+def narvik(games: int, lifts: str) -> str:
+    """A sweep of Narvik games, which are slow enough (about a second each) to be stopped midway."""
+    text = SPEC.replace('"lorraine"', '"narvik"').replace("games = 12", f"games = {games}")
+    text = text.replace("chunk = 5", "chunk = 1")
     text = text.replace('allies = "heuristic"\naxis = "random"', 'german = "random"\nallied = "random"')
-    text = text.replace('"scenario.toml:rules.stacking" = [0, 2]', '"rules.toml:naval.landing_lifts" = [2]')
+    return text.replace('"scenario.toml:rules.stacking" = [0, 2]', f'"rules.toml:naval.landing_lifts" = {lifts}')
+
+
+def test_a_run_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(tmp_path: Path) -> None:
     spec = tmp_path / "narvik.toml"
-    spec.write_text(text)
+    spec.write_text(narvik(6, "[2]"))
     out = tmp_path / "killed"
     proc = subprocess.Popen([WARROOM, "lab", "run", str(spec), "--out", str(out)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -126,46 +148,171 @@ def test_a_run_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(tmp
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
 
+class RayCluster:
+    """A real Ray cluster on this machine, each node (its raylet, object store and workers; the head's GCS too) the
+    process group of a `ray start --block`, so that a test can kill a node outright and start it again."""
+
+    def __init__(self, folder: Path, token: str | None = None) -> None:
+        self.ray = shutil.which("ray", path=str(BIN)) or str(BIN / "ray")
+        self.folder = folder
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.address = f"127.0.0.1:{self.port}"
+        # a cluster on loopback for the test: no token authentication, which recent Ray turns on for a head once a
+        # token file exists in ~/.ray (the worker node and the driver would need it); a dead node is noticed in
+        # about 2 s rather than 15. Ray's default folder for sessions: the head makes its session the latest there,
+        # and the worker node and the driver find the head's credentials through it.
+        self.env = {**without_tokens(), "RAY_USAGE_STATS_ENABLED": "0", "RAY_health_check_period_ms": "500",
+                    "RAY_health_check_failure_threshold": "3"}
+        self.env.update({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token} if token else {"RAY_AUTH_MODE": "disabled"})
+        self.nodes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, *how: str) -> subprocess.Popen[bytes]:
+        log = self.folder / f"node-{len(self.nodes)}.log"
+        with log.open("wb") as sink:
+            node = subprocess.Popen([self.ray, "start", *how, "--node-ip-address", "127.0.0.1", "--num-cpus", "1",
+                                     "--disable-usage-stats", "--block"], env=self.env, stdout=sink,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+        self.nodes.append(node)
+        deadline = time.monotonic() + 120
+        while b"--block" not in log.read_bytes():  # said once the node has joined, before it blocks
+            assert node.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.1)
+        return node
+
+    def head(self) -> subprocess.Popen[bytes]:
+        return self.start("--head", "--port", str(self.port), "--include-dashboard=false")
+
+    def worker(self) -> subprocess.Popen[bytes]:
+        return self.start("--address", self.address)
+
+    @staticmethod
+    def kill(node: subprocess.Popen[bytes]) -> None:
+        os.killpg(node.pid, signal.SIGKILL)
+        node.wait()
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            if node.poll() is None:
+                self.kill(node)
+            else:
+                with contextlib.suppress(ProcessLookupError):  # what a killed node left behind
+                    os.killpg(node.pid, signal.SIGKILL)
+
+
+def without_tokens() -> dict[str, str]:
+    """This process's environment less Ray's authentication settings."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH_")}
+
+
 @pytest.fixture()
-def ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A real Ray cluster on this machine: a head and one worker node, each its own processes."""
+def ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RayCluster]:
+    """A head and one worker node, started."""
     pytest.importorskip("ray")
-    ray_bin = shutil.which("ray", path=str(BIN)) or str(BIN / "ray")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    # Ray's default folder for its sessions: the head makes its session the latest there, and the worker node and
-    # this process (the driver) find the head's credentials through it (a folder of the test's own would leave
-    # them reading whatever session another Ray run left as the latest)
-    # a cluster on loopback for the test: no token authentication, which recent Ray turns on for a head once a
-    # token file exists in ~/.ray (the worker node and this driver would need it)
+    cluster = RayCluster(tmp_path)
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
-    common = ["--num-cpus", "1", "--disable-usage-stats"]
-    subprocess.run([ray_bin, "start", "--head", "--port", str(port), "--node-ip-address", "127.0.0.1",
-                    "--include-dashboard=false", *common], check=True, env=env, capture_output=True, timeout=120)
     try:
-        subprocess.run([ray_bin, "start", "--address", f"127.0.0.1:{port}", "--node-ip-address", "127.0.0.1",
-                        *common], check=True, env=env, capture_output=True, timeout=120)
-        yield f"127.0.0.1:{port}"
+        cluster.head()
+        cluster.worker()
+        yield cluster
     finally:
         import ray
 
         ray.shutdown()
-        subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True, timeout=120)
+        cluster.stop()
 
 
-def test_a_sweep_on_a_real_ray_cluster_equals_the_local_run_cell_by_cell(tmp_path: Path, ray_cluster: str) -> None:
+def parts(folder: Path) -> int:
+    return len(list(folder.rglob("*.parquet")))
+
+
+def wait_for(what: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it was meant to"
+        time.sleep(0.05)
+
+
+def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
+        tmp_path: Path, ray_cluster: RayCluster) -> None:
+    """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
+    killed: the run stops saying so, with whole tasks stored. Started again on a new cluster at the same address,
+    the same command plays only the rest, and the games equal the local run's, cell by cell."""
     import ray
 
-    spec_path = tmp_path / "spec.toml"
-    spec_path.write_text(SPEC.replace("chunk = 5", "chunk = 3"))
-    spec = read_spec(spec_path)
-    run(spec, Store.open(tmp_path / "on-ray", spec), ray_address=ray_cluster)
-    nodes = [n for n in ray.nodes() if n["Alive"]]  # type: ignore[no-untyped-call]
-    assert len(nodes) == 2  # a head and a worker
+    ray.init(address=ray_cluster.address, log_to_driver=False)
+    assert len([n for n in ray.nodes() if n["Alive"]]) == 2  # type: ignore[no-untyped-call]  # a head, a worker
     assert ray.cluster_resources()["CPU"] == 2  # type: ignore[no-untyped-call]
+    ray.shutdown()  # the sweep's driver is the command's own process, as a designer's would be
+    spec_path = tmp_path / "spec.toml"
+    spec_path.write_text(narvik(10, "[1, 2]"))
+    out = tmp_path / "on-ray"
+    command = [WARROOM, "lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address]
+    head, worker = ray_cluster.nodes
+    with (tmp_path / "run.err").open("w+b") as said:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said, start_new_session=True)
+        try:
+            wait_for(lambda: parts(out) >= 2, proc)
+            ray_cluster.kill(worker)
+            lost_worker = parts(out)
+            wait_for(lambda: parts(out) >= lost_worker + 3, proc)  # the sweep goes on without it
+            ray_cluster.kill(head)
+            proc.wait(timeout=90)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        said.seek(0)
+        stderr = said.read().decode(errors="replace")
+    assert proc.returncode == 1, stderr
+    assert f"the Ray cluster's head at {ray_cluster.address} stopped answering" in stderr, stderr
+    assert "games stored are kept" in " ".join(stderr.split()), stderr
+    stored = sum(len(v) for v in games_of(out).values())
+    assert 5 <= stored < 20 and not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+    ray_cluster.head()
+    ray_cluster.worker()
+    resumed = cli("lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({stored:,} games stored already)" in resumed.stdout and f"played {20 - stored:,} games" in resumed.stdout
     local = read_spec(spec_path)
     run(local, Store.open(tmp_path / "local", local), jobs=2)
-    on_ray = games_of(tmp_path / "on-ray")
-    assert on_ray == games_of(tmp_path / "local") and sorted(len(v) for v in on_ray.values()) == [12, 12]
+    on_ray = games_of(out)
+    assert on_ray == games_of(tmp_path / "local") and sorted(len(v) for v in on_ray.values()) == [10, 10]
+
+
+def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_plainly(tmp_path: Path) -> None:
+    """Recent Ray turns token authentication on for a head once a token exists on its machine. A run with no
+    token, or another token, is refused with what to set, in a few lines (not Ray's retry a second), and neither
+    token appears in what it says; a run with the cluster's token plays the local run's games."""
+    pytest.importorskip("ray")
+    token, other = secrets.token_hex(16), secrets.token_hex(16)
+    cluster = RayCluster(tmp_path, token=token)
+    try:
+        cluster.head()
+        spec_path = tmp_path / "spec.toml"
+        spec_path.write_text(SPEC)
+        args = ("lab", "run", str(spec_path), "--out", str(tmp_path / "on-ray"), "--ray", cluster.address)
+        quick = {**without_tokens(), "RAY_gcs_server_port_wait_time_s": "3"}  # Ray's retries: 3 s, not 20
+        for env, said in [(quick, "wants a token (Ray's token authentication) and this run gives none"),
+                          ({**quick, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": other}, "refused this run's token")]:
+            got = cli(*args, env=env)
+            text = " ".join(got.stderr.split())
+            assert got.returncode == 1 and f"the Ray cluster at {cluster.address} {said}" in text, got.stderr
+            assert "RAY_AUTH_TOKEN" in text and "gcs_client" not in got.stderr and len(got.stderr) < 600
+            assert token not in got.stdout + got.stderr and other not in got.stdout + got.stderr
+        joined = cli(*args, env={**without_tokens(), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+        assert joined.returncode == 0, joined.stderr
+        assert token not in joined.stdout + joined.stderr
+        tune_path = tmp_path / "tune.toml"  # a tune on the cluster too
+        tune_path.write_text(SPEC.replace('[lab.sweep]\n"scenario.toml:rules.stacking" = [0, 2]\n', TUNE))
+        tuned = cli("lab", "tune", str(tune_path), "--out", str(tmp_path / "tune.json"), "--ray", cluster.address,
+                    env={**without_tokens(), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+        assert tuned.returncode == 0, tuned.stderr
+    finally:
+        cluster.stop()
+    local = read_spec(spec_path)
+    run(local, Store.open(tmp_path / "local", local))
+    assert games_of(tmp_path / "on-ray") == games_of(tmp_path / "local")
+    assert json.loads((tmp_path / "tune.json").read_text()) == json.loads(json.dumps(run_tune(read_spec(tune_path))))

@@ -328,7 +328,7 @@ def test_a_tune_compares_candidates_on_the_same_seeds_and_confirms_the_best_on_f
     other = candidate(spec, spec.tune, {"scenario.toml:rules.advance_cap": 9, "scenario.toml:rules.stacking": 1},
                       "trials")
     assert trial_cell.seed == other.seed != fresh.seed  # every candidate on the trials' seeds; fresh ones to confirm
-    games = play(fresh, 30, spec.chunk, spec.params, 1, None)
+    games = play(fresh, 30, spec.chunk, spec.params, 1, None, None)
     metric, ci = measure(cell_metrics(games, ("allies", "axis")), "wins.allies")
     assert got["confirmed"]["metric"] == metric and got["confirmed"]["ci95"] == ci
     assert got["confirmed"]["within_tolerance"] == (abs(metric - 0.5) <= 0.05)  # type: ignore[operator]

@@ -59,7 +59,7 @@ def run(
         "--ray", metavar="ADDRESS", help="play on the Ray cluster whose head is at HOST:PORT")] = None,
 ) -> None:
     """Play every cell of a sweep spec, storing each finished task; run it again to go on after a stop."""
-    from warroom.lab.run import LabRunError
+    from warroom.lab.run import LabRunError, join
     from warroom.lab.run import run as play
     from warroom.lab.store import LabStoreError, Store
 
@@ -74,6 +74,8 @@ def run(
     out.print(f"{escape(spec.name)}: {len(spec.cells)} cells × {spec.games:,} games; results in {escape(str(folder))}"
               + (f" ({stored:,} games stored already)" if stored else ""))
     try:
+        if ray:  # before the progress bar: what Ray says while it connects is read, not shown
+            join(ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=err) as progress:
             task = progress.add_task("games", total=total, completed=stored)
@@ -149,11 +151,14 @@ def report(
 def tune(
     spec_path: Annotated[Path, typer.Argument(metavar="SPEC", help="a sweep spec with a [lab.tune] table")],
     jobs: Annotated[int, typer.Option(min=1, help="worker processes on this machine")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS", help="play on the Ray cluster whose head is at HOST:PORT")] = None,
     out_file: Annotated[Path | None, typer.Option(
         "--out", help="where the trials and the result go as JSON (default: beside the spec, SPEC-tune.json)")] = None,
 ) -> None:
     """Search the [lab.tune] paths for the values that bring the target metric to its goal, then confirm the best
     on fresh seeds."""
+    from warroom.lab.run import LabRunError, join
     from warroom.lab.tune import run_tune
 
     spec = print_spec_problems(spec_path)
@@ -166,13 +171,17 @@ def tune(
               f"{t.tolerance:g} ({', '.join(f'{s} {b}' for s, b in t.bots)}): {t.trials} trials of {t.games:,} games, "
               f"then {t.confirm:,} on fresh seeds", markup=False)
     try:
+        if ray:  # before the progress bar: what Ray says while it connects is read, not shown
+            join(ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=err) as progress:
             task = progress.add_task("games", total=total)
-            got = run_tune(spec, jobs=jobs, progress=lambda n: progress.advance(task, n))
+            got = run_tune(spec, jobs=jobs, ray_address=ray, progress=lambda n: progress.advance(task, n))
     except KeyboardInterrupt:
         err.print("interrupted: nothing was stored (a tune is short; run it again)")
         raise typer.Exit(130) from None
+    except LabRunError as exc:
+        raise fail([str(exc)], "the tune stopped") from exc
     table = Table(title="trials (the same seeds for each)", title_justify="left")
     from warroom.lab.html import label
 

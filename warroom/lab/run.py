@@ -7,8 +7,11 @@ it stored. A game is `sim.runner.play_summary` with the cell's scenario variant,
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
+import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -130,14 +133,19 @@ def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
             return 0
         for cell in list({t.cell.id: t.cell for t in todo}.values())[:CHECKED]:  # a refused combination, said at once
             cell_scenario(cell)
-        results = _on_ray(spec.params, todo, ray_address) if ray_address else local(spec.params, todo, jobs)
         played = 0
-        for task, rows in results:
+        for task, rows in results(spec.params, todo, jobs, ray_address):
             store.put(task.cell, task.start, task.stop, rows)
             played += task.stop - task.start
             if progress is not None:
                 progress(task.stop - task.start)
         return played
+
+
+def results(params: dict[str, Any], todo: list[Task], jobs: int = 1,
+            ray_address: str | None = None) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+    """Each task's games as it finishes: on the Ray cluster at `ray_address`, or else on `jobs` local processes."""
+    return _on_ray(params, todo, ray_address) if ray_address else local(params, todo, jobs)
 
 
 def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
@@ -203,46 +211,107 @@ def reachable(address: str, timeout: float = 5.0) -> None:
                           "`ray start --head`, or check the address") from exc
 
 
-def connect(ray: Any, address: str, timeout: float = 60.0) -> None:
-    """`ray.init` at the address, or `LabRunError` if no Ray cluster answers there within `timeout` seconds
-    (something else listening on the port, a cluster of another version)."""
-    failed: list[BaseException] = []
-
-    def join() -> None:
-        try:
-            ray.init(address=address, log_to_driver=False, configure_logging=False, logging_level="error")
-        except BaseException as exc:  # handed to the caller
-            failed.append(exc)
-    thread = threading.Thread(target=join, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive() or failed:
-        why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else f"no answer in {timeout:g} s"
-        raise LabRunError(f"{address} does not answer as a Ray cluster ({why}): check the address "
-                          "(the head's, as `ray start --head` printed it) and that Ray is the same version there")
-
-
-def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+def join(address: str, timeout: float = 60.0) -> Any:
+    """Ray, connected to the cluster whose head is at `address` (at once if it already is), or `LabRunError`
+    naming why not: nothing listening there, no Ray cluster answering within `timeout` seconds (something else on
+    the port, another version of Ray), or a cluster that wants a token this run has not got. What Ray writes to
+    the standard error while it tries is kept back (a line a second while it retries) and read for its reason."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
         raise LabRunError("--ray needs Ray: pip install 'warroom[ray]'") from exc
     reachable(address)
-    if ray.is_initialized() and ray.get_runtime_context().gcs_address != address.removeprefix("ray://"):
+    if ray.is_initialized() and ray.get_runtime_context().gcs_address == address.removeprefix("ray://"):
+        return ray
+    if ray.is_initialized():
         ray.shutdown()  # connected elsewhere (a local instance): this sweep goes where it was sent
-    if not ray.is_initialized():
-        connect(ray, address)
+    failed: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False, logging_level=logging.ERROR)
+        except BaseException as exc:  # handed to the caller
+            failed.append(exc)
+    with tempfile.TemporaryFile() as said:
+        sys.stderr.flush()
+        stderr = os.dup(2)
+        os.dup2(said.fileno(), 2)
+        try:
+            thread = threading.Thread(target=attempt, daemon=True)  # ray.init has no time limit of its own
+            thread.start()
+            thread.join(timeout)
+        finally:
+            sys.stderr.flush()
+            os.dup2(stderr, 2)
+            os.close(stderr)
+        said.seek(0)
+        text = said.read().decode(errors="replace")
+    if not thread.is_alive() and not failed:
+        return ray
+    if failed and type(failed[0]).__name__ == "AuthenticationError":  # token mode, and no token on this machine
+        raise LabRunError(f"the Ray cluster at {address} cannot be joined: {failed[0]}")
+    if "Unauthenticated" in text or "InvalidAuthToken" in text:
+        if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+            why = ("refused this run's token: give the cluster's own (`ray get-auth-token` on the head prints it) "
+                   "in RAY_AUTH_TOKEN, or in the file RAY_AUTH_TOKEN_PATH names, or in ~/.ray/auth_token")
+        else:
+            why = ("wants a token (Ray's token authentication) and this run gives none: set RAY_AUTH_MODE=token "
+                   "and the cluster's token (`ray get-auth-token` on the head prints it) in RAY_AUTH_TOKEN or "
+                   "~/.ray/auth_token")
+        raise LabRunError(f"the Ray cluster at {address} {why}")
+    why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else f"no answer in {timeout:g} s"
+    raise LabRunError(f"{address} does not answer as a Ray cluster ({why}): check the address "
+                      "(the head's, as `ray start --head` printed it) and that Ray is the same version there")
+
+
+POLL = 1.0
+"""Seconds a sweep on Ray waits for a task before it looks at the cluster's health."""
+GRACE = 10.0
+"""Seconds a Ray head may go unanswering before the sweep stops: well within the minute after which Ray ends a
+driver whose head is gone, so that the stop is said plainly and the games stored are kept."""
+
+
+class Head:
+    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address,
+    and CPUs left in it for the tasks."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.alive = True
+        self.since = time.monotonic()  # the last time the head answered
+
+    def check(self, ray: Any) -> None:
+        now = time.monotonic()
+        try:
+            reachable(self.address, timeout=POLL)
+        except LabRunError:
+            if now - self.since < GRACE:
+                return
+            self.alive = False
+            raise LabRunError(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s); the "
+                              "games stored are kept: start the cluster again and run the same command to go on") \
+                from None
+        self.since = now
+
+
+def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+    ray = join(address)
     remote = ray.remote(play_task)
-    window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+    window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
     waiting = iter(todo)
     inflight: dict[Any, Task] = {}
+    head: Head | None = None
     try:
         for t in waiting:
             inflight[remote.remote(t.cell, t.start, t.stop, params)] = t
             if len(inflight) >= window:
                 break
+        head = Head(address)
         while inflight:
-            done, _ = ray.wait(list(inflight), num_returns=1)
+            done, _ = ray.wait(list(inflight), num_returns=1, timeout=POLL)
+            if not done:
+                head.check(ray)
+                continue
             t = inflight.pop(done[0])
             try:
                 rows = ray.get(done[0])
@@ -254,5 +323,6 @@ def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[
                 inflight[remote.remote(nxt.cell, nxt.start, nxt.stop, params)] = nxt
             yield t, rows
     finally:
-        for ref in inflight:
-            ray.cancel(ref, force=True)
+        if head is None or head.alive:  # a lost head's tasks cannot be cancelled (Ray would wait on it)
+            for ref in inflight:
+                ray.cancel(ref, force=True)

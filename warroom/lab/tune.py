@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from warroom import rulesets
 from warroom.lab.metrics import cell_metrics
-from warroom.lab.run import Task, local
+from warroom.lab.run import Task, results
 from warroom.lab.spec import Cell, Spec, Tune, cell_of
 from warroom.lab.store import SCHEMA
 from warroom.scenarios import load_game
@@ -37,12 +37,12 @@ def measure(metrics: dict[str, Any], target: str) -> tuple[float | None, list[fl
     return metrics[target]["mean"], metrics[target]["ci95"]
 
 
-def play(cell: Cell, games: int, chunk: int, params: dict[str, Any], jobs: int,
+def play(cell: Cell, games: int, chunk: int, params: dict[str, Any], jobs: int, ray_address: str | None,
          progress: Progress | None) -> pa.Table:
     """Games 0 to `games` - 1 of a cell, as one table."""
     todo = [Task(cell, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     parts = []
-    for _task, rows in local(params, todo, jobs):
+    for _task, rows in results(params, todo, jobs, ray_address):
         parts.append(pa.table(rows, schema=SCHEMA))
         if progress is not None:
             progress(len(rows["game"]))
@@ -57,7 +57,8 @@ def candidate(spec: Spec, tune: Tune, values: dict[str, Any], stream: str) -> Ce
     return dataclasses.replace(cell_of(spec.seed, tune.scenario, tune.bots, changes), seed=seed)
 
 
-def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None) -> dict[str, Any]:
+def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None,
+             ray_address: str | None = None) -> dict[str, Any]:
     """Search, then confirm the best on fresh seeds; the trials, the best and its confirmation."""
     tune = spec.tune
     assert tune is not None
@@ -72,7 +73,8 @@ def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None) -> dic
         values = {path: options[trial.suggest_int(path, 0, len(options) - 1)] for path, options in tune.search}
         key = tuple(values.values())
         if key not in seen:
-            games = play(candidate(spec, tune, values, "trials"), tune.games, spec.chunk, spec.params, jobs, progress)
+            games = play(candidate(spec, tune, values, "trials"), tune.games, spec.chunk, spec.params, jobs,
+                         ray_address, progress)
             got, ci = measure(cell_metrics(games, camps), tune.target)
             seen[key] = {"values": values, "metric": got, "ci95": ci,
                          "distance": None if got is None else abs(got - tune.goal)}
@@ -83,7 +85,7 @@ def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None) -> dic
         trials.append({"trial": len(trials) + 1, **result})
     best = min(seen.values(), key=lambda r: float("inf") if r["distance"] is None else r["distance"])
     games = play(candidate(spec, tune, best["values"], "confirm"), tune.confirm, spec.chunk, spec.params, jobs,
-                 progress)
+                 ray_address, progress)
     confirmed, ci = measure(cell_metrics(games, camps), tune.target)
     within = confirmed is not None and abs(confirmed - tune.goal) <= tune.tolerance
     return {"target": tune.target, "goal": tune.goal, "tolerance": tune.tolerance, "scenario": tune.scenario,
