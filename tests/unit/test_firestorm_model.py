@@ -322,3 +322,22 @@ b = "Q2"
     cross = broken_caen(tmp_path / "cross", append=second_map + '\n[[border]]\na = "Q2"\nb = "A1"\n')
     with pytest.raises(ScenarioError, match="border A1-Q2 joins map 'caen' to map 'inset'"):
         load_path(cross)
+
+
+def test_a_stacking_limit_the_set_up_breaks_is_refused(tmp_path: Path) -> None:
+    """The moves' rules let an area go over the limit only by a move that can be undone (moves.py), so a set-up
+    over it would leave the first mover with no legal action: the scenario is refused, naming the areas."""
+    caen = problems_of(broken_caen(tmp_path, "scenario.toml", "stacking = 3", "stacking = 1"))
+    assert caen == [f"{tmp_path / 'caen'}: [rules] stacking = 1, but the D-Day landings put 2 troops on {area} "
+                    f"({units}; [tables.neptune] beaches)"
+                    for area, units in [("A2", "inf_50, bde_8"), ("A3", "can_3, bde_2can"), ("A5", "inf_3, bde_27")]]
+    folder = tmp_path / "lorraine"
+    folder.mkdir()
+    for src in (DATA / "lorraine").glob("*.toml"):
+        text = src.read_text(encoding="utf-8")
+        (folder / src.name).write_text(text.replace("stacking = 0", "stacking = 1", 1), encoding="utf-8")
+    lorraine = problems_of(folder)
+    assert f"{folder}: [rules] stacking = 1, but 2 troops start in A2 (us_inf_5, us_art_1)" in lorraine
+    assert all("troops start in" in p for p in lorraine)
+    (tmp_path / "two").mkdir()
+    assert load_path(broken_caen(tmp_path / "two", "scenario.toml", "stacking = 3", "stacking = 2")).rules.stacking == 2

@@ -447,6 +447,7 @@ def parse_scenario(data: dict[str, Any], where: str) -> FirestormScenario:
     )
     _check_supply_sources(scenario, problems, where)
     _check_references(scenario, problems, where)
+    _check_stacking(scenario, problems, where)
     if problems:
         raise ScenarioError(problems)
     return scenario
@@ -512,6 +513,27 @@ def _check_references(s: FirestormScenario, problems: list[str], where: str) -> 
     for label, area in areas:
         if area not in s.areas:
             problems.append(f"{where}: {label}: area {area!r} is not on the map")
+
+
+def _check_stacking(s: FirestormScenario, problems: list[str], where: str) -> None:
+    """The troops set up on the map keep within the stacking limit (Caen 4.1): the moves' rules let an area go over
+    it only by a move that can be undone, so a start over it would leave the first mover with no legal action."""
+    limit = s.rules.stacking
+    if not limit:
+        return
+    starts: dict[str, list[str]] = {}
+    for t in s.troops.values():
+        if t.start in s.areas:
+            starts.setdefault(t.start, []).append(t.id)
+    for area, here in starts.items():
+        if len(here) > limit:
+            problems.append(f"{where}: [rules] stacking = {limit}, but {len(here)} troops start in {area} "
+                            f"({', '.join(here)})")
+    neptune = s.tables.get("neptune") if s.has("dday") else None
+    for row in neptune.get("beaches", []) if isinstance(neptune, dict) else []:
+        if isinstance(row, list) and len(row) == 3 and len(row) - 1 > limit:
+            problems.append(f"{where}: [rules] stacking = {limit}, but the D-Day landings put {len(row) - 1} troops "
+                            f"on {row[0]} ({', '.join(map(str, row[1:]))}; [tables.neptune] beaches)")
 
 
 def _check_supply_sources(s: FirestormScenario, problems: list[str], where: str) -> None:
