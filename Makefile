@@ -11,6 +11,8 @@ ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') warro
 	warroom/ai/mcts.py \
 	scripts/compile.py
 HOST ?= 127.0.0.1
+# pytest-xdist workers for `make test` (auto: one per core); 0 runs the suite in this one process
+TEST_WORKERS ?= auto
 PORT ?= 8000
 
 .PHONY: run play test lint typecheck unit bench fuzz compile clean
@@ -48,7 +50,8 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 
 unit: $(DEV_STAMP) $(COMPILE_STAMP)
-	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" $(BIN)/pytest
+	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" \
+		$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test: lint typecheck unit
 

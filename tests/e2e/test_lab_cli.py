@@ -26,6 +26,9 @@ from warroom.lab.spec import read_spec
 from warroom.lab.store import Store
 from warroom.lab.tune import run_tune
 
+# the Ray tests share one worker of a parallel run (make test): they start and kill clusters on this machine, and
+# Ray, given no address, joins the cluster last started here
+pytestmark = pytest.mark.xdist_group("ray")
 BIN = Path(sys.executable).parent
 WARROOM = str(BIN / "warroom")
 

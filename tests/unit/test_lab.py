@@ -4,6 +4,8 @@ metrics, a cell's metrics, the results store, and runs whose games do not depend
 from __future__ import annotations
 
 import errno
+import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from warroom.lab import run as lab_run
 from warroom.lab.metrics import balance, cell_metrics, mean_ci
 from warroom.lab.overrides import PathError, parse_path, value_at, variant
-from warroom.lab.run import lead_metrics, play_task, run, tasks
+from warroom.lab.run import Head, LabRunError, lead_metrics, play_task, run, tasks
 from warroom.lab.spec import LabSpecError, cell_of, read_spec
 from warroom.lab.store import SCHEMA, LabStoreError, Store
 from warroom.scenarios.loader import DATA
@@ -520,3 +523,26 @@ def test_short_names_of_swept_paths_tell_them_apart() -> None:
 
     paths = ["map.toml:area[id=A2].supply", "map.toml:area[id=A3].supply", "scenario.toml:rules.stacking"]
     assert [label(p, paths) for p in paths] == ["area[id=A2].supply", "area[id=A3].supply", "stacking"]
+
+
+def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_period(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A head that stops answering is given its grace from the first probe that failed, not from the last one that
+    answered (a sweep whose tasks kept finishing may not have probed for a long while); one that answers again
+    starts afresh."""
+    monkeypatch.setattr(lab_run, "GRACE", 0.3)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        head = Head(f"127.0.0.1:{listener.getsockname()[1]}")
+        head.check()
+        time.sleep(0.4)  # answering all along: a long quiet spell is no silence
+        head.check()
+        assert head.silent is None and head.alive
+        listener.close()
+        head.check()  # silent from now
+        assert head.silent is not None and head.alive
+        with pytest.raises(LabRunError, match=r"head at 127\.0\.0\.1:\d+ stopped answering \(for 0\.3 s\)"):
+            time.sleep(0.35)
+            head.check()
+        assert not head.alive

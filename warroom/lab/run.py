@@ -272,26 +272,27 @@ driver whose head is gone, so that the stop is said plainly and the games stored
 
 
 class Head:
-    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address,
-    and CPUs left in it for the tasks."""
+    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address."""
 
     def __init__(self, address: str) -> None:
         self.address = address
         self.alive = True
-        self.since = time.monotonic()  # the last time the head answered
+        self.silent: float | None = None  # when the head stopped answering, if it has
 
-    def check(self, ray: Any) -> None:
-        now = time.monotonic()
+    def check(self) -> None:
         try:
             reachable(self.address, timeout=POLL)
         except LabRunError:
-            if now - self.since < GRACE:
+            now = time.monotonic()
+            if self.silent is None:
+                self.silent = now
+            if now - self.silent < GRACE:
                 return
             self.alive = False
             raise LabRunError(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s); the "
                               "games stored are kept: start the cluster again and run the same command to go on") \
                 from None
-        self.since = now
+        self.silent = None
 
 
 def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
@@ -310,7 +311,7 @@ def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[
         while inflight:
             done, _ = ray.wait(list(inflight), num_returns=1, timeout=POLL)
             if not done:
-                head.check(ray)
+                head.check()
                 continue
             t = inflight.pop(done[0])
             try:
