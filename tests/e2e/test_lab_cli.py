@@ -127,27 +127,48 @@ def narvik(games: int, lifts: str) -> str:
     return text.replace('"scenario.toml:rules.stacking" = [0, 2]', f'"rules.toml:naval.landing_lifts" = {lifts}')
 
 
-def test_a_run_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(tmp_path: Path) -> None:
+def test_a_run_stopped_by_ctrl_c_then_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(
+        tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the run's whole process group, as a terminal sends it) stops a two-worker run with what is
+    stored said and no worker left behind; a second run killed outright (SIGKILL) keeps whole tasks only; the
+    third ends the sweep, and the games are an uninterrupted run's."""
     spec = tmp_path / "narvik.toml"
-    spec.write_text(narvik(6, "[2]"))
-    out = tmp_path / "killed"
-    proc = subprocess.Popen([WARROOM, "lab", "run", str(spec), "--out", str(out)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    spec.write_text(narvik(8, "[2]"))
+    out = tmp_path / "stopped"
+    command = [WARROOM, "lab", "run", str(spec), "--out", str(out)]
+    with (tmp_path / "run.err").open("w+b") as said:
+        proc = subprocess.Popen([*command, "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=said,
+                                start_new_session=True)
+        try:
+            wait_for(lambda: parts(out) >= 2, proc)
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=60)
+            time.sleep(0.5)
+            with pytest.raises(ProcessLookupError):  # the workers went with it
+                os.killpg(proc.pid, 0)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        said.seek(0)
+        stderr = " ".join(said.read().decode(errors="replace").split())
+    first = sum(len(v) for v in games_of(out).values())
+    assert proc.returncode == 130 and f"interrupted: {first} of 8 games stored; run the same command to go on" \
+        in stderr, stderr
+    assert "Traceback" not in stderr and 2 <= first < 8
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while len(list(out.rglob("*.parquet"))) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be killed"
-            time.sleep(0.05)
+        wait_for(lambda: parts(out) >= first + 1, proc)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     stopped = games_of(out)
-    assert 2 <= sum(len(v) for v in stopped.values()) < 6  # killed midway, with whole tasks stored
+    assert first < sum(len(v) for v in stopped.values()) < 8  # killed midway, with whole tasks stored
     resumed = cli("lab", "run", str(spec), "--out", str(out))
     assert resumed.returncode == 0, resumed.stderr
     whole = read_spec(spec)
     run(whole, Store.open(tmp_path / "whole", whole))
-    assert games_of(out) == games_of(tmp_path / "whole") and len(next(iter(games_of(out).values()))) == 6
+    assert games_of(out) == games_of(tmp_path / "whole") and len(next(iter(games_of(out).values()))) == 8
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
 
 
@@ -286,32 +307,41 @@ def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
 
 
 def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_plainly(tmp_path: Path) -> None:
-    """Recent Ray turns token authentication on for a head once a token exists on its machine. A run with no
-    token, or another token, is refused with what to set, in a few lines (not Ray's retry a second), and neither
-    token appears in what it says; a run with the cluster's token plays the local run's games."""
+    """Recent Ray turns token authentication on for a head once a token exists on its machine. A run that gives
+    no token, has one but does not send it, has none at all, or gives another, is refused at once with what to
+    set, in a few lines (not Ray's retry a second), and no token appears in what it says; a run with the cluster's
+    token plays the local run's games, and so does a tune."""
     pytest.importorskip("ray")
     token, other = secrets.token_hex(16), secrets.token_hex(16)
     cluster = RayCluster(tmp_path, token=token)
+    home = tmp_path / "home"  # no ~/.ray/auth_token of this machine's
+    home.mkdir()
     try:
         cluster.head()
         spec_path = tmp_path / "spec.toml"
         spec_path.write_text(SPEC)
         args = ("lab", "run", str(spec_path), "--out", str(tmp_path / "on-ray"), "--ray", cluster.address)
-        quick = {**without_tokens(), "RAY_gcs_server_port_wait_time_s": "3"}  # Ray's retries: 3 s, not 20
-        for env, said in [(quick, "wants a token (Ray's token authentication) and this run gives none"),
-                          ({**quick, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": other}, "refused this run's token")]:
+        bare = {**without_tokens(), "HOME": str(home)}
+        mode = {**bare, "RAY_AUTH_MODE": "token"}
+        for env, said in [
+                (bare, "wants a token (Ray's token authentication) and this run gives none: set RAY_AUTH_MODE=token"),
+                ({**bare, "RAY_AUTH_TOKEN": token}, "this run has one but does not send it: set RAY_AUTH_MODE=token"),
+                (mode, "cannot be joined: RAY_AUTH_MODE=token, but this machine has no token"),
+                ({**mode, "RAY_AUTH_TOKEN": other}, "refused this run's token: give the cluster's own")]:
+            began = time.monotonic()
             got = cli(*args, env=env)
             text = " ".join(got.stderr.split())
-            assert got.returncode == 1 and f"the Ray cluster at {cluster.address} {said}" in text, got.stderr
-            assert "RAY_AUTH_TOKEN" in text and "gcs_client" not in got.stderr and len(got.stderr) < 600
+            assert got.returncode == 1 and f"the Ray cluster at {cluster.address}" in text and said in text, got.stderr
+            assert time.monotonic() - began < 15  # said as soon as Ray reports it, not after its 20 retries
+            assert "gcs_client" not in got.stderr and "Traceback" not in got.stderr and len(got.stderr) < 700
             assert token not in got.stdout + got.stderr and other not in got.stdout + got.stderr
-        joined = cli(*args, env={**without_tokens(), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+        joined = cli(*args, env={**bare, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
         assert joined.returncode == 0, joined.stderr
         assert token not in joined.stdout + joined.stderr
         tune_path = tmp_path / "tune.toml"  # a tune on the cluster too
         tune_path.write_text(SPEC.replace('[lab.sweep]\n"scenario.toml:rules.stacking" = [0, 2]\n', TUNE))
         tuned = cli("lab", "tune", str(tune_path), "--out", str(tmp_path / "tune.json"), "--ray", cluster.address,
-                    env={**without_tokens(), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+                    env={**bare, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
         assert tuned.returncode == 0, tuned.stderr
     finally:
         cluster.stop()

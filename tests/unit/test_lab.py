@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warroom.lab import run as lab_run
+from warroom.lab import cluster
+from warroom.lab.cluster import Head, head_of
+from warroom.lab.errors import LabRunError, LabStopped
 from warroom.lab.metrics import balance, cell_metrics, mean_ci
 from warroom.lab.overrides import PathError, parse_path, value_at, variant
-from warroom.lab.run import Head, LabRunError, lead_metrics, play_task, run, tasks
+from warroom.lab.run import lead_metrics, play_task, run, tasks
 from warroom.lab.spec import LabSpecError, cell_of, read_spec
 from warroom.lab.store import SCHEMA, LabStoreError, Store
 from warroom.scenarios.loader import DATA
@@ -95,13 +98,13 @@ def test_a_spec_makes_one_cell_for_each_scenario_pairing_and_combination_of_valu
     assert [c.changes for c in spec.cells] == [(("scenario.toml:rules.stacking", 2),),
                                                (("scenario.toml:rules.stacking", 3),)]
     assert all(c.bots == (("allies", "heuristic"), ("axis", "random")) for c in spec.cells)
-    ranged = spec_file(tmp_path, text=SPEC.replace("[2, 3]", "{{ from = 1, to = 5, step = 2 }}"))
-    assert [c.changes[0][1] for c in read_spec(ranged).cells] == [1, 3, 5]
+    ranged = spec_file(tmp_path, text=SPEC.replace("[2, 3]", "{{ from = 2, to = 6, step = 2 }}"))
+    assert [c.changes[0][1] for c in read_spec(ranged).cells] == [2, 4, 6]
 
 
 def test_a_cells_seed_is_what_the_cell_is_not_where_it_stands_in_the_sweep(tmp_path: Path) -> None:
     small = read_spec(spec_file(tmp_path))
-    wider = SPEC.replace("[2, 3]", "[1, 2, 3]") + '\n[[lab.pairing]]\nallies = "random"\n'
+    wider = SPEC.replace("[2, 3]", "[0, 2, 3]") + '\n[[lab.pairing]]\nallies = "random"\n'
     big = read_spec(spec_file(tmp_path, text=wider))
     assert len(big.cells) == 6
     same = {c.id: c.seed for c in big.cells}
@@ -411,7 +414,7 @@ def test_the_spec_refuses_what_would_make_cells_lie_or_the_sweep_unbounded(tmp_p
     assert "'mod' is not a parameter of the Firestorm campaign system (its parameters: mode" in said
     more = '\n[[lab.pairing]]\nallies = "random"\n\n[[lab.pairing]]\naxis = "heuristic"\n'
     said = "\n".join(problems(tmp_path, base.replace("games = 4", "games = 10000000").replace(
-        "[2, 3]", "{ from = 0, to = 39 }").replace("[lab.sweep]", more + "\n[lab.sweep]")))
+        "[2, 3]", "{ from = 2, to = 41 }").replace("[lab.sweep]", more + "\n[lab.sweep]")))
     assert "the sweep makes 1,200,000,000 games; at most 1,000,000,000" in said
     kampen = ('[lab]\nscenarios = ["kampen"]\ngames = 2\nparams = { seats = 2 }\n[[lab.pairing]]\n'
               'germany = "random"\nnorway = "heuristic"\nallies = "random"\n')
@@ -439,7 +442,6 @@ def test_a_scenario_path_in_a_spec_is_read_from_the_specs_folder(tmp_path: Path,
 def test_a_game_that_fails_is_named_with_its_cell_and_seed_and_what_was_stored_is_kept(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import warroom.lab.run as lab_run
-    from warroom.lab.run import LabRunError
 
     spec = read_spec(spec_file(tmp_path, games=4, chunk=2))
     store = Store.open(tmp_path / "out", spec)
@@ -527,22 +529,52 @@ def test_short_names_of_swept_paths_tell_them_apart() -> None:
 
 def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_period(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A head that stops answering is given its grace from the first probe that failed, not from the last one that
-    answered (a sweep whose tasks kept finishing may not have probed for a long while); one that answers again
-    starts afresh."""
-    monkeypatch.setattr(lab_run, "GRACE", 0.3)
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        head = Head(f"127.0.0.1:{listener.getsockname()[1]}")
+    """The head is asked at the wire (an HTTP/2 greeting, which a gRPC server answers at once): one that answers,
+    however long the quiet, is alive; one that accepts the connection but says nothing (a paused process) or
+    refuses it (a gone one) is silent, and given up `GRACE` seconds after its first silent probe."""
+    monkeypatch.setattr(cluster, "GRACE", 0.3)
+    monkeypatch.setattr(cluster, "POLL", 0.1)
+    mute = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer(conn: socket.socket) -> None:
+        with conn:
+            if not mute.is_set():
+                conn.recv(len(cluster.GREETING))
+                conn.sendall(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))  # a gRPC server's SETTINGS
+            else:
+                time.sleep(0.3)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+    threading.Thread(target=serve, daemon=True).start()
+    head = Head(f"127.0.0.1:{listener.getsockname()[1]}")
+    head.check()
+    time.sleep(0.4)  # answering all along: a long quiet spell is no silence
+    head.check()
+    assert head.silent is None and head.alive
+    mute.set()  # paused: the connection is taken, and nothing said
+    head.check()
+    assert head.silent is not None and head.alive
+    mute.clear()
+    head.check()  # back: silent no more
+    assert head.silent is None
+    listener.shutdown(socket.SHUT_RDWR)  # gone (the shutdown wakes the accept)
+    listener.close()
+    head.check()
+    with pytest.raises(LabStopped, match=r"head at 127\.0\.0\.1:\d+ stopped answering \(for 0\.3 s\)"):
+        time.sleep(0.35)
         head.check()
-        time.sleep(0.4)  # answering all along: a long quiet spell is no silence
-        head.check()
-        assert head.silent is None and head.alive
-        listener.close()
-        head.check()  # silent from now
-        assert head.silent is not None and head.alive
-        with pytest.raises(LabRunError, match=r"head at 127\.0\.0\.1:\d+ stopped answering \(for 0\.3 s\)"):
-            time.sleep(0.35)
-            head.check()
-        assert not head.alive
+    assert not head.alive
+
+
+def test_a_ray_address_is_a_head_s_host_and_port() -> None:
+    assert head_of("10.0.0.5:6379") == ("10.0.0.5", 6379) and head_of("[::1]:6379") == ("::1", 6379)
+    for bad in ["10.0.0.5", "10.0.0.5:0", "10.0.0.5:107095", ":6379", "host:port", "ray://10.0.0.5:10001"]:
+        with pytest.raises(LabRunError, match=r"--ray '.*': give the"):
+            head_of(bad)

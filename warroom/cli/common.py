@@ -115,4 +115,5 @@ def start_session(st: Any, seed: int, players: dict[str, str], bot: str, save: P
     session = Session(st, seed, players, bot, save, console, input, dice, render, help_text, sealed)
     finished = session.run()
     if not finished and save is not None:
-        console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False)
+        # one line however narrow the terminal, so that the path copies whole
+        console.print(f"Game saved to {save}. Continue with: warroom resume {save}", markup=False, soft_wrap=True)

@@ -5,6 +5,8 @@ stored games and gives each cell's metrics."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,6 +28,16 @@ lab = typer.Typer(add_completion=False, no_args_is_help=True,
                        "what each change does (win rates, balance, margins, length, decisiveness, drama).")
 out = Console()
 err = Console(stderr=True)
+
+
+def leave(code: int, ray: str | None) -> typer.Exit:
+    """The exit of a run that stopped. On Ray the process ends here, everything it stored and said: Ray's own
+    shutdown at exit would wait on a head that may be gone or paused (and a second Ctrl-C would not cut it short)."""
+    if ray:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return typer.Exit(code)
 
 
 def default_out(spec: Path) -> Path:
@@ -59,7 +71,7 @@ def run(
         "--ray", metavar="ADDRESS", help="play on the Ray cluster whose head is at HOST:PORT")] = None,
 ) -> None:
     """Play every cell of a sweep spec, storing each finished task; run it again to go on after a stop."""
-    from warroom.lab.run import LabRunError, join
+    from warroom.lab.errors import LabRunError
     from warroom.lab.run import run as play
     from warroom.lab.store import LabStoreError, Store
 
@@ -74,18 +86,18 @@ def run(
     out.print(f"{escape(spec.name)}: {len(spec.cells)} cells × {spec.games:,} games; results in {escape(str(folder))}"
               + (f" ({stored:,} games stored already)" if stored else ""))
     try:
-        if ray:  # before the progress bar: what Ray says while it connects is read, not shown
-            join(ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=err) as progress:
             task = progress.add_task("games", total=total, completed=stored)
-            played = play(spec, store, jobs=jobs, ray_address=ray, progress=lambda n: progress.advance(task, n))
+            played = play(spec, store, jobs=jobs, ray_address=ray, progress=lambda n: progress.advance(task, n),
+                          notice=lambda line: progress.console.print(f"note: {line}", markup=False))
     except KeyboardInterrupt:
         done = sum(b - a for c in spec.cells for a, b in store.done(c))
         err.print(f"interrupted: {done:,} of {total:,} games stored; run the same command to go on")
-        raise typer.Exit(130) from None
+        raise leave(130, ray) from None
     except (LabRunError, LabStoreError) as exc:
-        raise fail([str(exc)], "the sweep stopped") from exc
+        fail([str(exc)], "the sweep stopped")
+        raise leave(1, ray) from exc
     out.print(f"played {played:,} games; `warroom lab report {escape(str(folder))}` for the metrics")
 
 
@@ -158,7 +170,7 @@ def tune(
 ) -> None:
     """Search the [lab.tune] paths for the values that bring the target metric to its goal, then confirm the best
     on fresh seeds."""
-    from warroom.lab.run import LabRunError, join
+    from warroom.lab.errors import LabRunError
     from warroom.lab.tune import run_tune
 
     spec = print_spec_problems(spec_path)
@@ -171,17 +183,17 @@ def tune(
               f"{t.tolerance:g} ({', '.join(f'{s} {b}' for s, b in t.bots)}): {t.trials} trials of {t.games:,} games, "
               f"then {t.confirm:,} on fresh seeds", markup=False)
     try:
-        if ray:  # before the progress bar: what Ray says while it connects is read, not shown
-            join(ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=err) as progress:
             task = progress.add_task("games", total=total)
-            got = run_tune(spec, jobs=jobs, ray_address=ray, progress=lambda n: progress.advance(task, n))
+            got = run_tune(spec, jobs=jobs, ray_address=ray, progress=lambda n: progress.advance(task, n),
+                           notice=lambda line: progress.console.print(f"note: {line}", markup=False))
     except KeyboardInterrupt:
         err.print("interrupted: nothing was stored (a tune is short; run it again)")
-        raise typer.Exit(130) from None
+        raise leave(130, ray) from None
     except LabRunError as exc:
-        raise fail([str(exc)], "the tune stopped") from exc
+        fail([str(exc)], "the tune stopped")
+        raise leave(1, ray) from exc
     table = Table(title="trials (the same seeds for each)", title_justify="left")
     from warroom.lab.html import label
 

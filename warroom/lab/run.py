@@ -7,11 +7,7 @@ it stored. A game is `sim.runner.play_summary` with the cell's scenario variant,
 from __future__ import annotations
 
 import json
-import logging
 import os
-import socket
-import sys
-import tempfile
 import threading
 import time
 from collections import deque
@@ -23,7 +19,9 @@ from functools import lru_cache
 from typing import Any
 
 from warroom import rulesets
-from warroom.core.errors import ScenarioError, UnknownNameError, WarroomError
+from warroom.core.errors import ScenarioError, UnknownNameError
+from warroom.lab.cluster import Notice, on_ray
+from warroom.lab.errors import LabRunError, LabStopped
 from warroom.lab.overrides import PathError, variant
 from warroom.lab.spec import Cell, Spec
 from warroom.lab.store import Store
@@ -34,10 +32,6 @@ Progress = Callable[[int], None]
 CHECKED = 200
 """Cells whose scenario variant is made before any game is played, so that a combination of values the scenario
 refuses stops the run at once; in a larger sweep the others are made by the workers, which name such a cell too."""
-
-
-class LabRunError(WarroomError, RuntimeError):
-    """A sweep that cannot go on: a Ray cluster that does not answer, a worker that failed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +118,14 @@ def play_task(cell: Cell, start: int, stop: int, params: dict[str, Any]) -> dict
     return rows
 
 
+RESUME = "the games stored are kept: run the same command to go on"
+"""What `run` adds to a `LabStopped`: every finished task is stored."""
+
+
 def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
-        progress: Progress | None = None) -> int:
-    """Play every game of the sweep not yet stored; returns how many were played now."""
+        progress: Progress | None = None, notice: Notice | None = None) -> int:
+    """Play every game of the sweep not yet stored; returns how many were played now. The folder is taken first
+    (one run a folder), and the first cells' variants are made before any game is played or cluster joined."""
     with store.running():
         todo = tasks(spec, store)
         if not todo:
@@ -134,18 +133,24 @@ def run(spec: Spec, store: Store, jobs: int = 1, ray_address: str | None = None,
         for cell in list({t.cell.id: t.cell for t in todo}.values())[:CHECKED]:  # a refused combination, said at once
             cell_scenario(cell)
         played = 0
-        for task, rows in results(spec.params, todo, jobs, ray_address):
-            store.put(task.cell, task.start, task.stop, rows)
-            played += task.stop - task.start
-            if progress is not None:
-                progress(task.stop - task.start)
+        try:
+            for task, rows in results(spec.params, todo, jobs, ray_address, notice):
+                store.put(task.cell, task.start, task.stop, rows)
+                played += task.stop - task.start
+                if progress is not None:
+                    progress(task.stop - task.start)
+        except LabStopped as exc:
+            raise LabStopped(f"{exc}; {RESUME}") from exc
         return played
 
 
-def results(params: dict[str, Any], todo: list[Task], jobs: int = 1,
-            ray_address: str | None = None) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
+def results(params: dict[str, Any], todo: list[Task], jobs: int = 1, ray_address: str | None = None,
+            notice: Notice | None = None) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
     """Each task's games as it finishes: on the Ray cluster at `ray_address`, or else on `jobs` local processes."""
-    return _on_ray(params, todo, ray_address) if ray_address else local(params, todo, jobs)
+    if ray_address:
+        return on_ray(todo, play_task, lambda t: (t.cell, t.start, t.stop, params),
+                      lambda t: f"games {t.start}-{t.stop - 1} of cell {t.cell.id}", ray_address, notice)
+    return local(params, todo, jobs)
 
 
 def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
@@ -173,8 +178,7 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
                     if later.done() and not later.cancelled() and later.exception() is None:
                         yield other, later.result()
                 if isinstance(exc, BrokenProcessPool):
-                    raise LabRunError("a worker process stopped (killed, or out of memory); the games stored are "
-                                      "kept: run the same command again to go on") from exc
+                    raise LabStopped("a worker process stopped (killed, or out of memory)") from exc
                 raise
             nxt = next(waiting, None)
             if nxt is not None:
@@ -196,134 +200,3 @@ def watch_parent(parent: int) -> None:
             time.sleep(1.0)
         os._exit(1)
     threading.Thread(target=watch, daemon=True).start()
-
-
-def reachable(address: str, timeout: float = 5.0) -> None:
-    """Raise `LabRunError` unless something listens at a Ray address (host:port)."""
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not port.isdigit():
-        raise LabRunError(f"--ray {address!r}: give the cluster's head as HOST:PORT (e.g. 10.0.0.5:6379)")
-    host = host.removeprefix("[").removesuffix("]")
-    try:
-        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
-    except OSError as exc:
-        raise LabRunError(f"no Ray cluster answers at {address} ({exc.strerror or exc}): start one with "
-                          "`ray start --head`, or check the address") from exc
-
-
-def join(address: str, timeout: float = 60.0) -> Any:
-    """Ray, connected to the cluster whose head is at `address` (at once if it already is), or `LabRunError`
-    naming why not: nothing listening there, no Ray cluster answering within `timeout` seconds (something else on
-    the port, another version of Ray), or a cluster that wants a token this run has not got. What Ray writes to
-    the standard error while it tries is kept back (a line a second while it retries) and read for its reason."""
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the optional extra
-        raise LabRunError("--ray needs Ray: pip install 'warroom[ray]'") from exc
-    reachable(address)
-    if ray.is_initialized() and ray.get_runtime_context().gcs_address == address.removeprefix("ray://"):
-        return ray
-    if ray.is_initialized():
-        ray.shutdown()  # connected elsewhere (a local instance): this sweep goes where it was sent
-    failed: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            ray.init(address=address, log_to_driver=False, configure_logging=False, logging_level=logging.ERROR)
-        except BaseException as exc:  # handed to the caller
-            failed.append(exc)
-    with tempfile.TemporaryFile() as said:
-        sys.stderr.flush()
-        stderr = os.dup(2)
-        os.dup2(said.fileno(), 2)
-        try:
-            thread = threading.Thread(target=attempt, daemon=True)  # ray.init has no time limit of its own
-            thread.start()
-            thread.join(timeout)
-        finally:
-            sys.stderr.flush()
-            os.dup2(stderr, 2)
-            os.close(stderr)
-        said.seek(0)
-        text = said.read().decode(errors="replace")
-    if not thread.is_alive() and not failed:
-        return ray
-    if failed and type(failed[0]).__name__ == "AuthenticationError":  # token mode, and no token on this machine
-        raise LabRunError(f"the Ray cluster at {address} cannot be joined: {failed[0]}")
-    if "Unauthenticated" in text or "InvalidAuthToken" in text:
-        if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
-            why = ("refused this run's token: give the cluster's own (`ray get-auth-token` on the head prints it) "
-                   "in RAY_AUTH_TOKEN, or in the file RAY_AUTH_TOKEN_PATH names, or in ~/.ray/auth_token")
-        else:
-            why = ("wants a token (Ray's token authentication) and this run gives none: set RAY_AUTH_MODE=token "
-                   "and the cluster's token (`ray get-auth-token` on the head prints it) in RAY_AUTH_TOKEN or "
-                   "~/.ray/auth_token")
-        raise LabRunError(f"the Ray cluster at {address} {why}")
-    why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else f"no answer in {timeout:g} s"
-    raise LabRunError(f"{address} does not answer as a Ray cluster ({why}): check the address "
-                      "(the head's, as `ray start --head` printed it) and that Ray is the same version there")
-
-
-POLL = 1.0
-"""Seconds a sweep on Ray waits for a task before it looks at the cluster's health."""
-GRACE = 10.0
-"""Seconds a Ray head may go unanswering before the sweep stops: well within the minute after which Ray ends a
-driver whose head is gone, so that the stop is said plainly and the games stored are kept."""
-
-
-class Head:
-    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        self.alive = True
-        self.silent: float | None = None  # when the head stopped answering, if it has
-
-    def check(self) -> None:
-        try:
-            reachable(self.address, timeout=POLL)
-        except LabRunError:
-            now = time.monotonic()
-            if self.silent is None:
-                self.silent = now
-            if now - self.silent < GRACE:
-                return
-            self.alive = False
-            raise LabRunError(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s); the "
-                              "games stored are kept: start the cluster again and run the same command to go on") \
-                from None
-        self.silent = None
-
-
-def _on_ray(params: dict[str, Any], todo: list[Task], address: str) -> Iterator[tuple[Task, dict[str, list[Any]]]]:
-    ray = join(address)
-    remote = ray.remote(play_task)
-    window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
-    waiting = iter(todo)
-    inflight: dict[Any, Task] = {}
-    head: Head | None = None
-    try:
-        for t in waiting:
-            inflight[remote.remote(t.cell, t.start, t.stop, params)] = t
-            if len(inflight) >= window:
-                break
-        head = Head(address)
-        while inflight:
-            done, _ = ray.wait(list(inflight), num_returns=1, timeout=POLL)
-            if not done:
-                head.check()
-                continue
-            t = inflight.pop(done[0])
-            try:
-                rows = ray.get(done[0])
-            except ray.exceptions.RayError as exc:
-                raise LabRunError(f"a Ray task failed (games {t.start}-{t.stop - 1} of cell {t.cell.id}): {exc}; "
-                                  "the games stored so far are kept: run the same command again to go on") from exc
-            nxt = next(waiting, None)
-            if nxt is not None:
-                inflight[remote.remote(nxt.cell, nxt.start, nxt.stop, params)] = nxt
-            yield t, rows
-    finally:
-        if head is None or head.alive:  # a lost head's tasks cannot be cancelled (Ray would wait on it)
-            for ref in inflight:
-                ray.cancel(ref, force=True)

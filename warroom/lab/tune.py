@@ -18,6 +18,8 @@ import optuna
 import pyarrow as pa
 
 from warroom import rulesets
+from warroom.lab.cluster import Notice
+from warroom.lab.errors import LabStopped
 from warroom.lab.metrics import cell_metrics
 from warroom.lab.run import Task, results
 from warroom.lab.spec import Cell, Spec, Tune, cell_of
@@ -38,14 +40,17 @@ def measure(metrics: dict[str, Any], target: str) -> tuple[float | None, list[fl
 
 
 def play(cell: Cell, games: int, chunk: int, params: dict[str, Any], jobs: int, ray_address: str | None,
-         progress: Progress | None) -> pa.Table:
+         progress: Progress | None, notice: Notice | None = None) -> pa.Table:
     """Games 0 to `games` - 1 of a cell, as one table."""
     todo = [Task(cell, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     parts = []
-    for _task, rows in results(params, todo, jobs, ray_address):
-        parts.append(pa.table(rows, schema=SCHEMA))
-        if progress is not None:
-            progress(len(rows["game"]))
+    try:
+        for _task, rows in results(params, todo, jobs, ray_address, notice):
+            parts.append(pa.table(rows, schema=SCHEMA))
+            if progress is not None:
+                progress(len(rows["game"]))
+    except LabStopped as exc:
+        raise LabStopped(f"{exc}; a tune stores nothing: run it again") from exc
     return pa.concat_tables(parts).sort_by("game")
 
 
@@ -57,8 +62,8 @@ def candidate(spec: Spec, tune: Tune, values: dict[str, Any], stream: str) -> Ce
     return dataclasses.replace(cell_of(spec.seed, tune.scenario, tune.bots, changes), seed=seed)
 
 
-def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None,
-             ray_address: str | None = None) -> dict[str, Any]:
+def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None, ray_address: str | None = None,
+             notice: Notice | None = None) -> dict[str, Any]:
     """Search, then confirm the best on fresh seeds; the trials, the best and its confirmation."""
     tune = spec.tune
     assert tune is not None
@@ -74,7 +79,7 @@ def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None,
         key = tuple(values.values())
         if key not in seen:
             games = play(candidate(spec, tune, values, "trials"), tune.games, spec.chunk, spec.params, jobs,
-                         ray_address, progress)
+                         ray_address, progress, notice)
             got, ci = measure(cell_metrics(games, camps), tune.target)
             seen[key] = {"values": values, "metric": got, "ci95": ci,
                          "distance": None if got is None else abs(got - tune.goal)}
@@ -85,7 +90,7 @@ def run_tune(spec: Spec, jobs: int = 1, progress: Progress | None = None,
         trials.append({"trial": len(trials) + 1, **result})
     best = min(seen.values(), key=lambda r: float("inf") if r["distance"] is None else r["distance"])
     games = play(candidate(spec, tune, best["values"], "confirm"), tune.confirm, spec.chunk, spec.params, jobs,
-                 ray_address, progress)
+                 ray_address, progress, notice)
     confirmed, ci = measure(cell_metrics(games, camps), tune.target)
     within = confirmed is not None and abs(confirmed - tune.goal) <= tune.tolerance
     return {"target": tune.target, "goal": tune.goal, "tolerance": tune.tolerance, "scenario": tune.scenario,

@@ -519,7 +519,7 @@ def _check_stacking(s: FirestormScenario, problems: list[str], where: str) -> No
     """The troops set up on the map keep within the stacking limit (Caen 4.1): the moves' rules let an area go over
     it only by a move that can be undone, so a start over it would leave the first mover with no legal action."""
     limit = s.rules.stacking
-    if not limit:
+    if limit < 1:  # no limit (0), or one refused already
         return
     starts: dict[str, list[str]] = {}
     for t in s.troops.values():
