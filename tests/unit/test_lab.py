@@ -4,6 +4,7 @@ metrics, a cell's metrics, the results store, and runs whose games do not depend
 from __future__ import annotations
 
 import errno
+import http.server
 import socket
 import threading
 import time
@@ -527,6 +528,37 @@ def test_short_names_of_swept_paths_tell_them_apart() -> None:
     assert [label(p, paths) for p in paths] == ["area[id=A2].supply", "area[id=A3].supply", "stacking"]
 
 
+class FakeHead:
+    """A port that answers as a gRPC server does (its SETTINGS, at once), or, while `mute` is set, takes the
+    connection and says nothing, as a paused process does."""
+
+    def __init__(self) -> None:
+        self.mute = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def answer(self, conn: socket.socket) -> None:
+        with conn:
+            if not self.mute.is_set():
+                conn.recv(len(cluster.GREETING))
+                conn.sendall(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+            else:
+                time.sleep(0.3)
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
+
+    def close(self) -> None:
+        self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept
+        self.listener.close()
+
+
 def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_period(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The head is asked at the wire (an HTTP/2 greeting, which a gRPC server answers at once): one that answers,
@@ -534,38 +566,19 @@ def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_peri
     refuses it (a gone one) is silent, and given up `GRACE` seconds after its first silent probe."""
     monkeypatch.setattr(cluster, "GRACE", 0.3)
     monkeypatch.setattr(cluster, "POLL", 0.1)
-    mute = threading.Event()
-    listener = socket.create_server(("127.0.0.1", 0))
-
-    def answer(conn: socket.socket) -> None:
-        with conn:
-            if not mute.is_set():
-                conn.recv(len(cluster.GREETING))
-                conn.sendall(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))  # a gRPC server's SETTINGS
-            else:
-                time.sleep(0.3)
-
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=answer, args=(conn,), daemon=True).start()
-    threading.Thread(target=serve, daemon=True).start()
-    head = Head(f"127.0.0.1:{listener.getsockname()[1]}")
+    fake = FakeHead()
+    head = Head(fake.address)
     head.check()
     time.sleep(0.4)  # answering all along: a long quiet spell is no silence
     head.check()
     assert head.silent is None and head.alive
-    mute.set()  # paused: the connection is taken, and nothing said
+    fake.mute.set()  # paused
     head.check()
     assert head.silent is not None and head.alive
-    mute.clear()
+    fake.mute.clear()
     head.check()  # back: silent no more
     assert head.silent is None
-    listener.shutdown(socket.SHUT_RDWR)  # gone (the shutdown wakes the accept)
-    listener.close()
+    fake.close()  # gone
     head.check()
     with pytest.raises(LabStopped, match=r"head at 127\.0\.0\.1:\d+ stopped answering \(for 0\.3 s\)"):
         time.sleep(0.35)
@@ -573,8 +586,48 @@ def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_peri
     assert not head.alive
 
 
-def test_a_ray_address_is_a_head_s_host_and_port() -> None:
+def test_a_cluster_with_no_cpus_for_the_grace_period_is_said_once_and_the_run_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An autoscaled cluster may have no CPUs until it adds a node: said once, not a stop."""
+    monkeypatch.setattr(cluster, "GRACE", 0.2)
+    fake = FakeHead()
+    cpus = [0.0]
+
+    class Ray:
+        def cluster_resources(self) -> dict[str, float]:
+            return {"CPU": cpus[0]}
+    said: list[str] = []
+    head = Head(fake.address, Ray(), said.append)
+    head.check()
+    cpus[0] = 1.0  # a node joined: the wait starts afresh
+    head.check()
+    cpus[0] = 0.0
+    head.check()
+    assert said == []
+    time.sleep(0.25)
+    head.check()
+    head.check()
+    assert said == [f"the Ray cluster at {fake.address} has no CPUs: the tasks wait for a node to join (start one "
+                    "with `ray start --address`, or wait for the autoscaler); Ctrl-C stops the run"]
+    fake.close()
+
+
+def test_a_ray_address_is_a_head_s_host_and_port_where_something_answers_as_one() -> None:
     assert head_of("10.0.0.5:6379") == ("10.0.0.5", 6379) and head_of("[::1]:6379") == ("::1", 6379)
     for bad in ["10.0.0.5", "10.0.0.5:0", "10.0.0.5:107095", ":6379", "host:port", "ray://10.0.0.5:10001"]:
         with pytest.raises(LabRunError, match=r"--ray '.*': give the"):
             head_of(bad)
+    web = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(LabRunError, match=r"127\.0\.0\.1:\d+ is a web server, not a Ray head: give the head's GCS"):
+            cluster.reachable(f"127.0.0.1:{web.server_address[1]}")
+    finally:
+        web.shutdown()
+        web.server_close()
+    fake = FakeHead()
+    cluster.reachable(fake.address)  # a gRPC server's greeting: a head, as far as the wire tells
+    fake.mute.set()
+    with pytest.raises(LabRunError, match=r"no Ray cluster answers at .* \(no answer in 0\.2 s\)"):
+        cluster.reachable(fake.address, timeout=0.2)
+    fake.close()

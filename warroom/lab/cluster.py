@@ -69,12 +69,15 @@ def reachable(address: str, timeout: float = 5.0) -> None:
     try:
         said = greet(address, timeout)
     except OSError as exc:
-        why = "no answer in {timeout:g} s" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        why = f"no answer in {timeout:g} s" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
         raise LabRunError(f"no Ray cluster answers at {address} ({why}): start one with `ray start --head`, or "
                           "check the address") from exc
-    if said.startswith(b"HTTP/"):
-        raise LabRunError(f"{address} is a web server, not a Ray head: give the head's GCS port (6379 unless "
-                          "`ray start --head --port` said otherwise), not the dashboard's")
+    settings = len(said) > 3 and said[3] == 4  # an HTTP/2 SETTINGS frame: how a gRPC server begins
+    tls = said[0] in (0x15, 0x16)  # a TLS record: a cluster with Ray's TLS on, which Ray itself may join
+    if not settings and not tls:
+        what = "a web server" if said.startswith((b"HTTP/", b"<")) else "something that is not a gRPC server"
+        raise LabRunError(f"{address} is {what}, not a Ray head: give the head's GCS port (6379 unless `ray start "
+                          "--head --port` said otherwise), not the dashboard's or another service's")
 
 
 def token_hint() -> str:
