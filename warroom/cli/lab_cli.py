@@ -31,9 +31,13 @@ err = Console(stderr=True)
 
 
 def leave(code: int, ray: str | None) -> typer.Exit:
-    """The exit of a run that stopped. On Ray the process ends here, everything it stored and said: Ray's own
-    shutdown at exit would wait on a head that may be gone or paused (and a second Ctrl-C would not cut it short)."""
+    """The end of a run. On Ray the process ends here, once everything is stored and said, leaving the cluster
+    for at most a few seconds: Ray's own shutdown at exit waits on a head that may be gone or paused (and a second
+    Ctrl-C would not cut it short)."""
     if ray:
+        from warroom.lab.cluster import leave as leave_cluster
+
+        leave_cluster()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
@@ -71,6 +75,7 @@ def run(
         "--ray", metavar="ADDRESS", help="play on the Ray cluster whose head is at HOST:PORT")] = None,
 ) -> None:
     """Play every cell of a sweep spec, storing each finished task; run it again to go on after a stop."""
+    from warroom.lab.cluster import head_of
     from warroom.lab.errors import LabRunError
     from warroom.lab.run import run as play
     from warroom.lab.store import LabStoreError, Store
@@ -78,9 +83,11 @@ def run(
     spec = print_spec_problems(spec_path)
     folder = out_dir or default_out(spec_path)
     try:
+        if ray:
+            head_of(ray)  # a malformed address leaves nothing on disk
         store = Store.open(folder, spec)
-    except LabStoreError as exc:
-        raise fail([str(exc)], "cannot store the results") from exc
+    except (LabStoreError, LabRunError) as exc:
+        raise fail([str(exc)], "cannot store the results" if isinstance(exc, LabStoreError) else "no sweep") from exc
     total = len(spec.cells) * spec.games
     stored = sum(b - a for c in spec.cells for a, b in store.done(c))
     out.print(f"{escape(spec.name)}: {len(spec.cells)} cells × {spec.games:,} games; results in {escape(str(folder))}"
@@ -99,6 +106,8 @@ def run(
         fail([str(exc)], "the sweep stopped")
         raise leave(1, ray) from exc
     out.print(f"played {played:,} games; `warroom lab report {escape(str(folder))}` for the metrics")
+    if ray:
+        raise leave(0, ray)
 
 
 @lab.command()
@@ -170,10 +179,16 @@ def tune(
 ) -> None:
     """Search the [lab.tune] paths for the values that bring the target metric to its goal, then confirm the best
     on fresh seeds."""
+    from warroom.lab.cluster import head_of
     from warroom.lab.errors import LabRunError
     from warroom.lab.tune import run_tune
 
     spec = print_spec_problems(spec_path)
+    if ray:
+        try:
+            head_of(ray)
+        except LabRunError as exc:
+            raise fail([str(exc)], "nothing to tune") from exc
     if spec.tune is None:
         raise fail([f"{spec_path} has no [lab.tune] table: say the target, goal, tolerance and the paths to "
                     "search ([lab.tune.search])"], "nothing to tune")
@@ -217,6 +232,8 @@ def tune(
     try:
         target.write_text(json.dumps(got, indent=1, ensure_ascii=False), encoding="utf-8")
     except OSError as exc:
-        raise fail([f"cannot write {target} ({exc.strerror or exc}); the result is printed above"],
-                   "not saved") from exc
+        fail([f"cannot write {target} ({exc.strerror or exc}); the result is printed above"], "not saved")
+        raise leave(1, ray) from exc
     out.print(f"trials and result in {escape(str(target))}")
+    if ray:
+        raise leave(0, ray)

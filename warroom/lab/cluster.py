@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -32,6 +34,8 @@ head is given."""
 GRACE = 10.0
 """Seconds a Ray head may go unanswering before the sweep stops: well within the minute after which Ray ends a
 driver whose head is gone."""
+SAME = 30.0
+"""Seconds without a finished task after which a sweep on Ray checks that its cluster is still the one it joined."""
 GREETING = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 """HTTP/2's client preface and an empty SETTINGS frame: what a gRPC client says first."""
 
@@ -45,7 +49,7 @@ def head_of(address: str) -> tuple[str, int]:
         raise LabRunError(f"--ray {address!r}: give the head's HOST:PORT (the GCS port, 6379 unless `ray start "
                           "--head --port` said otherwise); Ray Client's ray:// addresses are not supported")
     host, colon, port = address.rpartition(":")
-    if not colon or not port.isdigit() or not 1 <= int(port) <= 65535 or not host:
+    if not colon or not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535 or not host:
         raise LabRunError(f"--ray {address!r}: give the cluster's head as HOST:PORT with a port from 1 to 65535 "
                           "(e.g. 10.0.0.5:6379)")
     return host.removeprefix("[").removesuffix("]"), int(port)
@@ -80,13 +84,29 @@ def reachable(address: str, timeout: float = 5.0) -> None:
                           "--head --port` said otherwise), not the dashboard's or another service's")
 
 
+def token_source() -> tuple[bool, str]:
+    """Whether this machine has a Ray token for a driver to send (Ray's order: RAY_AUTH_TOKEN, the file
+    RAY_AUTH_TOKEN_PATH names, ~/.ray/auth_token), and what is wrong with the source named if there is none."""
+    if os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return True, ""
+    named = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    path = Path(named) if named else Path.home() / ".ray" / "auth_token"
+    try:
+        has = bool(path.read_text(encoding="utf-8", errors="replace").strip())
+    except OSError:
+        has = False
+    if has:
+        return True, ""
+    return False, (f"RAY_AUTH_TOKEN_PATH names {named}, which is missing or empty" if named else
+                   "this machine has no token (neither RAY_AUTH_TOKEN nor ~/.ray/auth_token)")
+
+
 def token_hint() -> str:
     """Why a cluster that wants a token did not get one from this run, and what to set (never the token)."""
+    has, _ = token_source()
     if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
         return ("refused this run's token: give the cluster's own (`ray get-auth-token` on the head prints it) in "
                 "RAY_AUTH_TOKEN, or in the file RAY_AUTH_TOKEN_PATH names, or in ~/.ray/auth_token")
-    has = (os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
-           or (Path.home() / ".ray" / "auth_token").exists())
     if has:
         return ("wants a token (Ray's token authentication), and this run has one but does not send it: set "
                 "RAY_AUTH_MODE=token (Ray sends a token to an address it is given only then)")
@@ -94,12 +114,64 @@ def token_hint() -> str:
             "cluster's token (`ray get-auth-token` on the head prints it) in RAY_AUTH_TOKEN or ~/.ray/auth_token")
 
 
+TRIAL = ("import logging, sys, ray; from warroom.lab.cluster import session; "
+         "ray.init(address=sys.argv[1], log_to_driver=False, configure_logging=False, logging_level=logging.ERROR); "
+         "print('joined', session(ray), flush=True)")
+"""A trial join, in a child process: Ray may end a process it cannot join (a raylet that does not answer), and
+says why on its standard error, which the parent reads."""
+
+
+def session(ray: Any) -> str:
+    """The session of the cluster a process has joined: new each time a head starts (a head started again at the
+    same address is another cluster, whose tasks are not this run's). Read from Ray's worker, not asked of the
+    head; '' where this Ray keeps it elsewhere."""
+    node = getattr(getattr(getattr(ray, "_private", None), "worker", None), "global_worker", None)
+    return str(getattr(getattr(node, "node", None), "session_name", "") or "")
+
+
+def reason(text: str) -> str:
+    """The last line of what Ray wrote that says something, without its log prefix or colours."""
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in text.splitlines()]
+    lines = [re.sub(r"^\[[^]]*\]\s*\S+:\d+:\s*", "", line) for line in lines if line and not line.startswith(
+        ("***", "@", "Traceback", "File ", "SIGTERM handler"))]
+    return lines[-1][:300] if lines else "it said nothing"
+
+
+def trial(address: str, timeout: float) -> str:
+    """Join the cluster at `address` from a child process and return its session, or `LabRunError` with Ray's
+    reason; a refused token is said as soon as Ray reports it, and Ctrl-C ends the trial at once."""
+    with tempfile.TemporaryFile() as said:
+        child = subprocess.Popen([sys.executable, "-c", TRIAL, address], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=said)
+        try:
+            deadline = time.monotonic() + timeout
+            while child.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+                said.seek(0)
+                if re.search(rb"Unauthenticated|InvalidAuthToken", said.read()):
+                    break
+            silent = child.poll() is None
+        finally:
+            if child.poll() is None:
+                child.kill()
+            out = child.communicate()[0].decode(errors="replace")
+        said.seek(0)
+        text = said.read().decode(errors="replace")
+    if child.returncode == 0 and "joined" in out:
+        return out.split("joined", 1)[1].strip()
+    if "Unauthenticated" in text or "InvalidAuthToken" in text:
+        raise LabRunError(f"the Ray cluster at {address} {token_hint()}")
+    why = f"no answer in {timeout:g} s" if silent else reason(text)
+    raise LabRunError(f"{address} answers, but Ray cannot join it ({why}): check that the address is the head's "
+                      "(as `ray start --head` printed it), that this machine reaches the cluster's other ports "
+                      "too, and that Ray is the same version there")
+
+
 def join(address: str, timeout: float = 60.0) -> Any:
     """Ray, joined to the cluster whose head is at `address` (at once if this process already is), or
-    `LabRunError` naming why not: nothing answering there, no Ray cluster answering within `timeout` seconds
-    (another version of Ray, say), or a cluster that wants a token this run does not give. What Ray writes to the
-    standard error meanwhile (a line a second while it retries) is kept back and read for the reason; a refused
-    token is said as soon as Ray reports it."""
+    `LabRunError` naming why not: nothing answering there, something else than a Ray head answering, a cluster
+    that wants a token this run does not give, or one Ray cannot join (`trial`) within `timeout` seconds. What Ray
+    writes to the standard error meanwhile (a line a second while it retries) is kept back."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
@@ -110,12 +182,12 @@ def join(address: str, timeout: float = 60.0) -> Any:
     if ray.is_initialized():
         ray.shutdown()  # joined elsewhere (a local instance): this sweep goes where it was sent
     _joined.clear()
-    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token" and not (
-            os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
-            or (Path.home() / ".ray" / "auth_token").exists()):
-        raise LabRunError(f"the Ray cluster at {address} cannot be joined: RAY_AUTH_MODE=token, but this machine "
-                          "has no token: put the cluster's (`ray get-auth-token` on the head prints it) in "
-                          "RAY_AUTH_TOKEN or ~/.ray/auth_token")
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+        has, missing = token_source()
+        if not has:
+            raise LabRunError(f"the Ray cluster at {address} cannot be joined: RAY_AUTH_MODE=token, but {missing}: "
+                              "put the cluster's token (`ray get-auth-token` on the head prints it) there")
+    trial(address, timeout)
     failed: list[BaseException] = []
 
     def attempt() -> None:
@@ -127,16 +199,10 @@ def join(address: str, timeout: float = 60.0) -> Any:
         sys.stderr.flush()
         stderr = os.dup(2)
         os.dup2(said.fileno(), 2)
-        refused = False
         try:
             thread = threading.Thread(target=attempt, daemon=True)  # ray.init has no time limit of its own
             thread.start()
-            deadline = time.monotonic() + timeout
-            while thread.is_alive() and time.monotonic() < deadline and not refused:
-                thread.join(0.25)
-                said.seek(0)
-                text = said.read().decode(errors="replace")
-                refused = "Unauthenticated" in text or "InvalidAuthToken" in text
+            thread.join(timeout)
         finally:
             sys.stderr.flush()
             os.dup2(stderr, 2)
@@ -146,26 +212,38 @@ def join(address: str, timeout: float = 60.0) -> Any:
     if not thread.is_alive() and not failed:
         _joined.append(address)
         return ray
-    if refused or "Unauthenticated" in text or "InvalidAuthToken" in text:
-        raise LabRunError(f"the Ray cluster at {address} {token_hint()}")
-    why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else f"no answer in {timeout:g} s"
-    raise LabRunError(f"{address} does not answer as a Ray cluster ({why}): check the address "
-                      "(the head's, as `ray start --head` printed it) and that Ray is the same version there")
+    why = f"{type(failed[0]).__name__}: {failed[0]}" if failed else reason(text)
+    raise LabRunError(f"{address} answered a trial join but not this one ({why}): run the same command again")
+
+
+def leave(timeout: float = 5.0) -> None:
+    """Leave the cluster, waiting at most `timeout` seconds: Ray's own shutdown waits on a head that is gone or
+    paused, so a caller that ends its process next need not wait (the games are stored by then)."""
+    if not _joined:
+        return
+    import ray
+
+    thread = threading.Thread(target=ray.shutdown, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    _joined.clear()
 
 
 class Head:
-    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address,
-    and CPUs in the cluster for the tasks (an autoscaled cluster may have none until it adds a node, so that is
-    said, not a stop)."""
+    """The health of a sweep's Ray cluster, looked at while no task finishes: its head answering at its address
+    (asked at the wire, every check), and, after `SAME` seconds without a finished task, still the cluster the run
+    joined (asked by a trial join in a child process: a call through Ray to a head started again at the same
+    address makes Ray end the process, and its tasks would never finish)."""
 
-    def __init__(self, address: str, ray: Any = None, notice: Notice | None = None) -> None:
+    def __init__(self, address: str, joined: str = "") -> None:
         self.address = address
-        self.ray = ray
-        self.notice = notice
+        self.joined = joined  # the session this run joined ('' : not checked)
         self.alive = True
         self.silent: float | None = None  # when the head stopped answering, if it has
-        self.idle: float | None = None  # when the cluster was first seen with no CPUs, if it was
-        self.told = False
+        self.quiet = time.monotonic()  # since when no task has finished, or the session was last found the same
+
+    def progress(self) -> None:
+        self.quiet = time.monotonic()
 
     def answering(self) -> bool:
         try:
@@ -176,25 +254,25 @@ class Head:
 
     def check(self) -> None:
         now = time.monotonic()
-        if not self.answering():
-            if self.silent is None:
-                self.silent = now
-            if now - self.silent < GRACE:
-                return
-            self.alive = False
-            raise LabStopped(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s): start the "
-                             "cluster again")
-        self.silent = None
-        if self.ray is None or self.notice is None or self.told:
+        if self.answering():
+            self.silent = None
+            if self.joined and now - self.quiet >= SAME:
+                try:
+                    now_there = trial(self.address, 60.0)
+                except LabRunError:
+                    return  # said again by the wire, or not at all: the next checks tell
+                self.quiet = time.monotonic()
+                if now_there and now_there != self.joined:
+                    self.alive = False
+                    raise LabStopped(f"the Ray cluster at {self.address} was started again (its session is "
+                                     f"{now_there}, not this run's {self.joined}): the tasks in flight are gone")
             return
-        if self.ray.cluster_resources().get("CPU", 0) > 0:
-            self.idle = None
-        elif self.idle is None:
-            self.idle = now
-        elif now - self.idle >= GRACE:
-            self.told = True
-            self.notice(f"the Ray cluster at {self.address} has no CPUs: the tasks wait for a node to join (start "
-                        "one with `ray start --address`, or wait for the autoscaler); Ctrl-C stops the run")
+        if self.silent is None:
+            self.silent = now
+        if now - self.silent >= GRACE:
+            self.alive = False
+            raise LabStopped(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s): start "
+                             "the cluster again")
 
 
 def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tuple[Any, ...]],
@@ -205,10 +283,14 @@ def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tupl
     cancelled when the run stops, where the head still answers."""
     ray = join(address)
     remote = ray.remote(play)
-    window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if not cpus and notice is not None:  # an autoscaled cluster may have none until it adds a node
+        notice(f"the Ray cluster at {address} has no CPUs yet: the tasks wait for a node to join (start one with "
+               "`ray start --address`, or wait for the autoscaler); Ctrl-C stops the run")
+    window = max(4, 2 * cpus)
     waiting = iter(todo)
     inflight: dict[Any, T] = {}
-    head = Head(address, ray, notice)
+    head = Head(address, session(ray))
     try:
         for t in waiting:
             inflight[remote.remote(*args(t))] = t
@@ -219,6 +301,7 @@ def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tupl
             if not done:
                 head.check()
                 continue
+            head.progress()
             t = inflight.pop(done[0])
             try:
                 got = ray.get(done[0])
