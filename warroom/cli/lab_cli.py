@@ -44,6 +44,19 @@ def leave(code: int, ray: str | None) -> typer.Exit:
     return typer.Exit(code)
 
 
+def check_address(ray: str | None, title: str) -> None:
+    """A `--ray` address's form, checked before anything is made: exit 1 with what to give."""
+    if not ray:
+        return
+    from warroom.lab.cluster import head_of
+    from warroom.lab.errors import LabRunError
+
+    try:
+        head_of(ray)
+    except LabRunError as exc:
+        raise fail([str(exc)], title) from exc
+
+
 def default_out(spec: Path) -> Path:
     return spec.with_name(spec.stem + "-results")
 
@@ -75,19 +88,17 @@ def run(
         "--ray", metavar="ADDRESS", help="play on the Ray cluster whose head is at HOST:PORT")] = None,
 ) -> None:
     """Play every cell of a sweep spec, storing each finished task; run it again to go on after a stop."""
-    from warroom.lab.cluster import head_of
     from warroom.lab.errors import LabRunError
     from warroom.lab.run import run as play
     from warroom.lab.store import LabStoreError, Store
 
     spec = print_spec_problems(spec_path)
+    check_address(ray, "no sweep")  # before the folder: a malformed address leaves nothing on disk
     folder = out_dir or default_out(spec_path)
     try:
-        if ray:
-            head_of(ray)  # a malformed address leaves nothing on disk
         store = Store.open(folder, spec)
-    except (LabStoreError, LabRunError) as exc:
-        raise fail([str(exc)], "cannot store the results" if isinstance(exc, LabStoreError) else "no sweep") from exc
+    except LabStoreError as exc:
+        raise fail([str(exc)], "cannot store the results") from exc
     total = len(spec.cells) * spec.games
     stored = sum(b - a for c in spec.cells for a, b in store.done(c))
     out.print(f"{escape(spec.name)}: {len(spec.cells)} cells × {spec.games:,} games; results in {escape(str(folder))}"
@@ -179,16 +190,11 @@ def tune(
 ) -> None:
     """Search the [lab.tune] paths for the values that bring the target metric to its goal, then confirm the best
     on fresh seeds."""
-    from warroom.lab.cluster import head_of
     from warroom.lab.errors import LabRunError
     from warroom.lab.tune import run_tune
 
     spec = print_spec_problems(spec_path)
-    if ray:
-        try:
-            head_of(ray)
-        except LabRunError as exc:
-            raise fail([str(exc)], "nothing to tune") from exc
+    check_address(ray, "nothing to tune")
     if spec.tune is None:
         raise fail([f"{spec_path} has no [lab.tune] table: say the target, goal, tolerance and the paths to "
                     "search ([lab.tune.search])"], "nothing to tune")

@@ -121,6 +121,10 @@ TRIAL = ("import logging, sys, ray; from warroom.lab.cluster import session; "
 says why on its standard error, which the parent reads."""
 
 
+REFUSED = re.compile("Unauthenticated|InvalidAuthToken")
+"""What Ray writes when a head refuses a driver's token (or its lack of one)."""
+
+
 def session(ray: Any) -> str:
     """The session of the cluster a process has joined: new each time a head starts (a head started again at the
     same address is another cluster, whose tasks are not this run's). Read from Ray's worker, not asked of the
@@ -148,7 +152,7 @@ def trial(address: str, timeout: float) -> str:
             while child.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.1)
                 said.seek(0)
-                if re.search(rb"Unauthenticated|InvalidAuthToken", said.read()):
+                if REFUSED.search(said.read().decode(errors="replace")):
                     break
             silent = child.poll() is None
         finally:
@@ -159,7 +163,7 @@ def trial(address: str, timeout: float) -> str:
         text = said.read().decode(errors="replace")
     if child.returncode == 0 and "joined" in out:
         return out.split("joined", 1)[1].strip()
-    if "Unauthenticated" in text or "InvalidAuthToken" in text:
+    if REFUSED.search(text):
         raise LabRunError(f"the Ray cluster at {address} {token_hint()}")
     why = f"no answer in {timeout:g} s" if silent else reason(text)
     raise LabRunError(f"{address} answers, but Ray cannot join it ({why}): check that the address is the head's "
