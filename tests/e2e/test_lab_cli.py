@@ -155,7 +155,7 @@ def test_a_run_stopped_by_ctrl_c_then_killed_midway_goes_on_to_the_games_an_unin
     first = sum(len(v) for v in games_of(out).values())
     assert proc.returncode == 130 and f"interrupted: {first} of 8 games stored; run the same command to go on" \
         in stderr, stderr
-    assert "Traceback" not in stderr and 2 <= first < 8
+    assert "Traceback" not in stderr and 2 <= first < 8, stderr
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_for(lambda: parts(out) >= first + 1, proc)

@@ -189,7 +189,9 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
         if not finished:  # stopped (Ctrl-C, a store that refused a part): the workers go at once, games unstored
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
-        pool.shutdown(wait=finished, cancel_futures=True)
+        # Waited for even after a stop (the workers are gone, so at once): an executor left running closes its
+        # wake-up pipe at some point, and Python 3.11's exit hook then writes to it and prints a traceback.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def watch_parent(parent: int) -> None:
