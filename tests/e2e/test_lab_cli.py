@@ -256,6 +256,7 @@ def wait_for(what: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: f
     while not what():
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it was meant to"
         time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be stopped midway"
 
 
 def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
@@ -263,12 +264,11 @@ def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
     """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
     killed: the run stops saying so, with whole tasks stored. Started again on a new cluster at the same address,
     the same command plays only the rest, and the games equal the local run's, cell by cell."""
-    import ray
-
-    ray.init(address=ray_cluster.address, log_to_driver=False)
-    assert len([n for n in ray.nodes() if n["Alive"]]) == 2  # type: ignore[no-untyped-call]  # a head, a worker
-    assert ray.cluster_resources()["CPU"] == 2  # type: ignore[no-untyped-call]
-    ray.shutdown()  # the sweep's driver is the command's own process, as a designer's would be
+    nodes = subprocess.run(  # in a process of its own: Ray would otherwise stay in the test's process
+        [sys.executable, "-c", "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
+         "print(len([n for n in ray.nodes() if n['Alive']]), int(ray.cluster_resources()['CPU']))",
+         ray_cluster.address], capture_output=True, text=True, timeout=120, check=False)
+    assert nodes.stdout.split()[-2:] == ["2", "2"], nodes.stderr  # a head and a worker, a CPU each
     spec_path = tmp_path / "spec.toml"
     spec_path.write_text(narvik(6, "[1, 2]"))
     out = tmp_path / "on-ray"
