@@ -3,15 +3,15 @@ runs this once with `WARROOM_PURE=1` and once without, and compares the output l
 
 Usage:
     python tests/e2e/compiled_games.py play SCENARIO GAMES BOT [advanced]
-    python tests/e2e/compiled_games.py conformance GAMES
+    python tests/e2e/compiled_games.py conformance SYSTEM GAMES
 
 The first line names the engine in use. `play`: per game (BOT, random or heuristic, on every side, seeded; the
 checked path, with notes) every log entry, every note, the returns and each side's view at the end, and whether
 the record replays to the same log; last, the searching bot's first decision (a few rollouts: clones and, where
 the system has secrets, determinised twins) with its visit counts; whether the scenario deep-copies and pickles
 to an equal one, and can be subclassed as a plug-in does. `conformance`: the conformance harness
-(`warroom.sim.conformance`: every system, scenario and variant, with tabletop reports, clone and twin checks) for
-GAMES seeds each, its actions and any broken promise.
+(`warroom.sim.conformance`: every scenario and variant of one rule system, with tabletop reports, clone and twin
+checks) for GAMES seeds each, its actions and any broken promise.
 """
 
 from __future__ import annotations
@@ -83,9 +83,12 @@ def search_lines(scenario: str, params: dict[str, Any]) -> Iterator[str]:
     yield f"search: {choice.to_str()} {visits}"
 
 
-def conformance_lines(games: int) -> Iterator[str]:
-    """Every case of the conformance harness, `games` seeds each: its actions and its problems."""
+def conformance_lines(system_id: str, games: int) -> Iterator[str]:
+    """Every case of the conformance harness for one rule system, `games` seeds each: its actions and its
+    problems."""
     for system, scenario, variant in conformance.cases():
+        if system.id != system_id:
+            continue
         tally = conformance.run(system, scenario, variant, range(games))
         yield f"{system.id} {scenario} {variant.name}: {tally.games} games, {tally.actions} actions"
         yield from (f"problem: {problem}" for problem in tally.problems)
@@ -94,7 +97,7 @@ def conformance_lines(games: int) -> Iterator[str]:
 def main() -> None:
     print(compiled.status().describe())
     if sys.argv[1] == "conformance":
-        lines = conformance_lines(int(sys.argv[2]))
+        lines = conformance_lines(sys.argv[2], int(sys.argv[3]))
     else:
         scenario, games, bot = sys.argv[2], int(sys.argv[3]), sys.argv[4]
         params = {"advanced": True} if sys.argv[5:] == ["advanced"] else {}

@@ -83,6 +83,12 @@ def redrawn(page: Page, timeout: float = 15_000) -> Iterator[None]:
                            " return `${p.seq}/${p.epoch}/${p.waiting}` !== before; }", arg=before, timeout=timeout)
 
 
+def caught_up(page: Page, now: str, timeout: float = 15_000) -> None:
+    """Wait until the page shows the position `now` (another page's, read after its own move)."""
+    page.wait_for_function("(now) => { const p = document.querySelector('#position span').dataset;"
+                           " return `${p.seq}/${p.epoch}/${p.waiting}` === now; }", arg=now, timeout=timeout)
+
+
 def choices(page: Page) -> list[tuple[str, str]]:
     """(action, words) of every choice button: the words as a reader takes them in, a group's heading first."""
     rows = page.evaluate("""[...document.querySelectorAll('[data-action]')].map(b => {
@@ -137,15 +143,16 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
     tabletop_done = gw_done = False
     captured: tuple[str, str, int] | None = None  # (attacker, area, battle number) of the tabletop battle
     reported: set[tuple[int, int]] = set()  # (turn, battle number)
+    now = position(boss)  # the campaign's position, as the page that acted last shows it: every page follows it
     for _ in range(300):
         if tabletop_done and gw_done:
-            boss.reload()
+            caught_up(boss, now)
             if "General's Wargame" in boss.locator(".log").inner_text():
                 break
         view = status()
         if captured is not None and all(b["no"] != captured[2] for b in view["open_battles"]) and (
                 view["battle"] is None or view["battle"]["no"] != captured[2]):  # its retreats and advance are done
-            boss.reload()
+            caught_up(boss, now)
             assert owner_of(boss, f"side-{captured[0]}", captured[1]), "the map shows the captured area"
             captured, tabletop_done = None, True
         asked = [r for r in view["results"] if (view["turn"], r["battle"]) not in reported]
@@ -154,21 +161,22 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
             no = result["battle"]
             box = f'.result[data-battle="{no}"]'
             reporter, confirmer = commanders[result["attacker"]], commanders[result["defender"]]
-            reporter.reload()
+            caught_up(reporter, now)
             reporter.fill(f"{box} form.report input[name=attacker]", "5")
             reporter.fill(f"{box} form.report input[name=defender]", "1")
             with redrawn(reporter):
                 reporter.click(f"{box} form.report button")
             assert reporter.locator(f"{box} .pending").count()
-            confirmer.reload()
+            caught_up(confirmer, position(reporter))
             with redrawn(confirmer):
                 confirmer.click(f"{box} .confirm")
+            now = position(confirmer)
             reported.add((view["turn"], no))
             captured = (result["attacker"], result["to"], no)
             continue
         who = view["to_act"]
         page = generals[who]
-        page.reload()
+        caught_up(page, now)
         actions = [a for a, _words in choices(page)]
         assert actions, (view["step"], who, page.locator("#console").inner_text())
         if "mode tabletop" in actions and not tabletop_done and captured is None:
@@ -181,6 +189,7 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
             choice = str(actions[0])
         with redrawn(page):  # the page redraws itself once the server has applied the action
             page.click(f'[data-action="{choice}"]')
+        now = position(page)
     assert tabletop_done and gw_done
     assert "General's Wargame" in boss.locator(".log").inner_text()
 
@@ -359,15 +368,17 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
         return api_view(base_url, cid, secret)
 
     played = fought = False
+    now = position(boss)
     for _ in range(400):
         view = status()
         if view["round"] >= 2 and played and fought:
             break
         page = players[view["to_act"]]
-        page.reload()
+        caught_up(page, now)  # the page follows the others' moves by itself, with no reload
         words = kampen_choice(page)
         played = played or words.startswith(("play ", "exchange "))
         press(page, words)
+        now = position(page)
         fought = fought or "Battle of " in page.locator(".log").inner_text()
     assert played and fought and status()["round"] >= 2, "cards, a battle and a round's end"
     boss.reload()

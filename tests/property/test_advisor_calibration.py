@@ -32,6 +32,8 @@ from warroom.core.state import CHANCE
 from warroom.core.stats import wilson_cc
 from warroom.sim.runner import play_one
 
+pytestmark = pytest.mark.xdist_group("advisor-calibration")  # one worker: the true odds (`last_turn`) are found once
+
 RANDOM = {"allies": "random", "axis": "random"}
 TRUTH = 4000
 """Games for the true odds: a standard error under 0.8 points, against the advisor's ±5 to ±14."""

@@ -20,7 +20,7 @@ from warroom.rulesets.kampen import KampenState, new_game
 from warroom.rulesets.kampen.naval import ship_type
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, NORWAY
 
-GAMES = 80  # per variant; the conformance harness (test_conformance.py) plays 30 more of each, with twin checks, and
+GAMES = 80  # per variant; the conformance harness (test_conformance.py) plays 12 more of each, with twin checks, and
 # `make fuzz` plays thousands
 REPLAY_EVERY = 10
 VIEW_EVERY = 25  # actions between view-leak checks within a game
