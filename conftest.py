@@ -18,7 +18,6 @@ os.environ.setdefault("WARROOM_PURE", "1")
 collect_ignore = [] if find_spec("pyspiel") else ["warroom/adapters/openspiel.py"]
 
 
-
 def pytest_configure(config: pytest.Config) -> None:
     """A parallel run (`make test`) keeps the tests of one `xdist_group` on one worker: the Ray tests start and kill
     clusters, and must not overlap. pytest 9.2 silently undoes pytest-xdist's grouping (its issue 1386), so such a

@@ -241,9 +241,6 @@ def ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ray
         cluster.worker()
         yield cluster
     finally:
-        import ray
-
-        ray.shutdown()
         cluster.stop()
 
 
