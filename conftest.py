@@ -9,7 +9,11 @@ finds no examples in compiled functions), and some tests patch rule classes.
 """
 
 import os
+import signal
+import warnings
+from collections.abc import Iterator
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
@@ -25,3 +29,28 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("dist", "no") == "loadgroup" and pytest.version_tuple[:2] >= (9, 2):
         raise pytest.UsageError(f"pytest {pytest.__version__} ignores pytest-xdist's --dist loadgroup (pytest-xdist "
                                 "issue 1386): install the pytest pyproject.toml pins (pip install -e '.[dev]')")
+
+
+def sigint_state() -> str:
+    """Whether this process ignores or blocks SIGINT, as its children inherit it ('' where /proc cannot tell)."""
+    try:
+        lines = Path("/proc/self/status").read_text(encoding="ascii").splitlines()
+    except OSError:
+        return ""
+    status = dict(line.split(":\t", 1) for line in lines if line.startswith(("SigIgn", "SigBlk")))
+    return " ".join(f"{key}={'yes' if int(value, 16) & (1 << (signal.SIGINT - 1)) else 'no'}"
+                    for key, value in sorted(status.items()))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test that leaves SIGINT ignored or blocked in the worker is named (its children would never hear a Ctrl-C:
+    tests/e2e/test_lab_cli.py saw this in a whole-suite run), and the worker is put back."""
+    before = sigint_state()
+    yield
+    after = sigint_state()
+    if after != before:
+        warnings.warn(f"{item.nodeid} changed this process's SIGINT ({before} -> {after}); put back", stacklevel=1)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if "SigIgn=yes" in after and "SigIgn=yes" not in before:
+            signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -127,6 +127,14 @@ def narvik(games: int, lifts: str) -> str:
     return text.replace('"scenario.toml:rules.stacking" = [0, 2]', f'"rules.toml:naval.landing_lifts" = {lifts}')
 
 
+def as_from_a_terminal() -> None:
+    """A child's start as a shell's foreground job has it: SIGINT at its default and not blocked. In a long pytest
+    worker of the whole suite, something earlier leaves SIGINT ignored or blocked for the worker's children (seen
+    twice, its source not found), and the run then never hears the Ctrl-C."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_run_stopped_by_ctrl_c_then_killed_midway_goes_on_to_the_games_an_uninterrupted_run_plays(
         tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the run's whole process group, as a terminal sends it) stops a two-worker run with what is
@@ -138,7 +146,7 @@ def test_a_run_stopped_by_ctrl_c_then_killed_midway_goes_on_to_the_games_an_unin
     command = [WARROOM, "lab", "run", str(spec), "--out", str(out)]
     with (tmp_path / "run.err").open("w+b") as said:
         proc = subprocess.Popen([*command, "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=said,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=as_from_a_terminal)
         try:
             wait_for(lambda: parts(out) >= 2, proc)
             os.killpg(proc.pid, signal.SIGINT)
