@@ -486,6 +486,10 @@ def test_serve_settles_the_heap_once_the_app_is_made(tmp_path: Path, monkeypatch
     calls: list[str] = []
     monkeypatch.setattr(server_app, "settle_heap", lambda: calls.append("settled"))
     monkeypatch.setattr(uvicorn.Server, "run", lambda _self, sockets=None: calls.append("served"))
+    # uvicorn's Config sets up logging with dictConfig, which closes every logging handler of the process: in a
+    # pytest worker that is pytest's own, and each later test of the worker then errors ("I/O operation on closed
+    # file"; seen in whole-suite runs)
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda _self: None)
     monkeypatch.setenv("WARROOM_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("WARROOM_DATABASE_URL", raising=False)
     with socket.socket() as probe:
