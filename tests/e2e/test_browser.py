@@ -68,10 +68,14 @@ def new_page(browser: Browser, phone: bool = False) -> Page:
     return context.new_page()
 
 
+SHOWN = ("(() => { const p = document.querySelector('#position span').dataset;"
+         " return `${p.seq}/${p.epoch}/${p.waiting}`; })()")
+"""The position a campaign page shows (its seq, undo epoch and waiting results), as a JavaScript expression."""
+
+
 def position(page: Page) -> str:
-    """The position a campaign page shows (its seq, undo epoch and waiting results)."""
-    return str(page.evaluate("(() => { const p = document.querySelector('#position span').dataset;"
-                             " return `${p.seq}/${p.epoch}/${p.waiting}`; })()"))
+    """The position a campaign page shows."""
+    return str(page.evaluate(SHOWN))
 
 
 @contextmanager
@@ -79,14 +83,12 @@ def redrawn(page: Page, timeout: float = 15_000) -> Iterator[None]:
     """Wait, after the body, until the page shows another position: the page redraws itself, without a reload."""
     before = position(page)
     yield
-    page.wait_for_function("(before) => { const p = document.querySelector('#position span').dataset;"
-                           " return `${p.seq}/${p.epoch}/${p.waiting}` !== before; }", arg=before, timeout=timeout)
+    page.wait_for_function(f"(before) => {SHOWN} !== before", arg=before, timeout=timeout)
 
 
 def caught_up(page: Page, now: str, timeout: float = 15_000) -> None:
     """Wait until the page shows the position `now` (another page's, read after its own move)."""
-    page.wait_for_function("(now) => { const p = document.querySelector('#position span').dataset;"
-                           " return `${p.seq}/${p.epoch}/${p.waiting}` === now; }", arg=now, timeout=timeout)
+    page.wait_for_function(f"(now) => {SHOWN} === now", arg=now, timeout=timeout)
 
 
 def choices(page: Page) -> list[tuple[str, str]]:
