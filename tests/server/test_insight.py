@@ -24,6 +24,7 @@ SMALL = {"advice": 64, "forecast": 12, "analysis": 2}
 def c(tmp_path: Path) -> Iterator[TestClient]:
     with client(f"sqlite:///{tmp_path / 'warroom.db'}") as test_client:  # the lifespan stops the workers
         test_client.app.state.insight.sizes = dict(SMALL)  # type: ignore[attr-defined]
+        test_client.app.state.insight.nice = 0  # type: ignore[attr-defined]  # the suite's other workers: no starving
         yield test_client
 
 

@@ -119,11 +119,11 @@ class Cancelled(Exception):
     """A job nobody wants any more (the campaign moved on): the worker drops it at its next progress."""
 
 
-def _start_worker(progress: Any, cancels: Any) -> None:
+def _start_worker(progress: Any, cancels: Any, nice: int) -> None:
     global _progress, _cancels
     _progress, _cancels = progress, cancels
     with contextlib.suppress(OSError):  # not allowed here: the worker runs at the server's priority
-        os.nice(NICE)
+        os.nice(nice)
 
 
 def _check_cancelled(job_id: str) -> None:
@@ -196,6 +196,9 @@ class Insight:
         self.watcher: threading.Thread | None = None
         self.submitted = 0
         self.sizes = {"advice": ADVICE_MOST, "forecast": FORECAST_ROLLOUTS, "analysis": ANALYSIS_ROLLOUTS}
+        self.nice = NICE
+        """How much lower than the server's the workers' priority is, set before the first job (tests on a loaded
+        machine: 0, else a niced worker may barely run)."""
         self.pools: dict[str, Pool] = {}
         self.jobs: OrderedDict[tuple[Any, ...], Job] = OrderedDict()
         self.by_id: dict[str, Job] = {}
@@ -212,7 +215,7 @@ class Insight:
             ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
             progress, cancels = ctx.Queue(), ctx.Queue()
             executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=_start_worker,
-                                           initargs=(progress, cancels))
+                                           initargs=(progress, cancels, self.nice))
             reader = threading.Thread(target=self._read_progress, args=(progress,), daemon=True,
                                       name=f"insight-{kind}")
             reader.start()
