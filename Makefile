@@ -19,6 +19,11 @@ PORT ?= 8000
 
 .PHONY: run play test lint typecheck unit bench fuzz compile clean
 
+# Bytecode caches are written even where the environment says not to (some CI images set PYTHONDONTWRITEBYTECODE):
+# without them every Python process compiles warroom from source again, and pytest rewrites every test module's
+# asserts again in each worker. The suite starts hundreds of processes (the command line, workers, servers).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
