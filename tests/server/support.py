@@ -1,4 +1,5 @@
-"""What the server tests share: a client of the real app, a link's header, a new campaign's links."""
+"""What the server tests share: a client of the real app, another browser on it, a link's header, a new campaign's
+links."""
 
 from __future__ import annotations
 
@@ -10,10 +11,21 @@ from fastapi.testclient import TestClient
 from warroom.server.app import create_app
 from warroom.server.guards import ServerSettings
 
+SERVE_START_SECONDS = 60.0
+"""How long a `warroom serve` process started by a test may take to answer. On a loaded two-core machine its
+imports alone took 14 s, and the 10 s the tests allowed failed them; they poll, so a quick start waits no longer."""
+
 
 def client(url: str, settings: ServerSettings | None = None) -> TestClient:
-    """The app on the database at `url`; a 500 is answered as a 500, not raised into the test."""
+    """A new server (a new app) on the database at `url`: another process, or the same one after a restart. A 500
+    is answered as a 500, not raised into the test."""
     return TestClient(create_app(url, settings=settings), raise_server_exceptions=False)
+
+
+def browser_on(c: TestClient) -> TestClient:
+    """Another browser (cookies of its own) on the server `c` talks to. One server serves every browser, as it
+    does in a club; making an app costs more than most requests (FastAPI builds every route's models)."""
+    return TestClient(c.app, raise_server_exceptions=False)
 
 
 def auth(secret: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import auth, caen_as_one_file, client, new_campaign
+from support import SERVE_START_SECONDS, auth, browser_on, caen_as_one_file, client, new_campaign
 
 from warroom.scenarios import load_scenario
 from warroom.server.guards import MAX_UPLOAD
@@ -85,11 +85,11 @@ def test_a_side_sees_only_its_own_console(url: str) -> None:
     other = links[other_label]
     theirs = c.get(f"/api/campaigns/{cid}/view?side={me}", headers=auth(other)).json()
     assert theirs["you"]["side"] != me and theirs["viewer"] != me and theirs["legal"] == []
-    page = client(url)
+    page = browser_on(c)
     page.get(f"/join/{other}")
     html = page.get(f"/c/{cid}?side={me}").text
     assert "data-action=" not in html and "Your decision" not in html
-    mine = client(url)
+    mine = browser_on(c)
     mine.get(f"/join/{secret}")
     assert all(f'data-action="{a}"' in mine.get(f"/c/{cid}").text for a in view["legal"][:40])
     for commanders in (label for label in links if label.endswith("commanders")):
@@ -157,15 +157,16 @@ def test_warroom_serve_starts_the_server_on_its_data_dir(tmp_path: Path) -> None
     proc = subprocess.Popen([sys.executable, "-c", "from warroom.cli.main import main; main()", "serve",
                              "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(100):
+        deadline = time.monotonic() + SERVE_START_SECONDS
+        while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/openapi.json", timeout=1) as r:
                     assert r.status == 200
                     break
             except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise AssertionError("the server did not start") from None
                 time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
         assert (tmp_path / "data" / "warroom.db").exists()
     finally:
         proc.terminate()
@@ -184,7 +185,7 @@ def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
     assert len(joins) == 5
     pages: dict[str, tuple[TestClient, str, str]] = {}
     for secret in joins:
-        visitor = client(url)
+        visitor = browser_on(c)
         page = visitor.get(f"/join/{secret}")
         assert page.status_code == 200 and ("Your decision" in page.text or "Waiting" in page.text)
         drawn = re.findall(r'<g class="area [^"]*" data-area="([^"]+)"', page.text)
@@ -198,8 +199,8 @@ def test_pages_start_a_campaign_join_by_link_and_play(url: str) -> None:
     view = visitor.get(f"/api/campaigns/{cid}/view").json()
     r = visitor.post(f"/api/campaigns/{cid}/act", json={"action": view["legal"][0], "seq": view["seq"], "key": "a"})
     assert r.status_code == 200, r.text
-    assert client(url).get(f"/c/{cid}").status_code == 401  # no link, no page
-    assert client(url).get("/join/not-a-link").status_code == 404
+    assert browser_on(c).get(f"/c/{cid}").status_code == 401  # no link, no page
+    assert browser_on(c).get("/join/not-a-link").status_code == 404
 
 
 def play_to_report(c: TestClient, cid: str, links: dict[str, str]) -> dict[str, Any]:
@@ -354,7 +355,7 @@ def test_no_response_holds_the_dice_key(url: str) -> None:
     for secret in links.values():
         for path in ("view", "log", "export", "tokens"):
             bodies.append(c.get(f"/api/campaigns/{cid}/{path}", headers=auth(secret)).text)
-        page = client(url)
+        page = browser_on(c)
         bodies.append(page.get(f"/join/{secret}").text)
     forms = (key.hex(), key.hex().upper(), str(int.from_bytes(key, "big")))
     assert not [b for b in bodies if any(f in b for f in forms)]
@@ -393,7 +394,7 @@ def test_each_open_battle_has_a_briefing_for_its_commanders(url: str) -> None:
     view = play_to_report(c, cid, links)
     assert view["open_battles"], "Lorraine's first turn sends its battles to the table"
     sc = load_scenario("lorraine")
-    commander = client(url)
+    commander = browser_on(c)
     commander.get(f"/join/{links['Allies commanders']}")
     campaign_page = commander.get(f"/c/{cid}").text
     for battle in view["open_battles"]:
@@ -408,7 +409,7 @@ def test_each_open_battle_has_a_briefing_for_its_commanders(url: str) -> None:
                 assert troop.name in text and (not troop.points or f"{troop.points} pts" in text)
     assert "No battle is open" in commander.get(f"/c/{cid}/battle?no=99").text
     assert commander.get(f"/c/{cid}/battle?no=x").status_code == 422
-    assert client(url).get(f"/c/{cid}/battle").status_code == 401
+    assert browser_on(c).get(f"/c/{cid}/battle").status_code == 401
 
 
 def test_undo_against_the_bot_returns_to_a_decision_of_the_player(url: str) -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import auth, client, new_campaign
+from support import auth, browser_on, client, new_campaign
 from test_organiser_tools import play_to_a_table
 
 from warroom.scenarios import load_scenario
@@ -19,9 +18,9 @@ from warroom.server.web import MAX_HELD, cookie_name, link_tag
 
 
 @pytest.fixture()
-def url(tmp_path: Path) -> str:
-    """Pages read the same whatever the database: SQLite only (the API's tests cover PostgreSQL)."""
-    return f"sqlite:///{tmp_path / 'club.db'}"
+def url(database_url: str) -> str:
+    """Pages read the same whatever the database: SQLite only (tests/server/conftest.py)."""
+    return database_url
 
 
 def joined(c: TestClient, *secrets: str) -> None:
@@ -38,7 +37,7 @@ def acting_as(html: str) -> str:
 def test_one_browser_holds_several_links_and_each_page_acts_as_its_own(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine")
-    browser = client(url)
+    browser = browser_on(c)
     joined(browser, links["organiser"], links["Allies general"])
     held = browser.cookies.get(cookie_name(cid)) or ""
     assert held.split(".") == [links["organiser"], links["Allies general"]], "both links are kept, latest last"
@@ -63,7 +62,7 @@ def test_one_browser_holds_several_links_and_each_page_acts_as_its_own(url: str)
 
 def test_a_browser_keeps_at_most_its_latest_links(url: str) -> None:
     c = client(url)
-    browser = client(url)
+    browser = browser_on(c)
     cid, links = new_campaign(c, scenario="lorraine")
     extra = [c.post(f"/api/campaigns/{cid}/tokens", headers=auth(links["organiser"]),
                     json={"role": "general", "side": "allies"}).json()["secret"] for _ in range(MAX_HELD)]
@@ -77,7 +76,7 @@ def test_the_organisers_home_lists_the_campaigns_this_browser_holds(url: str) ->
     c = client(url)
     first, links1 = new_campaign(c, scenario="lorraine", mode="tabletop", title="Tuesday Lorraine")
     second, links2 = new_campaign(c, scenario="caen", mode="tabletop", title="Club Caen")
-    browser = client(url)
+    browser = browser_on(c)
     assert "None yet" in browser.get("/organise").text
     joined(browser, links1["organiser"], links1["Germans general"], links2["organiser"])
     play_to_a_table(c, first, links1)
@@ -96,7 +95,7 @@ def test_choices_are_words_and_the_engine_text_stays_as_data(url: str) -> None:
     cid, links = new_campaign(c, scenario="lorraine")
     view = c.get(f"/api/campaigns/{cid}/view", headers=auth(links["organiser"])).json()
     side = {"allies": "Allies", "axis": "Germans"}[view["to_act"]]
-    general = client(url)
+    general = browser_on(c)
     joined(general, links[f"{side} general"])
     html = general.get(f"/c/{cid}").text
     buttons = re.findall(r'<button type="button" data-action="(arrow [A-F]\d [A-F]\d)" title="[^"]*">([^<]*)</button>',
@@ -129,7 +128,7 @@ def test_the_undo_preview_says_what_is_undone_in_words(url: str) -> None:
 def test_caens_opening_briefing_says_what_a_result_does(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="caen", mode="tabletop")
-    commander = client(url)
+    commander = browser_on(c)
     joined(commander, links["Allies commanders"])
     page = commander.get(f"/c/{cid}").text
     assert "Operation Tonga" in page and "Waiting for the commanders at the table" in page
@@ -188,7 +187,7 @@ def test_a_fight_at_sea_asks_for_one_number_per_enemy_unit_and_keeps_the_other_s
         if a.startswith("allocate "):
             _, target, n = a.split()
             most[target] = max(most.get(target, 0), int(n))
-    page = client(url)
+    page = browser_on(c)
     joined(page, me)
     html = page.get(f"/c/{cid}").text
     assert "Fight at sea at" in html and 'id="allocate-form"' in html
@@ -210,7 +209,7 @@ def test_a_fight_at_sea_asks_for_one_number_per_enemy_unit_and_keeps_the_other_s
 
     now = play_until(c, cid, links, lambda v: bool(declared(v)), ("allocate", *KEEN), seed=7, most=400)
     for watcher in (links[GENERALS[str(now["to_act"])]], links["organiser"]):
-        other_page = client(url)
+        other_page = browser_on(c)
         joined(other_page, watcher)
         seen = other_page.get(f"/c/{cid}").text
         assert "secret until the roll" in seen
@@ -223,7 +222,7 @@ def test_a_bad_or_foreign_as_tag_is_refused_plainly(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine")
     _, other_links = new_campaign(c, scenario="lorraine")
-    browser = client(url)
+    browser = browser_on(c)
     joined(browser, links["organiser"])
     for tag in ("%C3%A9", "é" * 12, "0" * 13, "../" * 4, link_tag(other_links["organiser"])):
         for path in (f"/c/{cid}?as={tag}", f"/api/campaigns/{cid}/view?as={tag}"):
@@ -236,7 +235,7 @@ def test_a_bad_or_foreign_as_tag_is_refused_plainly(url: str) -> None:
 def test_a_page_keeps_acting_as_its_own_link_and_a_revoked_link_gives_way(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine")
-    browser = client(url)
+    browser = browser_on(c)
     joined(browser, links["organiser"])
     boss_tag = link_tag(links["organiser"])
     page = browser.get(f"/c/{cid}").text  # opened from a bookmark: no ?as= in the address
@@ -257,7 +256,7 @@ def test_the_home_page_shows_a_campaign_that_cannot_be_read_without_hiding_the_o
     c = client(url)
     good, good_links = new_campaign(c, scenario="lorraine", title="Readable")
     bad, bad_links = new_campaign(c, scenario="lorraine", title="Unreadable")
-    browser = client(url)
+    browser = browser_on(c)
     joined(browser, good_links["organiser"], bad_links["organiser"])
     campaigns = browser.app.state.campaigns  # type: ignore[attr-defined]
     original = campaigns.position
@@ -278,7 +277,7 @@ def test_the_home_page_shows_a_campaign_that_cannot_be_read_without_hiding_the_o
 def test_an_after_action_report_of_each_finished_turn(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine")
-    browser = client(url)
+    browser = browser_on(c)
     joined(browser, links["organiser"])
     assert browser.get(f"/c/{cid}/report?turn=1").status_code == 422, "turn 1 is not over yet"
     play_until(c, cid, links, lambda v: v["turn"] >= 2, seed=3)
@@ -294,7 +293,7 @@ def test_an_after_action_report_of_each_finished_turn(url: str) -> None:
     assert 'class="warroom-svg map-land"' in report.text and "button" in report.text
     log = c.get(f"/api/campaigns/{cid}/log", headers=auth(links["organiser"])).json()["log"]
     assert len([e for e in log if e["turn"] == 1]) > 0
-    general = client(url)
+    general = client(url)  # a server of its own: the report made afresh for another side, not read from a cache
     joined(general, links["Allies general"])
     assert general.get(f"/c/{cid}/report?turn=1").text == report.text.replace(
         link_tag(links["organiser"]), link_tag(links["Allies general"])), "every side reads the same report"

@@ -1,6 +1,7 @@
 """Requests at the same moment, against a real server over loopback (issue 4, reliability): of 50 reports,
 confirmations or actions sent at once exactly one is applied and 49 get a clear conflict, and the log
-replays exactly. Runs on SQLite and, where a server is available, PostgreSQL."""
+replays exactly. Runs on SQLite and, where a server is available, PostgreSQL: concurrent writers are where the
+engines differ most (SQLite's one write lock, PostgreSQL's row locks)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from warroom.rulesets.firestorm import FirestormState, new_game
 from warroom.scenarios import load_scenario
 from warroom.server.local import call, play_to_a_table, running
 
+pytestmark = pytest.mark.every_database
 CLIENTS = 50
 SIDE_NAMES = {"allies": "Allies", "axis": "Germans"}
 

@@ -1,4 +1,5 @@
-"""The event store and the campaign service on SQLite (docs/server-plan.md 2-4)."""
+"""The event store and the campaign service (docs/server-plan.md 2-4). The tests marked `every_database` run on
+PostgreSQL too: they check what the store writes and reads back (tests/server/conftest.py)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ from warroom.server.store import ConflictError, EventStore, Grant, NotFoundError
 
 @pytest.fixture()
 def url(database_url: str) -> str:
-    migrate(database_url)
-    return database_url
+    return database_url  # migrated already (tests/server/conftest.py)
 
 
 def alembic_config(database_url: str) -> Any:
@@ -42,16 +42,20 @@ def link(invitations: list[Invitation], label: str) -> str:
     return next(i.secret for i in invitations if i.label == label)
 
 
-def test_migrations_are_idempotent(url: str) -> None:
-    migrate(url)  # a second run finds nothing to do
-    assert EventStore(engine_for(url)).campaign_ids() == []
+@pytest.mark.every_database
+def test_migrations_are_idempotent(blank_database_url: str) -> None:
+    migrate(blank_database_url)
+    migrate(blank_database_url)  # a second run finds nothing to do
+    assert EventStore(engine_for(blank_database_url)).campaign_ids() == []
 
 
-def test_a_waiting_result_survives_the_move_to_one_result_per_battle(database_url: str) -> None:
+@pytest.mark.every_database
+def test_a_waiting_result_survives_the_move_to_one_result_per_battle(blank_database_url: str) -> None:
     """Migration 0004 keeps a result reported under 0003 as the result of the battle being fought (0)."""
     from alembic import command
     from sqlalchemy import text
 
+    database_url = blank_database_url
     cfg = alembic_config(database_url)
     command.upgrade(cfg, "0003")
     engine = engine_for(database_url)
@@ -69,6 +73,7 @@ def test_a_waiting_result_survives_the_move_to_one_result_per_battle(database_ur
         assert conn.execute(text("SELECT attacker_vp FROM pending_report")).scalar_one() == 5
 
 
+@pytest.mark.every_database
 def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
     store = EventStore(engine_for(url))
     cid = store.create_campaign("t", "caen", {"mode": "gw"})
@@ -81,6 +86,7 @@ def test_appends_are_guarded_by_the_sequence_number(url: str) -> None:
         store.append("nope", 0, [entry], None)
 
 
+@pytest.mark.every_database
 def test_a_request_key_is_applied_once(url: str) -> None:
     store = EventStore(engine_for(url))
     cid = store.create_campaign("t", "caen", {})
@@ -92,6 +98,7 @@ def test_a_request_key_is_applied_once(url: str) -> None:
     assert len(store.log(cid)) == 1
 
 
+@pytest.mark.every_database
 def test_tokens_are_stored_as_hashes_and_can_be_revoked(url: str) -> None:
     store = EventStore(engine_for(url))
     cid = store.create_campaign("t", "caen", {})
@@ -107,6 +114,7 @@ def test_tokens_are_stored_as_hashes_and_can_be_revoked(url: str) -> None:
         store.issue_token(cid, "emperor")
 
 
+@pytest.mark.every_database
 def test_a_campaign_plays_through_the_service_and_survives_a_restart(url: str) -> None:
     campaigns = service(url)
     cid, invitations = campaigns.create("caen")
@@ -162,6 +170,7 @@ def test_roles_and_sides_are_checked_before_anything_changes(url: str) -> None:
     assert campaigns.view(wrong)["legal"] == [] and campaigns.view(right)["legal"]
 
 
+@pytest.mark.every_database
 def test_a_repeated_request_is_answered_without_acting_twice(url: str) -> None:
     campaigns = service(url)
     cid, invitations = campaigns.create("caen")
@@ -175,6 +184,7 @@ def test_a_repeated_request_is_answered_without_acting_twice(url: str) -> None:
         campaigns.act(grant, "pass", expected_seq=0)
 
 
+@pytest.mark.every_database
 def test_a_result_older_than_its_battles_trip_to_the_table_is_not_offered(url: str) -> None:
     """Battle numbers restart every turn: a result left over from an earlier battle 1 (a report that crossed
     the organiser's decision) is neither shown nor confirmable for a later battle 1, and does not block it."""
@@ -205,7 +215,8 @@ def test_a_result_older_than_its_battles_trip_to_the_table_is_not_offered(url: s
     assert out["pending"]["attacker_vp"] == 4  # the stale row made way
 
 
-def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: str) -> None:
+@pytest.mark.every_database
+def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(blank_database_url: str) -> None:
     """Migration 0006 marks every stored campaign with the rules' revision its log was played under (1), so a
     Caen campaign begun before strategic moves could pass through a full area replays and goes on as it began."""
     from alembic import command
@@ -213,6 +224,7 @@ def test_campaigns_stored_before_the_rule_fixes_keep_their_rules(database_url: s
 
     from warroom.core.log import GameRecord
 
+    database_url = blank_database_url
     old = GameRecord.load(Path(__file__).parents[1] / "data" / "legacy" / "caen-1.0.0.json")
     cfg = alembic_config(database_url)
     command.upgrade(cfg, "0005")
@@ -287,6 +299,33 @@ def test_a_kept_upload_naming_its_system_loosely_still_loads_but_a_new_one_must_
     with pytest.raises(BadRequestError,
                        match="hosts campaigns of the rule systems firestorm, kampen, narvik, not 'Firestorm'"):
         service(url).create("", scenario_toml=text.replace("club_caen", "club_caen2"))
+
+
+def test_every_phase_and_side_a_hosted_game_logs_fits_its_column() -> None:
+    """PostgreSQL refuses a text longer than its column where SQLite keeps it whole. The phase and side names
+    each hosted game writes into its log come from its flow table and scenario, so they are checked here, all
+    of them, rather than by playing every game to its end on PostgreSQL too."""
+    from sqlalchemy import String
+
+    from warroom import rulesets
+    from warroom.core.state import CHANCE, REPORT
+    from warroom.core.system import Capability
+    from warroom.scenarios import load_game
+    from warroom.server import db
+    from warroom.server.service import hosted_ids
+
+    phase_type, side_type = db.event.c.phase.type, db.event.c.side.type
+    assert isinstance(phase_type, String) and isinstance(side_type, String)
+    phase_room, side_room = phase_type.length or 0, side_type.length or 0
+    checked = set()
+    for sid in hosted_ids():
+        st = rulesets.new_game(load_game(sid), {})
+        phases = {step.phase for step in st.flow.steps.values()}  # what `phase()` logs, step by step
+        sides = {*st.sc.sides, CHANCE, REPORT}
+        assert phases and max(map(len, phases)) <= phase_room, (sid, sorted(phases))
+        assert max(map(len, sides)) <= side_room, (sid, sorted(sides))
+        checked.add(rulesets.of(st).id)
+    assert checked == {s.id for s in rulesets.systems().values() if s.can(Capability.CLUB)}, "every hosted system"
 
 
 def test_a_save_naming_no_revision_was_played_before_revisions() -> None:

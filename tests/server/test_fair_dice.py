@@ -3,7 +3,8 @@
 Every campaign has a secret key of 256 bits from `secrets`; each roll comes from HMAC-SHA256 of (key, undo
 epoch, log position), and so does each move of the server's bot. So two campaigns with the same log roll
 different dice, an undo rolls fresh dice, and the key never leaves the server: not in a response, an export,
-the event stream or a log line.
+the event stream or a log line. The key's storage and the SQL log lines are checked on PostgreSQL too
+(`every_database`); the statistics of the dice, drawn in Python from the key read back, on SQLite.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from warroom.server.app import create_app
-from warroom.server.db import engine_for, migrate
+from warroom.server.db import engine_for
 from warroom.server.portable import read_export
 from warroom.server.service import Campaigns, Invitation, bot_stream, dice_for
 from warroom.server.store import DICE_KEY_BYTES, EventStore, Grant
@@ -26,8 +27,7 @@ TRIALS = 20
 
 @pytest.fixture()
 def url(database_url: str) -> str:
-    migrate(database_url)
-    return database_url
+    return database_url  # migrated already (tests/server/conftest.py)
 
 
 def generals(campaigns: Campaigns, invitations: list[Invitation]) -> dict[str, Grant]:
@@ -51,6 +51,7 @@ def play_first_until_rolls(campaigns: Campaigns, cid: str, grants: dict[str, Gra
     raise AssertionError("no decision was followed by dice")
 
 
+@pytest.mark.every_database
 def test_every_campaign_has_a_key_of_its_own_with_at_least_128_bits(url: str) -> None:
     campaigns = Campaigns(EventStore(engine_for(url)))
     keys = [campaigns.store.campaign(campaigns.create("caen")[0]).dice_key for _ in range(3)]
@@ -58,6 +59,7 @@ def test_every_campaign_has_a_key_of_its_own_with_at_least_128_bits(url: str) ->
     assert len(set(keys)) == 3
 
 
+@pytest.mark.every_database
 def test_the_streams_of_a_position_differ_between_campaigns_epochs_and_dice_or_bot(url: str) -> None:
     campaigns = Campaigns(EventStore(engine_for(url)))
     a, b = (campaigns.store.campaign(campaigns.create("caen")[0]) for _ in range(2))
@@ -145,6 +147,7 @@ def test_the_servers_bot_draws_from_the_keyed_stream(url: str) -> None:
         assert bot.choose(before, before.legal_actions()).to_str() == log[i].action
 
 
+@pytest.mark.every_database
 def test_the_key_appears_in_no_response_export_event_stream_or_log_line(url: str, caplog: pytest.LogCaptureFixture
                                                                       ) -> None:
     caplog.set_level(logging.DEBUG)

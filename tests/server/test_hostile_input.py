@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import auth, client, new_campaign
+from support import SERVE_START_SECONDS, auth, browser_on, client, new_campaign
 
 from warroom.server.guards import ServerSettings
 from warroom.server.web import KEY_HEADER
@@ -144,14 +144,14 @@ def test_creating_and_importing_need_the_server_key_when_the_owner_set_one(url: 
     general = next(link["secret"] for link in made.json()["links"] if link["label"] == "Allies general")
     assert c.get(f"/api/campaigns/{made.json()['id']}/view", headers=auth(general)).status_code == 200
     # in the browser: the start page asks for the key once and remembers it
-    browser = client(url, ServerSettings(server_key="club-key-123"))
-    assert "needs its key" in browser.get("/").text
-    refused = browser.post("/new", data={"scenario": "caen", "mode": "gw"})
+    page = browser_on(c)  # a browser of its own on the same server
+    assert "needs its key" in page.get("/").text
+    refused = page.post("/new", data={"scenario": "caen", "mode": "gw"})
     assert refused.status_code == 401 and refused.headers["content-type"].startswith("text/html")
-    assert browser.post("/server-key", data={"key": "nope"}).status_code == 401
-    assert browser.post("/server-key", data={"key": "club-key-123"}, follow_redirects=False).status_code == 303
-    assert "needs its key" not in browser.get("/").text
-    assert browser.post("/new", data={"scenario": "caen", "mode": "gw"}).status_code == 201
+    assert page.post("/server-key", data={"key": "nope"}).status_code == 401
+    assert page.post("/server-key", data={"key": "club-key-123"}, follow_redirects=False).status_code == 303
+    assert "needs its key" not in page.get("/").text
+    assert page.post("/new", data={"scenario": "caen", "mode": "gw"}).status_code == 201
 
 
 def test_without_a_key_anyone_may_create_as_on_loopback(url: str) -> None:
@@ -229,7 +229,8 @@ def test_the_server_memory_stays_bounded_under_a_body_ten_times_the_limit(tmp_pa
     proc = subprocess.Popen([sys.executable, "-c", "from warroom.cli.main import main; main()", "serve", "--port",
                              str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
+        deadline = time.monotonic() + SERVE_START_SECONDS
+        while True:
             try:
                 request = urllib.request.Request(f"http://127.0.0.1:{port}/api/campaigns", data=b'{"scenario":"caen"}',
                                                  headers={"Content-Type": "application/json"})
@@ -237,6 +238,8 @@ def test_the_server_memory_stays_bounded_under_a_body_ten_times_the_limit(tmp_pa
                     assert r.status == 201
                 break
             except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise AssertionError("the server did not start") from None
                 time.sleep(0.05)
         before = peak_rss_kb(proc.pid)
         for path, limit in (("/api/campaigns/import", limits.max_upload), ("/api/campaigns", limits.max_upload),
@@ -252,6 +255,7 @@ def test_the_server_memory_stays_bounded_under_a_body_ten_times_the_limit(tmp_pa
 
 
 # ----- what PostgreSQL refuses and SQLite takes: refused for both, before the database -----------------------
+@pytest.mark.every_database
 def test_nul_characters_and_overlong_names_are_4xx_on_every_database(url: str) -> None:
     from support import caen_as_one_file
 
@@ -268,10 +272,10 @@ def test_nul_characters_and_overlong_names_are_4xx_on_every_database(url: str) -
     save = {"format": "warroom-save", "format_version": 1, "scenario": "caen", "scenario_version": "1.0.0",
             "params": {"mode": "gw"}, "seed": 0, "log": [], "club": {"title": "a\u0000b"}}
     assert c.post("/api/campaigns/import", content=json.dumps(save).encode()).status_code == 422
-    browser = client(url)
-    browser.get(f"/join/{links['organiser']}")
+    page = browser_on(c)
+    page.get(f"/join/{links['organiser']}")
     for path in ("/c/a%00b", "/c/a%00b/links", "/c/" + "f" * 200):
-        assert browser.get(path).status_code in (401, 404), path
+        assert page.get(path).status_code in (401, 404), path
     for path in ("/api/campaigns/a%00b/view", "/api/campaigns/" + "a" * 300 + "/view"):
         assert c.get(path, headers=general).status_code == 404, path
     boss = auth(links["organiser"])

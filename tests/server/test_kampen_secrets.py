@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -30,9 +29,9 @@ KEY = re.compile(r"[a-z0-9_]+#\d+")
 
 
 @pytest.fixture()
-def url(tmp_path: Path) -> str:
+def url(database_url: str) -> str:
     """SQLite only: what a link may see does not depend on the database (the event store is tested on both)."""
-    return f"sqlite:///{tmp_path / 'warroom.db'}"
+    return database_url
 
 
 def seats_of(st: KampenState) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """Nothing lost by the organiser's tools (issue 11, part 4): undo and waiting results, the organiser's own
 link, the links page, export and import that round-trip, request keys scoped to their link, and a Decide
-form that asks for the result."""
+form that asks for the result. The tests marked `every_database` run on PostgreSQL too: the undo's rewrite of the
+waiting results, row locks and writes that must leave nothing behind (tests/server/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import auth, caen_as_one_file, client, new_campaign
+from support import auth, browser_on, caen_as_one_file, client, new_campaign
 
 SIDE_NAMES = {"allies": "Allies", "axis": "Germans"}
 
@@ -61,6 +62,7 @@ def a_report_at_a_table(c: TestClient, attacker_vp: int, defender_vp: int
     return cid, links, asked
 
 
+@pytest.mark.every_database
 def test_an_undo_keeps_a_waiting_result_that_still_applies_and_lists_what_it_discards(url: str) -> None:
     """A 6-1 reported for battle N at the table survives the organiser undoing an unrelated later decision
     (before issue 11 it vanished); undoing back past the battle's trip to the table discards it, and the
@@ -136,7 +138,7 @@ def test_the_only_organiser_link_cannot_be_revoked(url: str) -> None:
 def test_the_links_page_lists_revokes_and_reissues_links(url: str) -> None:
     c = client(url)
     cid, links = new_campaign(c, hotseat=True)
-    organiser = client(url)
+    organiser = browser_on(c)
     organiser.get(f"/join/{links['organiser']}")
     page = organiser.get(f"/c/{cid}/links")
     assert page.status_code == 200
@@ -145,7 +147,7 @@ def test_the_links_page_lists_revokes_and_reissues_links(url: str) -> None:
     assert not [s for s in links.values() if s in page.text]  # no secret on the page
     assert 'id="reissue"' in page.text and page.text.count('class="revoke"') == 6
     assert f'href="/c/{cid}/links?as=' in organiser.get(f"/c/{cid}").text  # acting as the organiser's link
-    general = client(url)
+    general = browser_on(c)
     general.get(f"/join/{links['Allies general']}")
     refused = general.get(f"/c/{cid}/links")
     assert refused.status_code == 403 and refused.headers["content-type"].startswith("text/html")
@@ -242,7 +244,7 @@ def test_the_decide_form_asks_for_the_result_and_a_confirmation(url: str) -> Non
     c = client(url)
     cid, links = new_campaign(c, scenario="lorraine", mode="tabletop")
     play_to_a_table(c, cid, links)
-    page = client(url)
+    page = browser_on(c)
     page.get(f"/join/{links['organiser']}")
     html = page.get(f"/c/{cid}").text
     start = html.index('<form class="decide" id="decide-')
@@ -259,12 +261,11 @@ def test_the_decide_form_asks_for_the_result_and_a_confirmation(url: str) -> Non
 
 # ----- a waiting result answers one battle's trip to the table, in one undo epoch ---------------------------------
 def service_of(url: str) -> Any:
-    from warroom.server.db import engine_for, migrate
+    from warroom.server.db import engine_for
     from warroom.server.service import Campaigns
     from warroom.server.store import EventStore
 
-    migrate(url)
-    return Campaigns(EventStore(engine_for(url)))
+    return Campaigns(EventStore(engine_for(url)))  # migrated already (tests/server/conftest.py)
 
 
 def position_at(st: Any, log: list[Any]) -> Any:
@@ -318,6 +319,7 @@ def test_an_undo_never_hands_a_result_to_an_earlier_battle_of_the_same_number(ur
         assert waiting and waiting[0]["pending"] is None and not waiting[0]["can_confirm"], label
 
 
+@pytest.mark.every_database
 def test_a_report_that_crosses_an_undo_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from warroom.server.store import ConflictError
 
@@ -475,7 +477,7 @@ def test_a_confirmation_names_the_result_it_saw(url: str) -> None:
         assert r.status_code == 409 and "not the one you saw" in r.json()["detail"]
         r = c.post(f"/api/campaigns/{cid}/{path}", headers=confirmer, json={"battle": no, "epoch": 5})
         assert r.status_code == 409
-    page = client(url)  # the confirmer's page sends what it shows: the waiting result and its epoch
+    page = browser_on(c)  # the confirmer's page sends what it shows: the waiting result and its epoch
     page.get("/join/" + links[f"{SIDE_NAMES[asked['defender']]} commanders"])
     html = page.get(f"/c/{cid}").text
     assert f'data-battle="{no}" data-attacker="0"' in html and 'data-defender="6"' in html
@@ -505,6 +507,7 @@ def test_a_decision_and_a_report_retried_with_their_key_apply_once(url: str) -> 
         assert first.status_code == again.status_code == 200 and first.json() == again.json()
 
 
+@pytest.mark.every_database
 def test_an_undo_is_tied_to_the_epoch_it_previewed(url: str) -> None:
     from warroom.server.store import ConflictError
 
@@ -517,6 +520,7 @@ def test_an_undo_is_tied_to_the_epoch_it_previewed(url: str) -> None:
     assert campaigns.store.campaign(cid).epoch == row.epoch + 1
 
 
+@pytest.mark.every_database
 def test_the_link_cap_holds_under_parallel_requests(url: str) -> None:
     import threading
 
@@ -546,6 +550,7 @@ def test_the_link_cap_holds_under_parallel_requests(url: str) -> None:
         campaigns.reissue(boss, "commander", "*")
 
 
+@pytest.mark.every_database
 def test_an_import_that_fails_half_way_leaves_nothing_behind(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 

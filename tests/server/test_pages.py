@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from support import SERVE_START_SECONDS
 
 from warroom.server.app import create_app
 from warroom.server.local import free_port
@@ -94,7 +95,8 @@ def serve(*args: str, data: Path, key: str | None = None) -> subprocess.Popen[st
 
 
 def wait_for(port: int) -> None:
-    for _ in range(200):
+    deadline = time.monotonic() + SERVE_START_SECONDS
+    while time.monotonic() < deadline:
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 return

@@ -10,6 +10,7 @@ Who may read what:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -33,8 +34,11 @@ class Switches(BaseModel):
     forecast: StrictBool | None = None  # does the page show the forecast?
 
 
-def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses: dict[int | str, Any]) -> None:
-    router = APIRouter(responses=responses)
+def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight,
+                errors: Callable[[str], dict[int | str, Any]]) -> None:
+    """`errors(media_type)`: the error answers the API documents, under a route's media type."""
+    router = APIRouter(responses=errors("application/json"))
+    page_errors = errors("text/html")  # a page's errors are documented under its own media type
 
     def reading(who: Grant) -> tuple[CampaignRow, Any]:
         row = campaigns.store.campaign(who.campaign_id)
@@ -90,7 +94,7 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses:
         row = campaigns.store.campaign(cid)
         return {"advisor": row.advisor, "forecast": row.forecast}
 
-    @router.get("/c/{cid}/insight/{kind}", response_class=HTMLResponse)
+    @router.get("/c/{cid}/insight/{kind}", response_class=HTMLResponse, responses=page_errors)
     def panel(request: Request, cid: str, kind: str, who: Member, retry: bool = False) -> Response:
         """A campaign page's panel, as HTML to drop in: the advice or the forecast, or how far it got."""
         _row, st = reading(who)
@@ -107,7 +111,7 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight, responses:
             context["job"] = {"status": "refused", "error": str(exc)}
         return templates.TemplateResponse(request, "insight_panel.html", context)
 
-    @router.get("/c/{cid}/analysis", response_class=HTMLResponse)
+    @router.get("/c/{cid}/analysis", response_class=HTMLResponse, responses=page_errors)
     def analysis_page(request: Request, cid: str, who: Member, retry: bool = False) -> Response:
         """The analysis of a finished campaign: the win-probability graph, the costliest decisions, the luck."""
         row, st = reading(who)
