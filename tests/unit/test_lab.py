@@ -246,6 +246,20 @@ def test_a_run_stores_each_task_and_goes_on_from_what_is_stored(tmp_path: Path) 
     assert Store.open(tmp_path / "out", spec).done(first.cell) == {(0, 4), (4, 6)}
 
 
+def test_a_run_removes_the_half_written_files_of_a_run_killed_while_writing(tmp_path: Path) -> None:
+    spec = read_spec(spec_file(tmp_path, games=6, chunk=4))
+    store = Store.open(tmp_path / "out", spec)
+    first = tasks(spec, store)[0]
+    store.put(first.cell, first.start, first.stop, play_task(first.cell, 0, 4, {}))
+    cell = tmp_path / "out" / "parts" / first.cell.id
+    left = [cell / ".000000004-000000006.parquet.4111.tmp", tmp_path / "out" / ".cells.json.4111.tmp"]
+    for f in left:
+        f.write_bytes(b"PAR1 half")
+    assert run(spec, store) == 8
+    assert not [f for f in left if f.exists()] and sorted(p.name for p in cell.iterdir()) == [
+        "000000000-000000004.parquet", "000000004-000000006.parquet"]
+
+
 def test_a_folder_of_another_spec_or_of_something_else_is_refused(tmp_path: Path) -> None:
     spec = read_spec(spec_file(tmp_path))
     Store.open(tmp_path / "out", spec)

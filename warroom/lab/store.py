@@ -77,7 +77,14 @@ class Store:
             except BlockingIOError:
                 raise LabStoreError(f"another `lab run` is using {self.folder}: wait for it to end, or stop it "
                                     "first") from None
+            self.sweep_leftovers()
             yield
+
+    def sweep_leftovers(self) -> None:
+        """Remove the half-written files of a run killed while writing (`.<name>.<pid>.tmp`): with the folder held,
+        no other run is writing any, and none of them is ever read."""
+        for tmp in (*self.folder.glob(".*.tmp"), *self.parts.glob("*/.*.tmp")):
+            forget(tmp)
 
     @classmethod
     def open(cls, folder: Path, spec: Spec) -> Store:
