@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, sync_playwright
+from fastapi import FastAPI
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from warroom.server.local import call, play_to_a_table, running
 
@@ -41,20 +42,58 @@ def chromium_path() -> str:
     return path
 
 
+def quick_forecasts(app: FastAPI) -> None:
+    """Every campaign page starts the forecast by itself (the organiser's always, the others' unless it is hidden)
+    and polls it each second until it is done. These tests never read it (test_browser_insight.py does), and at its
+    full size, 200 rollouts a line and up to a minute of CPU for each position of a Kampen or Narvik campaign, the
+    server's worker played on beside them for nothing: one rollout a line still draws, polls and finishes the panel
+    as ever."""
+    app.state.insight.sizes["forecast"] = 1
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("server") / "warroom.db"
-    with running(f"sqlite:///{db}") as url:
+    with running(f"sqlite:///{db}", prepare=quick_forecasts) as url:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    path = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
+LAUNCHED: list[tuple[Playwright, Browser]] = []
+"""The one Chromium of this pytest process (of each pytest-xdist worker), once launched."""
+
+
+def shared_chromium(config: pytest.Config) -> Browser:
+    """Chromium, launched the first time a test asks and closed when the session ends: every browser test module
+    shares it (each used to launch its own, a few seconds of start-up each); each test still has browser contexts of
+    its own, so nothing but the program is shared."""
+    if not LAUNCHED:
+        path = chromium_path()
+        playwright = sync_playwright().start()
+        try:
+            launched = playwright.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        except BaseException:
+            playwright.stop()
+            raise
+
+        def close() -> None:
+            playwright_, browser_ = LAUNCHED.pop()
+            browser_.close()
+            playwright_.stop()
+
+        LAUNCHED.append((playwright, launched))
+        config.add_cleanup(close)
+    return LAUNCHED[0][1]
+
+
+@pytest.fixture
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """The shared Chromium. The browser contexts a test opens are closed when it ends: an open campaign page keeps
+    its event stream (the server reads the campaign twice a second for it) and any forecast polling going, and the
+    pages of earlier tests used to go on doing so until their module ended."""
+    shared = shared_chromium(request.config)
+    yield shared
+    for context in shared.contexts:
+        context.close()
 
 
 def links_of(page: Page) -> dict[str, str]:
@@ -132,7 +171,8 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
                 for side, name in (("allies", "Allies"), ("axis", "Germans"))}
     commanders = {side: open_link(browser, links[f"{name} commanders"])
                   for side, name in (("allies", "Allies"), ("axis", "Germans"))}
-    boss = open_link(browser, links["organiser"])
+    boss = organiser  # the organiser follows their own link in the browser that made the campaign
+    boss.goto(links["organiser"])
     phone = generals["allies"]
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "fits a phone"
 
@@ -200,11 +240,12 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
     saved = tmp_path / "campaign.json"
     download.value.save_as(saved)
     assert json.loads(saved.read_text())["seed"] == 0  # the real seed would tell the future dice
-    importer = new_page(browser)
+    importer = boss.context.new_page()  # the organiser imports the save in another tab of their browser
     importer.goto(base_url)
     importer.set_input_files("input[name=save]", str(saved))
     importer.click("form[action='/import'] button")
-    copy = open_link(browser, links_of(importer)["organiser"])
+    copy = importer  # and follows the copy's organiser link there (each campaign has a cookie of its own)
+    copy.goto(links_of(importer)["organiser"])
 
     def state_line(page: Page) -> list[str]:
         return [line for line in page.locator("header").inner_text().splitlines() if "Turn" in line or "VP" in line]
@@ -214,16 +255,15 @@ def test_a_club_campaign_in_the_browser(browser: Browser, base_url: str, tmp_pat
 
 
 def test_a_page_follows_the_other_sides_moves_by_itself(browser: Browser, base_url: str) -> None:
-    organiser = new_page(browser)
-    organiser.goto(base_url)
-    organiser.select_option("select[name=scenario]", "lorraine")
-    organiser.click("form[action='/new'] button[type=submit]")
-    links = links_of(organiser)
+    # made through the API: making a campaign in the browser is the club campaign's test; this one is the generals'
+    status, made = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
+    assert status == 201
+    secrets = {link["label"]: link["secret"] for link in made["links"]}
     watchers = {}
     for side, name in (("allies", "Allies"), ("axis", "Germans")):
         context = browser.new_context()  # following switched on, as for a player
         watchers[side] = context.new_page()
-        watchers[side].goto(links[f"{name} general"])
+        watchers[side].goto(f"{base_url}/join/{secrets[f'{name} general']}")
     acting = next(side for side, page in watchers.items() if page.locator("[data-action]").count())
     waiting = watchers["axis" if acting == "allies" else "allies"]
     before = waiting.locator("header").inner_text()
@@ -362,15 +402,14 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
         hand = page.locator(f'section.hand[data-country="{country}"] .card')
         assert hand.count() == (5 if country == "germany" else 3), "each player sees their own hand"
         assert page.locator("section.hand").count() == 1, "and no one else's"
-    boss = open_link(browser, links["organiser"])
-    cid = boss.url.split("?")[0].rsplit("/", 1)[1]
+    cid = players["germany"].url.split("?")[0].rsplit("/", 1)[1]
     secret = links["organiser"].rsplit("/", 1)[1]
 
     def status() -> dict[str, Any]:
         return api_view(base_url, cid, secret)
 
     played = fought = False
-    now = position(boss)
+    now = position(players["germany"])
     for _ in range(400):
         view = status()
         if view["round"] >= 2 and played and fought:
@@ -383,7 +422,10 @@ def test_a_three_player_kampen_game_in_three_browsers(browser: Browser, base_url
         now = position(page)
         fought = fought or "Battle of " in page.locator(".log").inner_text()
     assert played and fought and status()["round"] >= 2, "cards, a battle and a round's end"
-    boss.reload()
+    # the organiser opens their link in the browser that made the game once it is played (what it shows then is
+    # checked, not its following the game: the players' pages show that, and their every redrawing cost Chromium)
+    boss = organiser
+    boss.goto(links["organiser"])
     log = boss.locator(".log").inner_text()
     assert "--- Norway's round ---" in log and "Battle of " in log
     assert "(dice)" in boss.locator("#battles").inner_text(), "the battles, listed from the rules' typed events"

@@ -94,7 +94,7 @@ def test_choices_read_as_words(browser: Browser, base_url: str, tmp_path: Path) 
     page.click("a.briefing")
     assert "What the result does" in page.locator("table caption").inner_text()
     page.screenshot(path=str(tmp_path / "landing-briefing.png"), full_page=True)
-    general = browser.new_context().new_page()
+    general = page  # the same reader, general in another campaign (each campaign has a cookie of its own)
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
     links = {link["label"]: link["secret"] for link in body["links"]}
     _, view = call(base_url, "GET", f"/api/campaigns/{body['id']}/view", links["organiser"])

@@ -1,5 +1,6 @@
-"""End to end: `warroom advise`, `warroom forecast`, `warroom analyse` and the `advise` command at the prompt, run
-as the installed command on real saves, with every bad input refused by name and the save left as it was."""
+"""End to end: `warroom advise`, `warroom forecast`, `warroom analyse` and the `advise` command at the prompt, each
+run as a process of its own on real saves (`test_cli.warroom`: forked from the warm command line, or the installed
+console script), with every bad input refused by name and the save left as it was."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import load_save, warroom
+from test_cli import Run, load_save, warroom
 
 QUICK = ("--candidates", "3", "--most", "32", "--target", "20")
 """Small enough for the pure-Python engine the tests run on."""
+
+pytestmark = pytest.mark.xdist_group("cli-advice")  # one worker, so that the saves and the first advice are made once
 
 
 @pytest.fixture(scope="module")
@@ -25,10 +28,19 @@ def saves(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return mid, done
 
 
-def test_advise_ranks_plans_and_the_same_seed_gives_the_same_advice(saves: tuple[Path, Path]) -> None:
+@pytest.fixture(scope="module")
+def first_advice(saves: tuple[Path, Path]) -> tuple[bytes, Run]:
+    """The save stopped at the Allies' first decision as it was written, and `advise` on it (`QUICK`, as JSON): the
+    tests that need a plan the rules allow there take it from this advice."""
+    before = saves[0].read_bytes()
+    return before, warroom("advise", saves[0], *QUICK, "--json")
+
+
+def test_advise_ranks_plans_and_the_same_seed_gives_the_same_advice(saves: tuple[Path, Path],
+                                                                     first_advice: tuple[bytes, Run]) -> None:
     mid, _done = saves
-    before = mid.read_bytes()
-    runs = [warroom("advise", mid, *QUICK, "--json") for _ in range(2)]
+    before, first = first_advice
+    runs = [first, warroom("advise", mid, *QUICK, "--json", script=True)]
     assert all(r.code == 0 for r in runs), runs[0].err
     assert runs[0].out == runs[1].out
     advice = json.loads(runs[0].out)
@@ -45,9 +57,10 @@ def test_advise_ranks_plans_and_the_same_seed_gives_the_same_advice(saves: tuple
     assert mid.read_bytes() == before
 
 
-def test_a_plan_the_player_writes_is_judged_and_a_bad_one_is_named(saves: tuple[Path, Path]) -> None:
+def test_a_plan_the_player_writes_is_judged_and_a_bad_one_is_named(saves: tuple[Path, Path],
+                                                                   first_advice: tuple[bytes, Run]) -> None:
     mid, _done = saves
-    legal_first = json.loads(warroom("advise", mid, *QUICK, "--json").out)["candidates"][-1]["plan"][0]
+    legal_first = json.loads(first_advice[1].out)["candidates"][-1]["plan"][0]
     r = warroom("advise", mid, *QUICK, "--json", "--plan", legal_first)
     assert r.code == 0, r.err
     assert any(c["source"].startswith("your plan") and c["plan"][0] == legal_first
@@ -58,13 +71,14 @@ def test_a_plan_the_player_writes_is_judged_and_a_bad_one_is_named(saves: tuple[
     assert r.code == 2 and "action 1 of the plan, 'commit bogus', cannot be played" in r.err, r.err
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (("--bot", "martian"), "--bot: unknown bot 'martian'"),
-    (("--target", "0"), "Invalid value for '--target'"),
-    (("--candidates", "0"), "Invalid value for '--candidates'"),
+@pytest.mark.parametrize(("args", "says", "script"), [
+    (("--bot", "martian"), "--bot: unknown bot 'martian'", False),
+    (("--target", "0"), "Invalid value for '--target'", True),  # the console script's own exit on a usage error
+    (("--candidates", "0"), "Invalid value for '--candidates'", False),
 ])
-def test_bad_options_are_refused_by_name(saves: tuple[Path, Path], args: tuple[str, ...], says: str) -> None:
-    r = warroom("advise", saves[0], *args)
+def test_bad_options_are_refused_by_name(saves: tuple[Path, Path], args: tuple[str, ...], says: str,
+                                         script: bool) -> None:
+    r = warroom("advise", saves[0], *args, script=script)
     assert r.code == 2 and says in r.err
 
 
@@ -113,12 +127,22 @@ def test_forecast_and_analyse(saves: tuple[Path, Path], tmp_path: Path) -> None:
 
 
 def test_advise_at_the_prompt(saves: tuple[Path, Path], tmp_path: Path) -> None:
+    """`advise` at the prompt ranks the plans for the decision at hand by playing the game on from it many times:
+    at the Allies' first decision that takes half a minute of CPU, so the finished game is taken back to its last
+    Allied decision, with a person holding the Allies, where every rollout is short."""
+    data = load_save(saves[1])
+    log = data["log"]
+    cut = max(i for i, entry in enumerate(log) if entry["side"] == "allies")
+    data["log"] = log[:cut]
+    data["params"]["players"] = {"allies": "human", "axis": "bot"}
     game = tmp_path / "game.json"
-    game.write_bytes(saves[0].read_bytes())
+    game.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    before = game.read_bytes()
     r = warroom("resume", game, stdin="help\nadvise\nquit\n")
     assert r.code == 0, r.err
+    assert f"({cut} actions replayed)" in r.out.splitlines()[0]
     assert "advise [SECONDS] (rank" in r.out and "Advice for Allies" in r.out
-    assert game.read_bytes() == saves[0].read_bytes()  # asking changes nothing
+    assert game.read_bytes() == before  # asking changes nothing
     r = warroom("resume", game, stdin="advise soon\nadvise 0.01\nadvise 1 2\nquit\n")
     assert r.code == 0 and r.out.count("advise takes one limit in CPU seconds") == 3, r.out
 
@@ -129,17 +153,17 @@ def test_advise_at_a_prompt_that_waits_for_the_table_says_so(tmp_path: Path) -> 
     assert r.code == 0 and "No advice: nobody decides now: the position waits for a result from the table" in r.out
 
 
-def test_a_long_or_second_plan_is_named_briefly(saves: tuple[Path, Path]) -> None:
+def test_a_long_or_second_plan_is_named_briefly(saves: tuple[Path, Path], first_advice: tuple[bytes, Run]) -> None:
     r = warroom("advise", saves[0], *QUICK, "--plan", "x" * 5000)
     assert r.code == 2 and "action 1 of the plan, 'xxxx" in r.err and len(r.err) < 1000, len(r.err)
-    legal = json.loads(warroom("advise", saves[0], *QUICK, "--json").out)["candidates"][0]["plan"][0]
+    legal = json.loads(first_advice[1].out)["candidates"][0]["plan"][0]
     r = warroom("advise", saves[0], *QUICK, "--plan", legal, "--plan", "arrow Z9 Z8")
     assert r.code == 2 and "action 1 of plan 2, 'arrow Z9 Z8', cannot be played" in r.err, r.err
 
 
 def test_a_save_that_is_a_device_or_a_folder_is_refused_not_read(tmp_path: Path) -> None:
     for command in ("advise", "forecast", "analyse"):
-        r = warroom(command, "/dev/zero")
+        r = warroom(command, "/dev/zero", script=command == "advise")
         assert r.code == 2 and "it is a device, not a file" in r.err, r.err
     r = warroom("advise", tmp_path)
     assert r.code == 2 and "cannot read save file" in r.err, r.err

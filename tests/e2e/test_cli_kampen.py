@@ -1,4 +1,5 @@
-"""End-to-end tests of the `warroom` command line with Kampen om Norge, run as real subprocesses: the game is
+"""End-to-end tests of the `warroom` command line with Kampen om Norge, each command a process of its own
+(`test_cli_norway.run`: forked from the warm command line, or the installed console script): the game is
 listed and validates; autoplay is the same for the same seed; simulate gives the same aggregates with one or
 two processes; a 3-player game of bots and a 2-player game with a person holding Norway and the Allies play to
 the end through `play` and replay from their saves; bad options and bad input are refused with a reason.
@@ -10,35 +11,51 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_cli_norway import log_of, run
+import pytest
+from test_cli_norway import Run, log_of, run
 
 from warroom.core.game import replay
 from warroom.core.log import GameRecord
 from warroom.rulesets.kampen import KampenState, new_game
+
+pytestmark = pytest.mark.xdist_group("cli-kampen")  # one worker, so that the runs two tests share are made once
+
+
+@pytest.fixture(scope="module")
+def basic_autoplay() -> Run:
+    """`autoplay kampen --seed 5`: the basic game, played again by the first test and unlike the advanced game of
+    the same seed in the other."""
+    return run("autoplay", "kampen", "--seed", "5")
+
+
+@pytest.fixture(scope="module")
+def basic_simulation() -> Run:
+    """The basic game simulated by two worker processes (as JSON): the same as by one, and unlike the advanced game
+    simulated with the same seed."""
+    return run("simulate", "kampen", "--games", "4", "--seed", "2", "--jobs", "2", "--json", script=True)
 
 
 def test_kampen_is_listed_and_validates() -> None:
     r = run("scenarios")
     assert r.code == 0 and "kampen" in r.out and "Kampen om" in r.out, r.err
     data = Path(__file__).parents[2] / "warroom" / "scenarios" / "data" / "kampen"
-    v = run("validate", data)
+    v = run("validate", data, script=True)
     assert v.code == 0 and "44 land areas" in " ".join(v.out.split()) and "112 play cards" in " ".join(v.out.split())
 
 
-def test_autoplay_is_the_same_for_the_same_seed_and_ends_with_the_outcome() -> None:
-    first, second, other = run("autoplay", "kampen", "--seed", "5"), run("autoplay", "kampen", "--seed", "5"), \
+def test_autoplay_is_the_same_for_the_same_seed_and_ends_with_the_outcome(basic_autoplay: Run) -> None:
+    first, second, other = basic_autoplay, run("autoplay", "kampen", "--seed", "5", script=True), \
         run("autoplay", "kampen", "--seed", "6")
     assert first.code == 0, first.err
     assert first.out == second.out and first.out != other.out
     assert "Outcome: " in first.out and "victory" in first.out.splitlines()[-1]
 
 
-def test_simulate_aggregates_do_not_depend_on_jobs() -> None:
-    one = run("simulate", "kampen", "--games", "6", "--seed", "3", "--json")
-    two = run("simulate", "kampen", "--games", "6", "--seed", "3", "--jobs", "2", "--json")
+def test_simulate_aggregates_do_not_depend_on_jobs(basic_simulation: Run) -> None:
+    one, two = run("simulate", "kampen", "--games", "4", "--seed", "2", "--json"), basic_simulation
     assert one.code == 0 and two.code == 0, one.err + two.err
     a, b = json.loads(one.out), json.loads(two.out)
-    assert a == b and a["games"] == 6 and a["scenario"] == "kampen"
+    assert a == b and a["games"] == 4 and a["scenario"] == "kampen"
 
 
 def replays(path: Path) -> KampenState:
@@ -51,7 +68,7 @@ def replays(path: Path) -> KampenState:
 def test_a_three_player_game_of_bots_plays_to_the_end_and_replays(tmp_path: Path) -> None:
     save = tmp_path / "three.json"
     r = run("play", "kampen", "--players", "3", "--germany", "bot", "--norway", "bot", "--kampen-allies", "bot",
-            "--seed", "4", "--save", save)
+            "--seed", "4", "--save", save, script=True)
     assert r.code == 0, r.err
     assert "victory after" in " ".join(r.out.split())
     st = replays(save)
@@ -122,12 +139,13 @@ def test_a_person_holding_norway_and_the_allies_plays_the_9_april_round_and_resu
     assert len(resumed.log) > len(st.log) and resumed.params == st.params
 
 
-def test_advanced_autoplay_is_the_same_for_the_same_seed_ends_with_the_outcome_and_saves(tmp_path: Path) -> None:
+def test_advanced_autoplay_is_the_same_for_the_same_seed_ends_with_the_outcome_and_saves(
+        tmp_path: Path, basic_autoplay: Run) -> None:
     save = tmp_path / "auto.json"
     first = run("autoplay", "kampen", "--advanced", "--seed", "5", "--save", save)
-    second = run("autoplay", "kampen", "--advanced", "--seed", "5")
+    second = run("autoplay", "kampen", "--advanced", "--seed", "5", script=True)
     assert first.code == 0 and second.code == 0, first.err + second.err
-    assert first.out == second.out and first.out != run("autoplay", "kampen", "--seed", "5").out
+    assert first.out == second.out and first.out != basic_autoplay.out
     lines = first.out.splitlines()
     assert lines[0].startswith("Kampen om Norge (advanced game): autoplay, seed 5")
     assert "R0 --- The 9 April round ---" in lines
@@ -138,14 +156,14 @@ def test_advanced_autoplay_is_the_same_for_the_same_seed_ends_with_the_outcome_a
     assert resumed.code == 0 and "Resumed Kampen om Norge (advanced game)" in resumed.out, resumed.err
 
 
-def test_advanced_simulate_reports_and_passes_the_game_to_every_worker() -> None:
-    shown = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2")
+def test_advanced_simulate_reports_and_passes_the_game_to_every_worker(basic_simulation: Run) -> None:
+    shown = run("simulate", "kampen", "--advanced", "--games", "2", "--seed", "2")  # the report as a table
     assert shown.code == 0, shown.err
-    assert "Kampen om Norge (advanced game), 2 players: 4 games" in shown.out
+    assert "Kampen om Norge (advanced game), 2 players: 2 games" in shown.out
     assert "Point cities held at the end" in shown.out
     one = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--json")
-    two = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
-    basic = run("simulate", "kampen", "--games", "4", "--seed", "2", "--jobs", "2", "--json")
+    two = run("simulate", "kampen", "--advanced", "--games", "4", "--seed", "2", "--jobs", "2", "--json", script=True)
+    basic = basic_simulation  # the same seed and number of games, but the basic game
     assert one.code == 0 and two.code == 0 and basic.code == 0, one.err + two.err + basic.err
     a, b, c = json.loads(one.out), json.loads(two.out), json.loads(basic.out)
     assert a == b and a["games"] == 4 and a["advanced"] is True and c["advanced"] is False
@@ -179,7 +197,7 @@ def test_a_sealed_save_keeps_no_seed_and_resumes_with_fresh_dice(tmp_path: Path)
     copies = [tmp_path / "a.json", tmp_path / "b.json"]
     for copy in copies:
         copy.write_bytes(save.read_bytes())
-        again = run("resume", copy, stdin="1\n" * 120)
+        again = run("resume", copy, stdin="1\n" * 60)  # in a whole game no round asked the person 25 things
         assert again.code == 0 and "the dice from here on are fresh" in " ".join(again.out.split()), again.err
         assert json.loads(copy.read_text(encoding="utf-8"))["seed"] == 0, "the save stays sealed"
     logs = [log_of(copy)[len(start.log):] for copy in copies]

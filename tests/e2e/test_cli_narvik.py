@@ -1,4 +1,5 @@
-"""End-to-end tests of the `warroom` command line with Narvik, run as real subprocesses: the game is listed and
+"""End-to-end tests of the `warroom` command line with Narvik, each command a process of its own
+(`test_cli_norway.run`: forked from the warm command line, or the installed console script): the game is listed and
 validates with its assumptions counted; autoplay is the same for the same seed and ends with the outcome;
 simulate gives the same aggregates with one or two processes; a person plays the Germans against the bot,
 bad input is refused with its reason, and the save resumes."""
@@ -27,7 +28,7 @@ def test_narvik_is_listed_and_validates_with_its_assumptions_counted() -> None:
 
 def test_autoplay_is_the_same_for_the_same_seed_and_ends_with_the_outcome() -> None:
     first = run("autoplay", "narvik", "--seed", "5", "--allies-bot", "random", "--axis-bot", "random")
-    second = run("autoplay", "narvik", "--seed", "5", "--allies-bot", "random", "--axis-bot", "random")
+    second = run("autoplay", "narvik", "--seed", "5", "--allies-bot", "random", "--axis-bot", "random", script=True)
     assert first.code == 0, first.err
     assert first.out == second.out
     assert "Outcome: " in first.out and "ports German" in " ".join(first.out.split())
@@ -36,7 +37,7 @@ def test_autoplay_is_the_same_for_the_same_seed_and_ends_with_the_outcome() -> N
 def test_simulate_aggregates_do_not_depend_on_jobs() -> None:
     args = ("simulate", "narvik", "--games", "2", "--seed", "3", "--json", "--allies-bot", "random", "--axis-bot",
             "random")
-    one, two = run(*args), run(*args, "--jobs", "2")
+    one, two = run(*args), run(*args, "--jobs", "2", script=True)
     assert one.code == 0 and two.code == 0, one.err + two.err
     a, b = json.loads(one.out), json.loads(two.out)
     assert a == b and a["games"] == 2 and a["scenario"] == "narvik"
@@ -72,5 +73,5 @@ def test_a_person_plays_the_germans_bad_input_is_refused_and_the_save_resumes(tm
 
 
 def test_kampen_options_are_refused_for_narvik() -> None:
-    r = run("play", "narvik", "--germany", "bot")
+    r = run("play", "narvik", "--germany", "bot", script=True)
     assert r.code != 0 and "Kampen om Norge options" in r.err

@@ -1,23 +1,21 @@
 """End-to-end tests of the `warroom` command line with Firestorm: Norway, whose turns start with the Strategic
-Actions on the naval/air map (digest section 6). Run as real subprocesses, like tests/e2e/test_cli.py: exit
-codes, output, saves on disk, and every refused input leaves the save byte-for-byte unchanged."""
+Actions on the naval/air map (digest section 6). Each command runs as a process of its own, like in
+tests/e2e/test_cli.py (forked from the warm command line, or with `script=True` as the installed console script):
+exit codes, output, saves on disk, and every refused input leaves the save byte-for-byte unchanged."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cli_process import console_script, warm
+
 import warroom
 
-_SIBLING = Path(sys.executable).parent / "warroom"
-WARROOM = str(_SIBLING) if _SIBLING.exists() else (shutil.which("warroom") or str(_SIBLING))
 CHECKOUT = str(Path(warroom.__file__).resolve().parents[1])  # the command runs the code under test
 OUTCOME = re.compile(r"(Victory by \d+ VP|Draw \(VP difference -?\d+, within \d+\))")
 
@@ -29,14 +27,14 @@ class Run:
     err: str
 
 
-def run(*args: str | Path, stdin: str = "") -> Run:
-    """`warroom ARGS` on an 80x50 terminal, `stdin` closed at its end."""
+def run(*args: str | Path, stdin: str = "", script: bool = False) -> Run:
+    """`warroom ARGS` on an 80x50 terminal, `stdin` closed at its end: forked from the warm command line, or with
+    `script` as the installed console script in a new interpreter."""
     path = os.pathsep.join(p for p in (CHECKOUT, os.environ.get("PYTHONPATH", "")) if p)
     env = dict(os.environ, COLUMNS="80", LINES="50", PYTHONIOENCODING="utf-8", NO_COLOR="1", PYTHONPATH=path)
     env.pop("FORCE_COLOR", None)
-    proc = subprocess.run([WARROOM, *map(str, args)], input=stdin.encode("utf-8"), capture_output=True,
-                          timeout=300, env=env, check=False)
-    return Run(proc.returncode, proc.stdout.decode("utf-8"), " ".join(proc.stderr.decode("utf-8").split()))
+    ran = (console_script if script else warm)(args, env, stdin.encode("utf-8"), None, 300)
+    return Run(ran.code, ran.out_bytes.decode("utf-8"), " ".join(ran.err_bytes.decode("utf-8").split()))
 
 
 def log_of(path: Path) -> list[dict[str, Any]]:
@@ -59,7 +57,7 @@ def test_scenarios_lists_norway() -> None:
 
 
 def test_autoplay_is_byte_identical_for_a_seed_and_ends_with_an_outcome() -> None:
-    first, second = run("autoplay", "norway", "--seed", "5"), run("autoplay", "norway", "--seed", "5")
+    first, second = run("autoplay", "norway", "--seed", "5"), run("autoplay", "norway", "--seed", "5", script=True)
     assert first.code == 0 and second.code == 0, first.err + second.err
     assert first.out == second.out
     lines = first.out.splitlines()
@@ -71,7 +69,7 @@ def test_autoplay_is_byte_identical_for_a_seed_and_ends_with_an_outcome() -> Non
 
 def test_simulate_aggregates_do_not_depend_on_jobs() -> None:
     one = run("simulate", "norway", "--games", "20", "--seed", "1", "--json", "--jobs", "1")
-    two = run("simulate", "norway", "--games", "20", "--seed", "1", "--json", "--jobs", "2")
+    two = run("simulate", "norway", "--games", "20", "--seed", "1", "--json", "--jobs", "2", script=True)
     assert one.code == 0 and two.code == 0, one.err + two.err
     report = json.loads(one.out)
     assert json.loads(two.out) == report
@@ -108,7 +106,7 @@ def test_play_naval_orders_then_quit_and_resume(tmp_path: Path) -> None:
 
 
 def test_help_lists_the_naval_verbs(tmp_path: Path) -> None:
-    r = run("play", "norway", "--seed", "2", stdin="help\nquit\n")
+    r = run("play", "norway", "--seed", "2", stdin="help\nquit\n", script=True)
     assert r.code == 0, r.err
     for verb in ("activate LOC ships|subs|air", "take COUNTER / launch", "sail LOC / halt", "dive LOC / attack",
                  "fly LOC / bomb HARBOUR", "allocate TARGET N", "fight / evade", "withdraw LOC", "stand / press",

@@ -9,13 +9,11 @@ that replays them."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import warroom
 
 from warroom import rulesets
 from warroom.core.game import replay
@@ -25,13 +23,6 @@ from warroom.scenarios import load_game
 LEGACY = Path(__file__).parents[1] / "data" / "legacy"
 CASES = {"caen-1.0.0.json": "German Strategic Victory by 500 VP",
          "norway-0.1.0.json": "Allied Operational Victory by 145 VP"}
-ROOT = Path(__file__).parents[2]
-
-
-def warroom(*args: str | Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, COLUMNS="200", PYTHONPATH=str(ROOT), NO_COLOR="1")
-    return subprocess.run([sys.executable, "-c", "from warroom.cli.main import app; app()", *map(str, args)],
-                          input=stdin, capture_output=True, text=True, timeout=300, env=env, check=False)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -55,10 +46,10 @@ def test_an_old_save_cut_short_resumes_at_the_terminal_and_plays_on(name: str, t
     data["log"] = data["log"][: len(data["log"]) * 2 // 3]  # stopped two thirds of the way: the bots finish it
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
-    r = warroom("resume", path)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("Resumed ")
-    assert "it goes on under the rules it began with" in " ".join(r.stdout.split())
+    r = warroom("resume", path)  # as `warroom resume` at the terminal (forked from the warm command line)
+    assert r.code == 0, r.err
+    assert r.out.startswith("Resumed ")
+    assert "it goes on under the rules it began with" in " ".join(r.out.split())
     after = GameRecord.load(path)
     assert after.params["revision"] == 1, "the game goes on under the rules it began with"
     assert after.scenario_version == load_game(after.scenario).version
@@ -75,5 +66,5 @@ def test_a_save_of_an_unknown_older_version_is_still_refused(tmp_path: Path) -> 
     path.write_text(json.dumps(data), encoding="utf-8")
     before = path.read_bytes()
     r = warroom("resume", path)
-    assert r.returncode != 0 and "version 0.9.0, but version 1.1.0 is installed" in " ".join(r.stderr.split())
+    assert r.code != 0 and "version 0.9.0, but version 1.1.0 is installed" in r.err
     assert path.read_bytes() == before

@@ -1,6 +1,6 @@
 """The simulation kernel plays the reference engine's games: every decision offers the same actions in the same order,
 and a seeded random game is the same game, log and end, in both (`sim.kernel_check`). `make fuzz GAMES=10000`
-plays 10,000 games per scenario (`scripts/kernel_diff.py`); here a few hundred."""
+plays 10,000 games per scenario (`scripts/kernel_diff.py`); here a few dozen (more at a deeper WARROOM_TEST_DEPTH)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import deep
 
 from warroom import rulesets
 from warroom.ai.mcts import Budget, Search, search_for
@@ -25,8 +26,8 @@ from warroom.sim.kernel_check import KERNEL_SCENARIOS, differences, lockstep, sa
 from warroom.sim.runner import play_one, play_summary, reference_summary
 from warroom.sim.walk import decisions
 
-LOCKSTEP_GAMES = 120
-SAME_GAMES = 120
+LOCKSTEP_GAMES = deep(30)
+SAME_GAMES = deep(40)
 
 
 @pytest.mark.parametrize("scenario", KERNEL_SCENARIOS)
@@ -47,7 +48,7 @@ def test_a_seeded_random_game_is_the_same_game(scenario: str) -> None:
 def test_simulation_summaries_are_those_of_the_reference_engine(scenario: str, bots: tuple[str, str]) -> None:
     """`simulate` plays random and heuristic bots in the kernel; each game's summary is the reference engine's."""
     sides = load_game(scenario).sides
-    for seed in range(12 if "heuristic" in bots else 20):
+    for seed in range(deep(6) if "heuristic" in bots else deep(10)):
         kinds = dict(zip(sides, bots, strict=True))
         assert play_summary(scenario, seed, kinds) == reference_summary(scenario, seed, kinds)
 

@@ -1,7 +1,8 @@
 """Seeded bot-vs-bot Norway campaigns with the Strategic Game on: invariants after every action, exact
 replay, trusted play equal to checked play, clone independence (digest 6 and 9; plan section 5).
 
-Invariants (checked after every action of 300 campaigns, RandomBot and HeuristicBot mixed per side):
+Invariants (checked after every action of `GAMES` campaigns, 40 at the default depth, RandomBot and HeuristicBot
+mixed per side):
 * no two hostile surface groups share a Strategic Map location outside a fight (6.4: "enemy surface
   ships can never share an area except while fighting");
 * after each Strategic Phase (at the next turn's first decision) every airfield holds no more aircraft
@@ -22,6 +23,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from depth import deep
+
 from warroom.ai import make_bot
 from warroom.core.game import play, replay
 from warroom.core.log import GameRecord
@@ -34,7 +37,8 @@ from warroom.rulesets.firestorm.sea import airfield_limit
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFFMAP
 from warroom.scenarios import load_scenario
 
-GAMES = 200  # `make fuzz` plays thousands more through the conformance harness
+GAMES = deep(40)  # each of the four set-ups (mode and bots, by seed % 4) 10 times; a deeper WARROOM_TEST_DEPTH
+# plays more, and `make fuzz` thousands more through the conformance harness
 REPLAY_EVERY = 3  # replay a third of the games (each replay costs as much as the game)
 TRUSTED_SEEDS = (0, 1, 2, 3)
 PROBE_SEEDS = range(6)
@@ -73,26 +77,49 @@ def in_fight(navy: NavalState) -> bool:
     return navy.combat is not None or bool(navy.retreating) or navy.stage in FIGHT_STAGES
 
 
+class Facts:
+    """What the checks read of the scenario, gathered once (they run after every action)."""
+
+    def __init__(self, sc: FirestormScenario) -> None:
+        self.sc = sc  # kept, so that the id it is filed under is not reused
+        counters = sc.counters.values()
+        self.surface = frozenset(c.id for c in counters if is_surface(c))
+        self.carried = [(c.id, c.carrier) for c in counters if c.carrier]  # carrier aircraft and their carriers
+        self.troops = [(t.id, t.side, t.capture_vp) for t in sc.troops.values()]
+        self.counters = [(c.id, c.side, c.vp) for c in counters]
+
+
+_FACTS: dict[int, Facts] = {}
+
+
+def facts(sc: FirestormScenario) -> Facts:
+    got = _FACTS.get(id(sc))
+    if got is None:
+        got = _FACTS[id(sc)] = Facts(sc)
+    return got
+
+
 def check_locations(st: FirestormState) -> None:
     """Every counter stands where its kind may be."""
     sc = st.sc
     navy = nav(st)
-    for u, w in navy.where.items():
+    where = navy.where
+    for u, w in where.items():
         c = sc.counters[u]
         if w in BOXES:
             assert w != SORTIE or c.land_sortie, (u, w)
             continue
         s = sc.strat_areas[w]
         if c.carrier:
-            assert w == navy.where[c.carrier], f"{u} at {w}, its carrier {c.carrier} at {navy.where[c.carrier]}"
+            assert w == where[c.carrier], f"{u} at {w}, its carrier {c.carrier} at {where[c.carrier]}"
         elif c.is_aircraft:
             assert s.kind == "airfield" and s.side == c.side, (u, w)
         else:
             assert s.kind in ("sea", "harbour", "home_port"), (u, w)
             assert s.kind != "home_port" or s.side == c.side, f"{u} in the enemy's home port {w}"
-    for c in sc.counters.values():  # carrier aircraft are lost with their carrier (5.3)
-        if c.carrier and navy.where[c.carrier] == GONE:
-            assert navy.where[c.id] in (GONE, NEVER), (c.id, navy.where[c.id])
+    for u, carrier in facts(sc).carried:  # carrier aircraft are lost with their carrier (5.3)
+        if where[carrier] == GONE:
+            assert where[u] in (GONE, NEVER), (u, where[u])
 
 
 def check_no_shared_seas(st: FirestormState) -> None:
@@ -100,13 +127,14 @@ def check_no_shared_seas(st: FirestormState) -> None:
     navy = nav(st)
     if in_fight(navy):
         return
+    surface = facts(sc).surface
     held: dict[str, str] = {}
     for u, w in navy.where.items():
-        c = sc.counters[u]
-        if w in BOXES or not is_surface(c):
+        if w in BOXES or u not in surface:
             continue
-        other = held.setdefault(w, c.side)
-        assert other == c.side, f"hostile surface ships share {w} at step {st.step} (stage {navy.stage})"
+        side = sc.counters[u].side
+        other = held.setdefault(w, side)
+        assert other == side, f"hostile surface ships share {w} at step {st.step} (stage {navy.stage})"
 
 
 def check_airfields(st: FirestormState) -> None:
@@ -123,12 +151,22 @@ def check_airfields(st: FirestormState) -> None:
 
 
 def check_vp(st: FirestormState) -> None:
+    """Each side's unit VP are the capture VP of the other side's gone and captured troops and the VP of its
+    destroyed counters."""
     sc = st.sc
     navy = nav(st)
+    known = facts(sc)
+    lost = dict.fromkeys(sc.sides, 0)  # the VP each side's losses give the other
+    for t, side, vp in known.troops:
+        if st.loc[t] in (GONE, CAPTURED):
+            lost[side] += vp
+    sunk = dict.fromkeys(sc.sides, 0)
+    for c, side, vp in known.counters:
+        if navy.where[c] == GONE:
+            sunk[side] += vp
     for side in sc.sides:
-        lost = sum(t.capture_vp for t in sc.troops.values() if t.side != side and st.loc[t.id] in (GONE, CAPTURED))
-        sunk = sum(c.vp for c in sc.counters.values() if c.side != side and navy.where[c.id] == GONE)
-        assert st.unit_vp[side] == lost + sunk, (side, st.unit_vp[side], lost, sunk)
+        gained = sum(lost[s] + sunk[s] for s in sc.sides if s != side)
+        assert st.unit_vp[side] == gained, (side, st.unit_vp[side], lost, sunk)
     paid: dict[str, tuple[str, int]] = st.flags.bonus_paid
     for side in sc.sides:
         assert st.bonus_vp[side] == sum(vp for s, vp in paid.values() if s == side)

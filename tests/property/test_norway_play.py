@@ -17,6 +17,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from depth import deep
+
 from warroom.ai import make_bot
 from warroom.core.game import play, replay
 from warroom.core.log import GameRecord
@@ -27,7 +29,7 @@ from warroom.rulesets.firestorm.norway import fjord_holder
 from warroom.rulesets.firestorm.state import CAPTURED, GONE, OFF_BOARD
 from warroom.scenarios import load_scenario
 
-GAMES = 30
+GAMES = deep(12)  # each of the four set-ups (mode and bots, by seed % 4) 3 times; more at a deeper WARROOM_TEST_DEPTH
 MODES = ("gw", "gw", "mixed", "tabletop")
 SCN, NAR = "south-central", "narvik"
 

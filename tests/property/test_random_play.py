@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from depth import deep
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
@@ -42,8 +43,9 @@ from warroom.scenarios import load_scenario
 SCENARIOS = ("caen", "lorraine")
 BOT_KINDS = ("random", "heuristic")
 MODES = ("gw", "tabletop", "mixed")
-SEEDS_DEFAULT = 200  # per scenario (`make fuzz` plays thousands more through the conformance harness)
-PARALLEL_SEEDS = 40  # per scenario, battles in parallel
+SEEDS_DEFAULT = deep(40)  # per scenario: each mode and pairing of bots (`setup_for`, 20 seeds a round) twice
+# (`make fuzz` plays thousands more through the conformance harness)
+PARALLEL_SEEDS = deep(12)  # per scenario, battles in parallel: each mode and pairing of bots once
 MAX_ACTIONS = 20_000
 ORACLE_STEPS = frozenset({"destroy_roll", "retreat", "advance"})
 PROBE_RATE = 0.1  # share of decisions where a random (mostly illegal) action is also tried on a clone
@@ -387,7 +389,7 @@ def test_play_helper_finishes_every_mode(name: str) -> None:
         check_invariants(st)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=deep(15), deadline=None)
 @given(seed=hst.integers(0, 10**6), name=hst.sampled_from(SCENARIOS), mode=hst.sampled_from(MODES),
        kinds=hst.tuples(hst.sampled_from(BOT_KINDS), hst.sampled_from(BOT_KINDS)))
 def test_hypothesis_campaigns(seed: int, name: str, mode: str, kinds: tuple[str, str]) -> None:
@@ -395,7 +397,7 @@ def test_hypothesis_campaigns(seed: int, name: str, mode: str, kinds: tuple[str,
     check_replay(st, seed)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=deep(15), deadline=None)
 @given(seed=hst.integers(0, 10**6), name=hst.sampled_from(SCENARIOS), cut=hst.floats(0.0, 1.0))
 def test_clone_is_independent(seed: int, name: str, cut: float) -> None:
     """A clone taken mid-game and played on leaves the original untouched."""

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from depth import deep
 from test_mcts import hidden_split, split
 
 from warroom import rulesets
@@ -120,15 +121,18 @@ class Synthetic(Advisor):
         super().__init__(root, HEURISTIC, seed, candidates=len(odds))
         self.odds = odds
         self.camp = self.roller.camps[self.side]
+        self.shared: dict[int, float] = {}  # rollout -> the luck every plan shares in it, drawn once, not once a plan
 
     def candidates(self) -> list[Plan]:
         return [Plan((f"plan {k}",), (f"plan {k}",), f"plan {k}") for k in range(len(self.odds))]
 
     def rollout(self, plan: Plan, index: int) -> Ending:
         k = int(plan.source.split()[1])
-        shared = random.Random(f"{self.seed} {index}")
+        shared = self.shared.get(index)
+        if shared is None:
+            shared = self.shared[index] = random.Random(f"{self.seed} {index}").random()
         own = random.Random(f"{self.seed} {index} {k}")
-        u = shared.random() if own.random() < 0.8 else own.random()
+        u = shared if own.random() < 0.8 else own.random()
         won = u < self.odds[k]
         return Ending("win" if won else "loss", self.camp if won else "other", 1 if won else -1)
 
@@ -209,17 +213,25 @@ def kampen_twin(params: dict[str, Any], seed: int) -> tuple[KampenState, KampenS
     raise AssertionError("no Kampen position with a hand to deal again")
 
 
+TWIN_ROLLOUTS = deep(12)
+"""Rollouts a Kampen twin test plays for each candidate plan and for the forecast (a whole game each on the
+reference engine): a rollout that read a secret would almost surely play on differently from its first cards,
+so the first few would show it."""
+
+
 @pytest.mark.parametrize("params", [{}, {"advanced": True, "seats": 3}])
 def test_kampen_twins_get_the_same_advice_and_the_same_forecast(params: dict[str, Any]) -> None:
     """Other hands, deck order and face-down ships: advice for the side to act, and a forecast for everyone, read
     the position only through a twin dealt for their reader, so they cannot tell the twins apart."""
     st, twin = kampen_twin(params, 13)
     bots = {"germany": "random", "norway": "random", "allies": "random"}
-    one, two = (Advisor(x, bots, 5, candidates=3, target=0.2, most=24).advise() for x in (st, twin))
+    n = TWIN_ROLLOUTS
+    one, two = (Advisor(x, bots, 5, candidates=3, target=0.2, most=n).advise() for x in (st, twin))
     assert one.to_json() == two.to_json()
-    assert forecast(st, bots, 5, 24).to_json() == forecast(twin, bots, 5, 24).to_json()
+    assert all(c.rollouts == n for c in one.candidates)  # every plan judged on all of them
+    assert forecast(st, bots, 5, n).to_json() == forecast(twin, bots, 5, n).to_json()
     # the test has teeth: rollouts from the real positions, secrets and all, tell the twins apart
-    seen = [[Roller(x, EVERYTHING, bots, 5).play(i) for i in range(24)] for x in (st, twin)]
+    seen = [[Roller(x, EVERYTHING, bots, 5).play(i) for i in range(n)] for x in (st, twin)]
     assert seen[0] != seen[1]
 
 
@@ -249,7 +261,8 @@ def test_a_forecast_in_a_tabletop_campaign_answers_what_result_is_needed() -> No
             st.apply_action(rng.choice(tabletop.reports(st)), REPORT)
             continue
         st.apply_action(st.chance_dice().sample(rng) if who == CHANCE else rng.choice(st.legal_actions()))
-    fc = forecast(st, HEURISTIC, 1, 16)
+    rollouts = deep(8)  # on every line: the kinds of result and their meanings do not depend on how many
+    fc = forecast(st, HEURISTIC, 1, rollouts)
     assert [n.question.no for n in fc.needs] == [0]
     kinds = fc.needs[0].kinds
     results = [r for k in kinds for r in k.results]
@@ -257,7 +270,7 @@ def test_a_forecast_in_a_tabletop_campaign_answers_what_result_is_needed() -> No
     assert {k.winner for k in kinds} == {st.battle.attacker, st.battle.defender}
     assert len(kinds) < 49
     for k in kinds:
-        assert k.chances.rollouts == 16
+        assert k.chances.rollouts == rollouts
         assert math.isclose(sum(e.value for e in k.chances.levels.values()), 1.0)
     assert st.mode == "tabletop" and st.params["mode"] == "tabletop"  # the rollouts' stand-in changed copies only
     assert len(kinds) == 17  # core 7.1 and 7.3: 7 ways for the attacker to win, 10 for the defender

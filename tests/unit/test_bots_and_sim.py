@@ -130,9 +130,10 @@ def test_a_game_summary_follows_the_first_camps_lead_turn_by_turn(scenario: str)
 
     for seed in range(2):
         st = play_one(scenario, seed, {})
-        g = play_summary(scenario, seed, {})
-        assert g == reference_summary(scenario, seed, {})  # the kernel (Firestorm) follows it as the engine does
         system = rulesets.of(st)
+        g = play_summary(scenario, seed, {})
+        if rulesets.fast_game(system) is not None:  # the kernel (Firestorm) follows it as the engine does; without
+            assert g == reference_summary(scenario, seed, {})  # one, play_summary is reference_summary already
         first = system.score_sides(st.sc)[0]
         start = rulesets.new_game(st.sc, st.params).turn  # Kampen om Norge counts the 9 April round as 0
         assert len(g.trace) == st.turn - start + 1  # one lead a turn, the last as the game ended

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from depth import deep
 
 from warroom import rulesets
 from warroom.ai import MCTSBot, bot_problem, make_bot
@@ -220,6 +221,12 @@ def twins_search_alike(st: Any, twin: Any, seed: int = 5, rollouts: int = 40) ->
     assert root_stats(one) == root_stats(two)
 
 
+TWIN_ROLLOUTS = deep(8)
+"""A Kampen twin search's rollouts (each a whole game on the reference engine): every one plays from a world dealt
+by `determinise`, and a search that read a secret would almost surely show it within the first few (the other
+hands and the deck order shape every game from its first cards on)."""
+
+
 @pytest.mark.parametrize("params", [{}, {"advanced": True, "seats": 3}])
 def test_kampen_twins_that_differ_only_in_secrets_get_the_same_search(params: dict[str, Any]) -> None:
     """A twin dealt for the side to act (other hands, face-down ships, deck order) is a position it cannot tell
@@ -237,7 +244,7 @@ def test_kampen_twins_that_differ_only_in_secrets_get_the_same_search(params: di
         held = [c for c in st.hands if system.seats(st.sc, st.params)[c] == seat]
         assert all(twin.hands[c] == st.hands[c] for c in held)  # the player's own cards, of each side it holds
         assert twin.hands != st.hands or not any(st.hands[c] for c in st.hands if c not in held)
-        twins_search_alike(st, twin, rollouts=12)
+        twins_search_alike(st, twin, rollouts=TWIN_ROLLOUTS)
         checked += 1
         if checked == 3:
             break

@@ -144,7 +144,7 @@ class Position:
     `WarroomState`, copied by `clone` (OpenSpiel deep-copies a Python state's attributes) and pickled as the game's
     record (OpenSpiel pickles them to serialise it)."""
 
-    __slots__ = ("before", "dice", "faces", "legal", "st", "table")
+    __slots__ = ("before", "dice", "faces", "legal", "lines", "st", "table")
 
     def __init__(self, table: Table, st: Any, faces: tuple[int, ...] = (),
                  before: dict[str | None, tuple[str, ...]] | None = None) -> None:
@@ -158,10 +158,14 @@ class Position:
         """The legal actions by number (None: not yet asked)."""
         self.before = before
         """A twin's (`resample`): what each seat (None: anyone) had read of the log before it was dealt."""
+        self.lines: list[str] = []
+        """The first entries of the game's log as 'side: action' lines, written once each: OpenSpiel asks for the
+        history of every position of a game, and the log only grows."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         copy = Position(self.table, self.st.clone(), self.faces, self.before)
         copy.dice, copy.legal = self.dice, self.legal  # the same position: the same answers
+        copy.lines = list(self.lines)  # the same log so far
         return copy
 
     def __reduce__(self) -> tuple[Callable[..., Position], tuple[Any, ...]]:
@@ -187,9 +191,21 @@ class Position:
             self.legal = legal
         return self.legal
 
+    def written(self) -> list[str]:
+        """Every entry of the game's log as a 'side: action' line (`lines`, brought up to date)."""
+        log, lines = self.st.log, self.lines
+        if len(lines) > len(log):  # never, as a game's log only grows; but a shorter log is not this one
+            lines.clear()
+        lines.extend(f"{e.side}: {e.action}" for e in log[len(lines):])
+        return lines
+
     def history(self, seat: str | None) -> list[str]:
         """The log as the player of `seat` (None: a spectator) may read it, one 'side: action' line per entry."""
-        read = [f"{e.side}: {e.action}" for e in self.table.system.log_for(self.st, seat, 0)]
+        log, lines = self.st.log, self.written()
+        # an entry the seat reads as it stands is the log's own: its line is written already; one read in its
+        # public form (a new entry) is written here
+        read = [lines[i] if i < len(log) and e is log[i] else f"{e.side}: {e.action}"
+                for i, e in enumerate(self.table.system.log_for(self.st, seat, 0))]
         if self.before is None:
             return read
         return [*self.before.get(seat, self.before[None]), *read]
@@ -305,7 +321,7 @@ class WarroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
 
     def __str__(self) -> str:
         w = self._w
-        lines = [f"{e.side}: {e.action}" for e in w.st.log]
+        lines = list(w.written())
         if w.before is not None:
             lines = [*w.before[None], "(dealt again)", *lines]
         if w.faces:

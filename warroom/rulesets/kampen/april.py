@@ -124,7 +124,8 @@ def apply_norway_deploy(st: St, action: Ship | Place) -> None:
 
 def legal_ship_deploy(country: str, seas: Callable[[St], list[str]]) -> Callable[[St], list[Any]]:
     def legal(st: St) -> list[Any]:
-        return [Ship(k, s) for k in st.ships_hand[country] for s in seas(st)]
+        open_seas = seas(st)  # once, not once a ship: the same for every ship in hand
+        return [Ship(k, s) for k in st.ships_hand[country] for s in open_seas]
     return legal
 
 

@@ -70,5 +70,14 @@ def secrecy(st: KampenState, step: str, action: Action, who: str) -> Secret | No
 
 def log_for(st: KampenState, viewer: str | None, since: int = 0) -> list[LogEntry]:
     """The log of `st` from entry `since` as `viewer` (a country, or None: a spectator) may read it."""
-    return marked(st.log, since, st.secrets,
-                  lambda mark: viewer is not None and any(seat_of(st.params, r) == viewer for r in mark.readers))
+    params = st.params
+    answers: dict[tuple[str, ...], bool] = {}  # by readers: a long game marks hundreds of entries, few kinds
+
+    def may_read(mark: Secret) -> bool:
+        got = answers.get(mark.readers)
+        if got is None:
+            got = answers[mark.readers] = viewer is not None and any(seat_of(params, r) == viewer
+                                                                     for r in mark.readers)
+        return got
+
+    return marked(st.log, since, st.secrets, may_read)
