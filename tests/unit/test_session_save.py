@@ -4,14 +4,17 @@ each of their actions (which made a long all-bot game quadratic)."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from rich.console import Console
 
 from warroom.cli.kampen_screen import screen
 from warroom.cli.session import KAMPEN_HELP, SAVE_EVERY, Session
-from warroom.core.log import GameRecord
+from warroom.core.log import GameRecord, LogEntry
 from warroom.rulesets.kampen import new_game
 
 
@@ -47,3 +50,16 @@ def test_an_all_bot_game_saves_at_the_end_and_every_hundred_actions(tmp_path: Pa
     assert s.run() is True
     assert GameRecord.load(save).log == s.st.log
     assert len(writes) <= len(s.st.log) // SAVE_EVERY + 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=hst.lists(hst.builds(LogEntry, hst.text(), hst.text(), hst.integers(-(2 ** 70), 2 ** 70), hst.text(),
+                                    hst.booleans(), hst.booleans()), max_size=4),
+       params=hst.dictionaries(hst.text(max_size=5), hst.integers() | hst.text(max_size=5), max_size=3))
+def test_a_save_is_written_as_json_dumps_writes_it_whatever_its_text(entries: list[LogEntry],
+                                                                   params: dict[str, object]) -> None:
+    """The save's text is written entry by entry (`log.entry_json`), byte for byte what `json.dumps` would write:
+    any text (quotes, backslashes, control and non-ASCII characters), any whole number."""
+    rec = GameRecord("caen", "1.1.0", params, 7, entries)
+    assert rec.to_json() == json.dumps(rec.to_data(), indent=1, ensure_ascii=False)
+    assert GameRecord.from_json(rec.to_json()).log == entries
