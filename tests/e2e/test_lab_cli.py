@@ -26,9 +26,10 @@ from warroom.lab.spec import read_spec
 from warroom.lab.store import Store
 from warroom.lab.tune import run_tune
 
-# the Ray tests share one worker of a parallel run (make test): they start and kill clusters on this machine, and
-# Ray, given no address, joins the cluster last started here
-pytestmark = pytest.mark.xdist_group("ray")
+RAY = pytest.mark.xdist_group("ray")
+"""The Ray tests share one worker of a parallel run (make test): they start and kill clusters on this machine, and
+Ray, given no address, joins the cluster last started here. The other tests here run local processes only, and go
+to any worker."""
 BIN = Path(sys.executable).parent
 WARROOM = str(BIN / "warroom")
 
@@ -262,6 +263,7 @@ def wait_for(what: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: f
     assert proc.poll() is None, "the run ended before it could be stopped midway"
 
 
+@RAY
 def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
         tmp_path: Path, ray_cluster: RayCluster) -> None:
     """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
@@ -309,6 +311,7 @@ def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
     assert on_ray == games_of(tmp_path / "local") and sorted(len(v) for v in on_ray.values()) == [60, 60]
 
 
+@RAY
 def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_plainly(tmp_path: Path) -> None:
     """Recent Ray turns token authentication on for a head once a token exists on its machine. A run that gives
     no token, has one but does not send it, has none at all, or gives another, is refused at once with what to
