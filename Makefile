@@ -17,7 +17,7 @@ HOST ?= 127.0.0.1
 TEST_WORKERS ?= $(shell $(PY) -c 'import os; print(min(16, (os.cpu_count() or 1) + 1))')
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck unit bench fuzz compile clean
+.PHONY: run play test lint typecheck unit unit-pure unit-compiled bench fuzz compile clean
 
 # Bytecode caches are written even where the environment says not to (some CI images set PYTHONDONTWRITEBYTECODE):
 # without them every Python process compiles warroom from source again, and pytest rewrites every test module's
@@ -56,15 +56,28 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 
-unit: $(DEV_STAMP) $(COMPILE_STAMP)
-	WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" \
-		$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+COMPILED_TESTS := tests/e2e/test_compiled_engine.py
 
-# The lint, the type check and the engine's compile side by side (mypy's check is one process, and so is the first
-# half of mypyc's), then the suite.
+unit: $(DEV_STAMP) $(COMPILE_STAMP)
+	$(PYTEST)
+
+# The suite without the compiled engine's tests: the rest runs pure Python (the root conftest sets WARROOM_PURE=1,
+# and every process a test starts inherits it), so it needs no build.
+unit-pure: $(DEV_STAMP)
+	$(PYTEST) --ignore=$(COMPILED_TESTS)
+
+unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
+	$(PYTEST) $(COMPILED_TESTS)
+
+# The lint, the type check, the engine's compile and the pure-Python part of the suite side by side, then the
+# compiled engine's tests. The compile is mostly one process at a time (mypyc's analysis, then a C compiler or two)
+# and the suite often waits on browsers, servers and subprocesses: run one after the other, the two left a core idle
+# for minutes.
 test: $(DEV_STAMP)
-	@$(MAKE) --no-print-directory -j3 lint typecheck $(COMPILE_STAMP)
-	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory -j4 lint typecheck $(COMPILE_STAMP) unit-pure
+	@$(MAKE) --no-print-directory unit-compiled
 
 bench: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/campaigns.py

@@ -164,7 +164,7 @@ def main() -> int:
     log = out.with_name(out.name + ".log")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    print(f"warroom: compiling {len(sources)} engine modules with mypyc (a minute or two; log: {log})", flush=True)
+    print(f"warroom: compiling {len(sources)} engine modules with mypyc (a few minutes; log: {log})", flush=True)
     start = time.monotonic()
     try:
         with log.open("w", encoding="utf-8") as sink:

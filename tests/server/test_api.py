@@ -156,21 +156,25 @@ def test_warroom_serve_starts_the_server_on_its_data_dir(tmp_path: Path) -> None
     env.pop("WARROOM_DATABASE_URL", None)
     proc = subprocess.Popen([sys.executable, "-c", "from warroom.cli.main import main; main()", "serve",
                              "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    began = time.monotonic()
+    answered = False
     try:
-        deadline = time.monotonic() + SERVE_START_SECONDS
-        while True:
+        while not answered:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/openapi.json", timeout=1) as r:
-                    assert r.status == 200
-                    break
+                    answered = r.status == 200
             except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError("the server did not start") from None
+                if time.monotonic() - began > SERVE_START_SECONDS or proc.poll() is not None:
+                    break
                 time.sleep(0.1)
-        assert (tmp_path / "data" / "warroom.db").exists()
     finally:
+        ended = proc.poll()  # None: still running when the test stopped waiting
         proc.terminate()
-        out, _ = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=10)
+    # a failure says which: the command ended (and how), or it was still starting after the wait
+    assert answered, (f"`warroom serve` ended with exit code {ended} before answering" if ended is not None else
+                      f"`warroom serve` did not answer within {SERVE_START_SECONDS:.0f} s") + f"; it said: {err[-2000:]}"
+    assert (tmp_path / "data" / "warroom.db").exists()
     assert f"http://127.0.0.1:{port}/" in out
 
 
