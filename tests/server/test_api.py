@@ -172,8 +172,9 @@ def test_warroom_serve_starts_the_server_on_its_data_dir(tmp_path: Path) -> None
         proc.terminate()
         out, err = proc.communicate(timeout=10)
     # a failure says which: the command ended (and how), or it was still starting after the wait
-    assert answered, (f"`warroom serve` ended with exit code {ended} before answering" if ended is not None else
-                      f"`warroom serve` did not answer within {SERVE_START_SECONDS:.0f} s") + f"; it said: {err[-2000:]}"
+    why = (f"`warroom serve` ended with exit code {ended} before answering" if ended is not None else
+           f"`warroom serve` did not answer within {SERVE_START_SECONDS:.0f} s")
+    assert answered, f"{why}; it said: {err[-2000:]}"
     assert (tmp_path / "data" / "warroom.db").exists()
     assert f"http://127.0.0.1:{port}/" in out
 
