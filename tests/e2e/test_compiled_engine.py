@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from depth import deep
 
 from warroom import compiled, rulesets
 from warroom.scenarios import bundled_ids
@@ -94,12 +95,17 @@ def test_an_edited_source_takes_effect_at_once(tmp_path: Path) -> None:
     assert (dice, moves_file, edited) == (str(tmp_path / "warroom/core/dice.py"), str(moves), "True")
 
 
-PLAYS = [("caen", 100, "random"), ("lorraine", 100, "random"), ("norway", 30, "random"), ("kampen", 40, "random"),
-         ("kampen advanced", 20, "random"), ("narvik", 1, "random"), ("caen", 10, "heuristic"),
-         ("lorraine", 10, "heuristic"), ("norway", 4, "heuristic"), ("kampen", 4, "heuristic"),
-         ("kampen advanced", 4, "heuristic")]
-"""(scenario, games, bot) compared game by game: a few seconds each (random games take milliseconds; Narvik's, some
-3,000 actions, two seconds)."""
+PLAYS = [("caen", deep(25), "random"), ("lorraine", deep(25), "random"), ("norway", deep(8), "random"),
+         ("kampen", deep(10), "random"), ("kampen advanced", deep(6), "random"), ("narvik", deep(1), "random"),
+         ("caen", deep(3), "heuristic"), ("lorraine", deep(3), "heuristic"), ("norway", deep(2), "heuristic"),
+         ("kampen", deep(1), "heuristic"), ("kampen advanced", deep(1), "heuristic")]
+"""(scenario, games, bot) compared game by game, each game played twice (pure Python, then compiled) and written
+out in full: every action, note and final view. The engines run the same sources, so a difference comes from a
+code path that the compiler translates wrongly, and any game that reaches the path shows it: a handful of games
+per scenario and bot (hundreds to thousands of actions each) go through every phase and kind of action. The counts
+are sized to the suite's time, as the pure Python half of each comparison costs most of it (Narvik's one game, some
+3,000 actions, the most; then the heuristic bots' Kampen om Norge games, some seconds each), and a deeper run
+multiplies them (`WARROOM_TEST_DEPTH`)."""
 
 
 def same_output(args: list[str]) -> list[str]:
@@ -121,10 +127,12 @@ def test_the_compiled_engine_plays_the_same_games(scenario: str, games: int, bot
     assert sum(line.startswith("game ") for line in out) == games and "replay DIFFERS" not in out
 
 
-CONFORMANCE = {"firestorm": 2, "kampen": 2}
+CONFORMANCE = {"firestorm": deep(1), "kampen": deep(1)}
 """Games per scenario and variant in the compiled engine's conformance run, for each rule system whose rules are
-compiled. The pure engine's run is tests/property/test_conformance.py's (the suite runs pure Python), and that the
-two engines play the same games is `PLAYS`'s to show, action by action."""
+compiled: one game of each case puts every check of the harness to the compiled rules, and a deeper run
+multiplies it. The pure engine's run is tests/property/test_conformance.py's (the suite runs pure Python; it plays
+more games, looking for rare faults), and that the two engines play the same games is `PLAYS`'s to show, action by
+action."""
 RULES_KEPT_PURE = {"narvik": "its rules stay pure Python (scripts/compile.py): a compared game (PLAYS) covers the "
                              "compiled core (the flow, the dice) it runs on"}
 """Rule systems with no compiled conformance run, and why."""

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from depth import deep
 
 from warroom import rulesets
 from warroom.core.state import CHANCE
@@ -19,11 +20,13 @@ from warroom.rulesets.firestorm.state import FirestormState
 from warroom.rulesets.kampen.state import KampenState
 from warroom.sim.conformance import Broken, cases, play_checked, run
 
-GAMES = {"firestorm": 12, "kampen": 12, "narvik": 1}
-"""Games per scenario and variant: 144 Firestorm games (3 scenarios, 4 variants), 48 of Kampen om Norge (whose
+GAMES = {"firestorm": deep(4), "kampen": deep(6), "narvik": deep(1)}
+"""Games per scenario and variant: 48 Firestorm games (3 scenarios, 4 variants), 24 of Kampen om Norge (whose
 games are the longest but Narvik's), which test_kampen_play.py plays 320 more of, and 2 of Narvik, whose games run
-to some 3,000 actions with a costly check at every seventh (half a minute each, pure Python; `make fuzz` plays
-thousands of each)."""
+to some 3,000 actions with a costly check at every seventh (half a minute each, pure Python). This is a search for
+faults, not a measurement: every case is played and every check runs in each game, and the counts are sized to the
+suite's time (Norway's long games, then Kampen om Norge's, cost most of it). A deeper run multiplies them
+(`WARROOM_TEST_DEPTH`), and `make fuzz` plays thousands of each."""
 CASES = list(cases())
 
 
