@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page
-from test_browser import base_url, browser, choices, position, redrawn  # noqa: F401  (the fixtures, shared)
+from test_browser import POLL, base_url, browser, choices, position, redrawn  # noqa: F401  (the fixtures, shared)
 
 from warroom.rulesets.firestorm.secrets import HIDDEN
 from warroom.server.local import call, play_to_a_table
@@ -193,7 +193,8 @@ def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Brows
     with redrawn(page):
         page.click("#allocate-form button[type=submit]")
     page.wait_for_function("!document.querySelector('#allocate-form') || "
-                           "document.querySelector('#allocate-form').dataset.left !== " + json.dumps(str(left)))
+                           "document.querySelector('#allocate-form').dataset.left !== " + json.dumps(str(left)),
+                           polling=POLL)
     assert page.locator("#message").inner_text() == "", "declared without a refusal"
     after = call(base_url, "GET", f"/api/campaigns/{cid}/log", links["organiser"])[1]["log"]
     assert any(e["action"].startswith("allocate ") or e["action"] == HIDDEN for e in after[len(before):])
@@ -260,7 +261,7 @@ def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(bro
     with redrawn(german):  # the same place either way: the plain move goes, nothing to choose
         click_hex(german, both)
     assert last_action(base_url, body["id"], links["organiser"]) == f"move {first['id']} {both}"
-    german.wait_for_function("!document.querySelector('.narvik .target')")  # the move made, the highlights go
+    german.wait_for_function("!document.querySelector('.narvik .target')", polling=POLL)  # the move made: no highlight
 
 
 def test_a_click_on_one_of_your_stacks_in_reach_selects_it_and_moves_nothing(
@@ -294,7 +295,7 @@ def test_a_narvik_move_by_keyboard_keeps_the_focus_on_the_unit_list(browser: Bro
     with redrawn(german):
         german.keyboard.press("Enter")
     assert last_action(base_url, body["id"], links["organiser"]) == action
-    german.wait_for_function("document.activeElement && document.activeElement.id === 'mover'")
+    german.wait_for_function("document.activeElement && document.activeElement.id === 'mover'", polling=POLL)
 
 
 def choice_of_ways(plan: dict[str, Any] | None) -> tuple[dict[str, Any], str, list[str]] | None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 from fastapi.testclient import TestClient
 from support import auth, client
 
@@ -32,6 +33,15 @@ KEY = re.compile(r"[a-z0-9_]+#\d+")
 def url(database_url: str) -> str:
     """SQLite only: what a link may see does not depend on the database (the event store is tested on both)."""
     return database_url
+
+
+@pytest.fixture()
+def portal() -> Iterator[BlockingPortal]:
+    """One event loop (in a thread of its own) that every client of a test sends its requests through, as every
+    browser's requests reach one loop in a real server. A TestClient used outside a `with` block starts a thread and
+    a new event loop for each request: some 3 ms of CPU a request, and these tests send thousands."""
+    with start_blocking_portal() as loop:
+        yield loop
 
 
 def seats_of(st: KampenState) -> dict[str, str]:
@@ -84,10 +94,13 @@ def leaks(body: bytes, hidden: Iterable[str]) -> list[str]:
 
 
 class Table:
-    """A game on the server, with a browser (its own cookies) per link."""
+    """A game on the server, with a browser (its own cookies) per link; every client sends its requests through
+    `portal`."""
 
-    def __init__(self, url: str, params: dict[str, Any], bots: dict[str, str] | None = None) -> None:
+    def __init__(self, url: str, params: dict[str, Any], portal: BlockingPortal,
+                 bots: dict[str, str] | None = None) -> None:
         self.api = client(url)
+        self.api.portal = portal
         made = self.api.post("/api/campaigns", json={"scenario": "kampen", "params": params, "hotseat": True,
                                                      "bots": bots or {}})
         assert made.status_code == 201, made.text
@@ -97,6 +110,7 @@ class Table:
         self.browsers: dict[tuple[str, str], TestClient] = {}
         for seat, secret in self.links.items():
             browser = TestClient(self.api.app, raise_server_exceptions=False)
+            browser.portal = portal
             assert browser.get(f"/join/{secret}", follow_redirects=False).status_code == 303
             self.browsers[seat] = browser
         self.ever_open: set[str] = set()
@@ -165,8 +179,9 @@ class Table:
 @pytest.mark.parametrize(("params", "seed"), [({"seats": 3}, 1), ({"seats": 2}, 2),
                                               ({"seats": 3, "advanced": True}, 3),
                                               ({"seats": 2, "advanced": True}, 4)])
-def test_no_url_shows_any_link_a_card_it_may_not_know(url: str, params: dict[str, Any], seed: int) -> None:
-    table = Table(url, params)
+def test_no_url_shows_any_link_a_card_it_may_not_know(url: str, portal: BlockingPortal, params: dict[str, Any],
+                                                      seed: int) -> None:
+    table = Table(url, params, portal)
     assert table.play(random.Random(seed), 260, 26) > 200
 
 
@@ -175,9 +190,10 @@ def test_no_url_shows_any_link_a_card_it_may_not_know(url: str, params: dict[str
     ({"seats": 2, "advanced": True}, {"germany": "heuristic"}, 6),  # the bot declares landings with hidden ships
     ({"seats": 2}, {"norway": "heuristic"}, 7),  # Norway's bot plays the Allies too
 ])
-def test_the_servers_bot_plays_a_country_and_its_secret_moves_stay_secret(url: str, params: dict[str, Any],
+def test_the_servers_bot_plays_a_country_and_its_secret_moves_stay_secret(url: str, portal: BlockingPortal,
+                                                                          params: dict[str, Any],
                                                                           bots: dict[str, str], seed: int) -> None:
-    table = Table(url, params, bots=bots)
+    table = Table(url, params, portal, bots=bots)
     table.play(random.Random(seed), 120, 30)
     log = table.state().log
     seats = seats_of(table.state())

@@ -373,7 +373,6 @@ def serve(
     from limits import parse_many
     from sqlalchemy.engine import make_url
 
-    from warroom.server.app import create_app, settle_heap
     from warroom.server.config import database_url
     from warroom.server.guards import ServerSettings, key_problem, needs_key
 
@@ -387,6 +386,8 @@ def serve(
     if key is not None and (problem := key_problem(key)):
         raise fail(f"WARROOM_SERVER_KEY must be {problem}")
     listening = bind(host, port)  # before anything is printed: a busy port is said plainly, and only that
+    # the app's modules only now: a server on a busy port stops without the second of CPU they take to import
+    from warroom.server.app import create_app, settle_heap
     generated = key is None and needs_key(host) and not open_to_all
     if generated:
         key = secrets.token_urlsafe(18)
