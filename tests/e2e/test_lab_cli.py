@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from cli_process import warm
 
 from warroom.lab.run import run
 from warroom.lab.spec import read_spec
@@ -69,6 +70,16 @@ def cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> 
                           env={**(os.environ if env is None else env), "COLUMNS": "200"})
 
 
+def forked(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`cli(*args)` forked from the warm command line (tests/e2e/cli_process.py), which spares each command the
+    start-up of the interpreter and its imports: still a process of its own, with its own exit code and output.
+    The commands of the sweep and bad-input tests are forked, but for the run with --jobs (its workers are
+    processes of its own); the Ray and Ctrl-C tests start the console script, as a person does."""
+    ran = warm(args, {**os.environ, "COLUMNS": "200"}, b"", None, timeout)
+    return subprocess.CompletedProcess([WARROOM, *args], ran.code, ran.out_bytes.decode("utf-8"),
+                                       ran.err_bytes.decode("utf-8"))
+
+
 def games_of(folder: Path) -> dict[str, list[dict[str, Any]]]:
     store = Store(folder)
     return {cell: store.games(cell).to_pylist() for cell in store.cells_stored()}
@@ -77,19 +88,19 @@ def games_of(folder: Path) -> dict[str, list[dict[str, Any]]]:
 def test_a_sweep_is_validated_run_and_reported(tmp_path: Path) -> None:
     spec = tmp_path / "stacking.toml"
     spec.write_text(SPEC, encoding="utf-8")
-    checked = cli("validate", str(spec))
+    checked = forked("validate", str(spec))
     assert checked.returncode == 0, checked.stderr
     assert "OK: sweep 'Lorraine: stacking': 2 cells (scenario.toml:rules.stacking swept) × 12 games = 24 games" \
         in checked.stdout
     done = cli("lab", "run", str(spec), "--jobs", "2")
     assert done.returncode == 0, done.stderr
     assert "played 24 games" in done.stdout and (tmp_path / "stacking-results" / "spec.toml").read_text() == SPEC
-    again = cli("lab", "run", str(spec))
+    again = forked("lab", "run", str(spec))
     assert again.returncode == 0 and "24 games stored already" in again.stdout and "played 0 games" in again.stdout
-    shown = cli("lab", "report", str(tmp_path / "stacking-results"))
+    shown = forked("lab", "report", str(tmp_path / "stacking-results"))
     assert shown.returncode == 0, shown.stderr
     assert "heuristic v random" in shown.stdout and "stacking" in shown.stdout and "balance" in shown.stdout
-    got = json.loads(cli("lab", "report", str(tmp_path / "stacking-results"), "--json").stdout)
+    got = json.loads(forked("lab", "report", str(tmp_path / "stacking-results"), "--json").stdout)
     assert [c["changes"] for c in got["cells"]] == [{"scenario.toml:rules.stacking": 0},
                                                     {"scenario.toml:rules.stacking": 2}]
     assert all(c["metrics"]["games"] == 12 for c in got["cells"]) and got["camps"] == ["allies", "axis"]
@@ -103,20 +114,20 @@ def test_bad_input_is_answered_with_its_problem_named(tmp_path: Path) -> None:
     spec = tmp_path / "bad.toml"
     spec.write_text(SPEC.replace('"scenario.toml:rules.stacking" = [0, 2]', '"rules.stackin" = [1]'))
     for args in (("validate", str(spec)), ("lab", "run", str(spec))):
-        got = cli(*args)
+        got = forked(*args)
         assert got.returncode == 1 and "1 problem(s)" in got.stderr and "no key 'stackin' in rules" in got.stderr
     good = tmp_path / "good.toml"
     good.write_text(SPEC)
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    got = cli("lab", "run", str(good), "--ray", f"127.0.0.1:{port}")
+    got = forked("lab", "run", str(good), "--ray", f"127.0.0.1:{port}")
     assert got.returncode == 1 and f"no Ray cluster answers at 127.0.0.1:{port}" in got.stderr
     assert not any((tmp_path / "good-results" / "parts").rglob("*.parquet"))
-    got = cli("lab", "report", str(tmp_path / "nowhere"))
+    got = forked("lab", "report", str(tmp_path / "nowhere"))
     assert got.returncode == 1 and "holds no sweep results" in got.stderr
     (tmp_path / "other.toml").write_text(SPEC.replace("games = 12", "games = 13"))
-    got = cli("lab", "run", str(tmp_path / "other.toml"), "--out", str(tmp_path / "good-results"))
+    got = forked("lab", "run", str(tmp_path / "other.toml"), "--out", str(tmp_path / "good-results"))
     assert got.returncode == 1 and "holds the results of another spec" in got.stderr
 
 
@@ -201,10 +212,12 @@ class RayCluster:
 
     def start(self, *how: str) -> subprocess.Popen[bytes]:
         log = self.folder / f"node-{len(self.nodes)}.log"
+        # No log monitor: it streams the workers' output to the drivers, and every driver here (the test's and the
+        # lab's) joins with log_to_driver=False, so it would only cost each node start another Python process.
         with log.open("wb") as sink:
             node = subprocess.Popen([self.ray, "start", *how, "--node-ip-address", "127.0.0.1", "--num-cpus", "1",
-                                     "--disable-usage-stats", "--block"], env=self.env, stdout=sink,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+                                     "--disable-usage-stats", "--include-log-monitor=false", "--block"],
+                                    env=self.env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
         self.nodes.append(node)
         deadline = time.monotonic() + 120
         while b"--block" not in log.read_bytes():  # said once the node has joined, before it blocks

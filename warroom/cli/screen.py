@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from rich.columns import Columns
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, JustifyMethod, OverflowMethod
+from rich.measure import Measurement
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -57,6 +60,50 @@ def header(st: FirestormState) -> Panel:
     return Panel(Group(title, status_line(st), extras), title="warroom", border_style="white")
 
 
+class Cell:
+    """A table cell's text, shown exactly as Rich shows a plain `str` cell (its markup read, wrapped to the column),
+    but measured and wrapped once for each text and width rather than on every screen.
+
+    The Areas table is most of the time between two prompts (in a hot-seat game of Norway 18 of 32 CPU seconds):
+    Rich measures and wraps each of its 200-odd cells again for every screen, though nearly all of them (names,
+    terrain, neighbours, who holds an area and its troops) read the same as on the screen before."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return _measured(console, self.text, options.markup)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        return _wrapped(console, self.text, options.max_width, options.justify, options.overflow, options.no_wrap,
+                        options.highlight, options.markup, options)
+
+
+@lru_cache(maxsize=4096)
+def _measured(console: Console, text: str, markup: bool | None) -> Measurement:
+    """As `Measurement.get` measures a `str` (before it bounds the result by the width)."""
+    return console.render_str(text, markup=markup, highlight=False).__rich_measure__(console, console.options)
+
+
+def _wrapped(console: Console, text: str, width: int, justify: JustifyMethod | None, overflow: OverflowMethod | None,
+             no_wrap: bool | None, highlight: bool | None, markup: bool | None, options: ConsoleOptions
+             ) -> tuple[Segment, ...]:
+    """As `Console.render` renders a `str`: the options it reads are the key (`options` itself is not)."""
+    key = (console, text, width, justify, overflow, no_wrap, highlight, markup)
+    done = _WRAPPED.get(key)
+    if done is None:
+        if len(_WRAPPED) >= 8192:
+            _WRAPPED.clear()
+        done = _WRAPPED[key] = tuple(console.render_str(text, highlight=highlight, markup=markup)
+                                     .__rich_console__(console, options))
+    return done
+
+
+_WRAPPED: dict[tuple[object, ...], tuple[Segment, ...]] = {}
+
+
 def areas_table(st: FirestormState) -> Table:
     table = Table(title="Areas", expand=True, show_lines=False, pad_edge=False)
     for col in ("Area", "Name", "VP", "Terrain", "Held by", "Troops", "Supply", "Next to (~ river)"):
@@ -70,8 +117,8 @@ def areas_table(st: FirestormState) -> Table:
         extras.extend(sorted(a.flags))
         supplied = "in supply" if st.in_supply(a.id, holder) else "OUT"
         near = " ".join(n + ("~" if frozenset((a.id, n)) in st.sc.rivers else "") for n in st.sc.adjacency[a.id])
-        table.add_row(a.id, a.name + (f" [{'; '.join(extras)}]" if extras else ""), str(a.vp), a.terrain,
-                      side_text(st, holder), troops or "-", supplied, near)
+        table.add_row(Cell(a.id), Cell(a.name + (f" [{'; '.join(extras)}]" if extras else "")), Cell(str(a.vp)),
+                      Cell(a.terrain), side_text(st, holder), Cell(troops or "-"), Cell(supplied), Cell(near))
     return table
 
 

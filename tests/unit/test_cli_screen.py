@@ -1,0 +1,75 @@
+"""The campaign screen's table cells (`warroom.cli.screen.Cell`) show exactly what a plain text cell shows: the same
+characters and styles at every width, markup read the same way, however often the same text is drawn."""
+
+from __future__ import annotations
+
+import copy
+import io
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+from rich.console import Console, OverflowMethod
+from rich.table import Table
+
+from warroom.cli.screen import Cell, areas_table
+from warroom.rulesets.firestorm import new_game
+from warroom.scenarios import load_game
+
+WORDS = hst.sampled_from(["B5", "Bréville", "[river]", "[bold]x[/bold]", "Caen", "-", "OUT", "in supply", "~", "12",
+                          "a-very-long-name-that-cannot-be-broken", "   ", "\t", "Écouché", "東京", "Allies: 3 (2)"])
+
+OVERFLOWS: tuple[OverflowMethod, ...] = ("fold", "ellipsis", "crop")
+
+
+def drawn(rows: list[list[object]], width: int, console: Console | None = None) -> str:
+    """The table of `rows` as a terminal of `width` columns (`console`, or a fresh one) shows it, styles and all (its
+    columns overflowing in each of Rich's ways)."""
+    table = Table(title="T", expand=True, pad_edge=False)
+    for col, overflow in zip(range(len(rows[0])), OVERFLOWS, strict=False):
+        table.add_column(f"c{col}", overflow=overflow)
+    for row in rows:
+        table.add_row(*row)  # type: ignore[arg-type]
+    return shown(table, width, console)
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=hst.lists(hst.lists(hst.lists(WORDS, max_size=4).map(" ".join), min_size=3, max_size=3), min_size=1,
+                       max_size=4),
+       widths=hst.lists(hst.integers(20, 160), min_size=1, max_size=3))
+def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: list[int]) -> None:
+    """One terminal (whose width changes, as a resized window's does) draws the cells again and again, from what it
+    kept: always what a fresh terminal draws of the plain texts."""
+    terminal = terminal_of_its_own()
+    for width in [*widths, *widths]:
+        terminal.width = width
+        assert drawn([[Cell(t) for t in row] for row in texts], width, terminal) == drawn(
+            [list(row) for row in texts], width)
+
+
+def test_the_areas_table_reads_as_it_did_with_plain_text() -> None:
+    st = new_game(load_game("norway"), {})
+    table = areas_table(st)
+    cells = [c for column in table.columns for c in column.cells]
+    assert cells and all(isinstance(c, Cell) or not isinstance(c, str) for c in cells)
+    plain = copy.copy(table)  # the same table and columns (overflow and all), its cells as plain text
+    plain.columns = [replace(column, _cells=[c.text if isinstance(c, Cell) else c for c in column.cells])
+                     for column in table.columns]
+    terminal = terminal_of_its_own()
+    for width in (60, 120, 200, 60):
+        assert shown(table, width, terminal) == shown(plain, width)
+
+
+def terminal_of_its_own() -> Console:
+    return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True)
+
+
+def shown(table: Table, width: int, console: Console | None = None) -> str:
+    """What `console` (or a fresh terminal) prints of `table` at `width` columns."""
+    console = console or terminal_of_its_own()
+    console.width = width
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    start = out.tell()
+    console.print(table)
+    return out.getvalue()[start:]
