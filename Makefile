@@ -63,10 +63,11 @@ COMPILED_TESTS := tests/e2e/test_compiled_engine.py
 unit: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(PYTEST)
 
-# The suite without the compiled engine's tests: the rest runs pure Python (the root conftest sets WARROOM_PURE=1,
-# and every process a test starts inherits it), so it needs no build.
+# The suite without the compiled engine's tests: the rest runs pure Python (WARROOM_PURE=1, whatever the caller's
+# environment says, and every process a test starts inherits it), so it needs no build, and a build put in place
+# while it runs changes nothing.
 unit-pure: $(DEV_STAMP)
-	$(PYTEST) --ignore=$(COMPILED_TESTS)
+	WARROOM_PURE=1 $(PYTEST) --ignore=$(COMPILED_TESTS)
 
 unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(PYTEST) $(COMPILED_TESTS)

@@ -1,5 +1,6 @@
-"""The campaign screen's table cells (`warroom.cli.screen.Cell`) show exactly what a plain text cell shows: the same
-characters and styles at every width, markup read the same way, however often the same text is drawn."""
+"""The campaign screen's table cells (`warroom.cli.screen.Cell`) show exactly what a plain text cell shows with no
+markup read: the same characters and styles at every width, however often the same text is drawn, and their own
+brackets (an area's flags) shown as they are."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def drawn(rows: list[list[object]], width: int, console: Console | None = None) 
 def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: list[int]) -> None:
     """One terminal (whose width changes, as a resized window's does) draws the cells again and again, from what it
     kept: always what a fresh terminal draws of the plain texts."""
-    terminal = terminal_of_its_own()
+    terminal = terminal_of_its_own(markup=True)  # a Cell reads no markup, whatever its console does
     for width in [*widths, *widths]:
         terminal.width = width
         assert drawn([[Cell(t) for t in row] for row in texts], width, terminal) == drawn(
@@ -55,13 +56,16 @@ def test_the_areas_table_reads_as_it_did_with_plain_text() -> None:
     plain = copy.copy(table)  # the same table and columns (overflow and all), its cells as plain text
     plain.columns = [replace(column, _cells=[c.text if isinstance(c, Cell) else c for c in column.cells])
                      for column in table.columns]
-    terminal = terminal_of_its_own()
+    terminal = terminal_of_its_own(markup=True)
     for width in (60, 120, 200, 60):
         assert shown(table, width, terminal) == shown(plain, width)
+    assert "[source (Allies); beach]" in shown(areas_table(new_game(load_game("caen"), {})), 400), \
+        "an area's flags are shown, not read as markup"
 
 
-def terminal_of_its_own() -> Console:
-    return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True)
+def terminal_of_its_own(markup: bool = False) -> Console:
+    """A terminal that reads no markup in a plain text cell (or, with `markup`, the default one that does)."""
+    return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True, markup=markup)
 
 
 def shown(table: Table, width: int, console: Console | None = None) -> str:

@@ -252,12 +252,14 @@ def test_a_run_removes_the_half_written_files_of_a_run_killed_while_writing(tmp_
     first = tasks(spec, store)[0]
     store.put(first.cell, first.start, first.stop, play_task(first.cell, 0, 4, {}))
     cell = tmp_path / "out" / "parts" / first.cell.id
-    left = [cell / ".000000004-000000006.parquet.4111.tmp", tmp_path / "out" / ".cells.json.4111.tmp"]
-    for f in left:
-        f.write_bytes(b"PAR1 half")
+    left = cell / ".000000004-000000006.parquet.4111.tmp"
+    left.write_bytes(b"PAR1 half")
+    reporting = tmp_path / "out" / ".metrics.json.4112.tmp"  # a `lab report` writing at the same time
+    reporting.write_text("{")
     assert run(spec, store) == 8
-    assert not [f for f in left if f.exists()] and sorted(p.name for p in cell.iterdir()) == [
+    assert not left.exists() and sorted(p.name for p in cell.iterdir()) == [
         "000000000-000000004.parquet", "000000004-000000006.parquet"]
+    assert reporting.read_text() == "{"
 
 
 def test_a_folder_of_another_spec_or_of_something_else_is_refused(tmp_path: Path) -> None:

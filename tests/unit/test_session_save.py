@@ -63,3 +63,16 @@ def test_a_save_is_written_as_json_dumps_writes_it_whatever_its_text(entries: li
     rec = GameRecord("caen", "1.1.0", params, 7, entries)
     assert rec.to_json() == json.dumps(rec.to_data(), indent=1, ensure_ascii=False)
     assert GameRecord.from_json(rec.to_json()).log == entries
+
+
+class Said(str):
+    """Text of a type of its own: a log entry holding one is written by `json.dumps` itself, not field by field."""
+
+
+@pytest.mark.parametrize("text", ["a\u2028b", "a\u2029b", "a\x85b", 'quote " and \\ \n'])
+def test_an_entry_of_other_types_is_written_as_json_dumps_writes_it_too(text: str) -> None:
+    entries = [LogEntry(Said(text), "allies", 2, "battle"), LogEntry(text, Said("axis"), 3, "battle"),
+               LogEntry("plain", "chance", 1, "battle", True)]
+    rec = GameRecord("caen", "1.1.0", {}, 7, entries)
+    assert rec.to_json() == json.dumps(rec.to_data(), indent=1, ensure_ascii=False)
+    assert [e.action for e in GameRecord.from_json(rec.to_json()).log] == [text, text, "plain"]

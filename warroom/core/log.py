@@ -99,7 +99,9 @@ def entry_json(entry: LogEntry) -> str:
         quote = json.encoder.encode_basestring
         return ENTRY_JSON.format(quote(action), quote(side), turn, quote(phase), "true" if automatic else "false",
                                  "true" if redacted else "false")
-    return "\n".join("  " + line for line in json.dumps(entry.to_dict(), indent=1, ensure_ascii=False).splitlines())
+    # split at json's own line breaks only: `splitlines` would also split at the U+2028, U+2029 and U+0085 that
+    # `ensure_ascii=False` leaves inside a string, and the save would no longer read as JSON
+    return "\n".join("  " + line for line in json.dumps(entry.to_dict(), indent=1, ensure_ascii=False).split("\n"))
 
 
 SEALED = 0

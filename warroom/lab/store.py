@@ -81,9 +81,10 @@ class Store:
             yield
 
     def sweep_leftovers(self) -> None:
-        """Remove the half-written files of a run killed while writing (`.<name>.<pid>.tmp`): with the folder held,
-        no other run is writing any, and none of them is ever read."""
-        for tmp in (*self.folder.glob(".*.tmp"), *self.parts.glob("*/.*.tmp")):
+        """Remove the half-written parts of a run killed while writing one (`parts/<cell>/.<part>.<pid>.tmp`): only
+        a run writes parts, and with the folder held no other run is writing any. (The folder's own temporary files
+        are left alone: `lab report` writes its files there without holding the folder.)"""
+        for tmp in self.parts.glob("*/.*.parquet.*.tmp"):
             forget(tmp)
 
     @classmethod
