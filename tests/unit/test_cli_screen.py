@@ -1,4 +1,4 @@
-"""The campaign screen's table cells (`warroom.cli.screen.Cell`) show exactly what a plain text cell shows with no
+"""The campaign screen's table cells (`warroom.cli.cells.Cell`) show exactly what a plain text cell shows with no
 markup read: the same characters and styles at every width, however often the same text is drawn, and their own
 brackets (an area's flags) shown as they are."""
 
@@ -10,11 +10,14 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as hst
-from rich.console import Console, OverflowMethod
+from rich.console import Console, Group, OverflowMethod
 from rich.table import Table
 
-from warroom.cli.screen import Cell, areas_table
+from warroom.cli.cells import Cell
+from warroom.cli.kampen_screen import screen as kampen_screen
+from warroom.cli.screen import areas_table
 from warroom.rulesets.firestorm import new_game
+from warroom.rulesets.kampen import new_game as kampen_game
 from warroom.scenarios import load_game
 
 WORDS = hst.sampled_from(["B5", "Bréville", "[river]", "[bold]x[/bold]", "Caen", "-", "OUT", "in supply", "~", "12",
@@ -49,18 +52,31 @@ def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: li
 
 
 def test_the_areas_table_reads_as_it_did_with_plain_text() -> None:
-    st = new_game(load_game("norway"), {})
-    table = areas_table(st)
+    table = areas_table(new_game(load_game("norway"), {}))
+    assert_drawn_as_plain(table)
+    assert "[source (Allies); beach]" in shown(areas_table(new_game(load_game("caen"), {})), 400), \
+        "an area's flags are shown, not read as markup"
+
+
+def test_the_battalions_table_reads_as_it_did_with_plain_text() -> None:
+    st = kampen_game(None, {"advanced": True})
+    group = kampen_screen(st, st.legal_actions())
+    assert isinstance(group, Group)
+    (table,) = [r for r in group.renderables if isinstance(r, Table)][:1]
+    assert_drawn_as_plain(table)
+
+
+def assert_drawn_as_plain(table: Table) -> None:
+    """`table`, its cells made `Cell`s, draws as the same table of their plain texts (its columns and all) on a
+    terminal that reads no markup, at each width."""
     cells = [c for column in table.columns for c in column.cells]
-    assert cells and all(isinstance(c, Cell) or not isinstance(c, str) for c in cells)
-    plain = copy.copy(table)  # the same table and columns (overflow and all), its cells as plain text
+    assert any(isinstance(c, Cell) for c in cells) and not any(isinstance(c, str) and c for c in cells)
+    plain = copy.copy(table)
     plain.columns = [replace(column, _cells=[c.text if isinstance(c, Cell) else c for c in column.cells])
                      for column in table.columns]
     terminal = terminal_of_its_own(markup=True)
     for width in (60, 120, 200, 60):
         assert shown(table, width, terminal) == shown(plain, width)
-    assert "[source (Allies); beach]" in shown(areas_table(new_game(load_game("caen"), {})), 400), \
-        "an area's flags are shown, not read as markup"
 
 
 def terminal_of_its_own(markup: bool = False) -> Console:

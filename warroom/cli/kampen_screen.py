@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.cells import Cell
 from warroom.core.state import Action
 from warroom.rulesets.kampen.describe import ship_name
 from warroom.rulesets.kampen.scenario import game_title
@@ -44,7 +45,7 @@ def screen(st: KampenState, legal: Sequence[Action], seen: int | None = None, vi
         rows.append((f"{board.land[area].name}{' ' + marks if marks else ''}", troops))
     half = (len(rows) + 1) // 2
     for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
-        table.add_row(left[0], left[1], "", right[0], right[1])
+        table.add_row(Cell(left[0]), Cell(left[1]), "", Cell(right[0]), Cell(right[1]))
     parts: list[RenderableType] = [head, table, Text("* point city, m mobilisation point")]
     for area, attack in sorted(st.attacks.items()):
         came = ", ".join(f"{n} from {board.land[a].name}" for a, n in attack.origins.items())
