@@ -118,8 +118,7 @@ def scenarios() -> None:
     for col in ("id", "title", "turns", "sides", "areas", "troops"):
         table.add_column(col)
     notes: dict[str, str] = {}
-    playable = bundled_ids()  # once: each call reads the head of every scenario
-    for sid in playable:
+    for sid in bundled_ids():
         sc = load_game(sid)
         system = rulesets.of(sc)
         table.add_row(sid, *system.listing(sc))
@@ -130,7 +129,7 @@ def scenarios() -> None:
         out.print(note, markup=False)
     for why in rulesets.ignored():
         err.print(f"warning: a rule system offered by another package is set aside: {why}", markup=False)
-    drafts = [d for d in bundled_ids(drafts=True) if d not in playable]
+    drafts = [d for d in bundled_ids(drafts=True) if d not in bundled_ids()]
     if drafts:
         out.print(f"In preparation (validate only): {', '.join(drafts)}", markup=False)
     engine = compiled.status().describe()

@@ -16,12 +16,12 @@ from starlette.datastructures import UploadFile
 from warroom import rulesets
 from warroom.core.errors import SaveError
 from warroom.core.system import Capability
-from warroom.scenarios import load_game, load_scenario
+from warroom.scenarios import bundled_ids, load_game, load_scenario
 from warroom.server.briefing import briefing
 from warroom.server.errors import BadRequestError, KeyRequiredError, TooLargeError
 from warroom.server.portable import ANY_SIDE, read_export, seat_label, seats_in_order
 from warroom.server.results import asked
-from warroom.server.service import Campaigns, Invitation, bundled, scenario_of
+from warroom.server.service import Campaigns, Invitation, scenario_of
 from warroom.server.store import Grant, NotFoundError
 from warroom.server.web import (
     KEY_COOKIE,
@@ -161,10 +161,10 @@ def add_pages(app: FastAPI) -> None:
 
     @pages.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        scenarios = [load_scenario(s) for s in bundled(system="firestorm")]
+        scenarios = [load_scenario(s) for s in bundled_ids(system="firestorm")]
         info = [{"id": s.id, "title": s.title, "turns": len(s.turns)} for s in scenarios]
         games = [{"id": s.id, "title": s.title, "sides": s.side_names}
-                 for s in (load_game(g) for g in bundled(system="kampen"))]
+                 for s in (load_game(g) for g in bundled_ids(system="kampen"))]
         settings = settings_of(request)
         locked = not settings.key_matches(request.cookies.get(KEY_COOKIE))
         return templates.TemplateResponse(request, "index.html", {"scenarios": info, "games": games,

@@ -11,7 +11,6 @@ fresh dice. The key never leaves this module.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import logging
 import random
@@ -184,17 +183,9 @@ def parse_upload(data: dict[str, Any]) -> Any:
     return system.parse(data, "uploaded scenario")
 
 
-@functools.cache
-def bundled(system: str | None = None, drafts: bool = False) -> tuple[str, ...]:
-    """`scenarios.bundled_ids`, read once per process: it parses every bundled scenario file to learn its system
-    and status (about 0.1 s), and the bundled files do not change while the server runs. Asked on every
-    creation, import, upload and start page, it was most of what creating a campaign cost."""
-    return tuple(bundled_ids(drafts=drafts, system=system))
-
-
 def hosted_ids() -> list[str]:
     """The bundled scenarios of every rule system the club server hosts (the registry is asked each time)."""
-    return [sid for s in rulesets.systems().values() if s.can(Capability.CLUB) for sid in bundled(s.id)]
+    return [sid for s in rulesets.systems().values() if s.can(Capability.CLUB) for sid in bundled_ids(system=s.id)]
 
 
 def storable(data: Any, where: str) -> None:
@@ -225,7 +216,7 @@ def uploadable(text: str) -> Any:
         if not is_side_id(side):
             raise BadRequestError(f"scenario_toml: {shown(side)} is not a side id for this server (1 to "
                                   f"{MAX_SIDE_ID} lower-case letters, digits or _, starting with a letter)")
-    if sc.id in bundled(drafts=True):
+    if sc.id in bundled_ids(drafts=True):
         raise BadRequestError(f"scenario_toml: its id {sc.id!r} is the id of a bundled scenario; give the uploaded "
                               "scenario an id of its own ([scenario] id in the file)")
     return sc
