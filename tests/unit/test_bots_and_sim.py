@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from warroom.core.dice import Roll
 from warroom.core.stats import percentile, wilson
 from warroom.rulesets.firestorm import new_game
 from warroom.rulesets.firestorm.actions import Arrow, Commit
-from warroom.scenarios import load_scenario
+from warroom.scenarios import load_game, load_scenario
 from warroom.sim import simulate
 from warroom.sim.runner import Summary, play_one, summarise
 
@@ -123,17 +124,29 @@ def test_locations_survive_pickle_and_deepcopy() -> None:
 
 
 @pytest.mark.parametrize("scenario", ["caen", "lorraine", "norway", "kampen", "narvik"])
-def test_a_game_summary_follows_the_first_camps_lead_turn_by_turn(scenario: str) -> None:
+def test_a_game_summary_follows_the_first_camps_lead_turn_by_turn(scenario: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from warroom import rulesets
     from warroom.rulesets.firestorm.state import lead_of
+    from warroom.sim import runner
     from warroom.sim.runner import play_summary, reference_summary
 
+    played: list[Any] = []  # the games the reference engine plays (`play_one`), each played once
+
+    def playing(*args: Any, **kwargs: Any) -> Any:
+        game = real(*args, **kwargs)
+        played.append(game)
+        return game
+
+    real = runner.play_one
+    monkeypatch.setattr(runner, "play_one", playing)
+    system = rulesets.of(load_game(scenario))
     for seed in range(2):
-        st = play_one(scenario, seed, {})
-        system = rulesets.of(st)
+        played.clear()
         g = play_summary(scenario, seed, {})
         if rulesets.fast_game(system) is not None:  # the kernel (Firestorm) follows it as the engine does; without
             assert g == reference_summary(scenario, seed, {})  # one, play_summary is reference_summary already
+        st = played[-1]  # `play_one(scenario, seed, {})`, the game summarised, as the reference engine plays it
         first = system.score_sides(st.sc)[0]
         start = rulesets.new_game(st.sc, st.params).turn  # Kampen om Norge counts the 9 April round as 0
         assert len(g.trace) == st.turn - start + 1  # one lead a turn, the last as the game ended

@@ -144,7 +144,7 @@ class Position:
     `WarroomState`, copied by `clone` (OpenSpiel deep-copies a Python state's attributes) and pickled as the game's
     record (OpenSpiel pickles them to serialise it)."""
 
-    __slots__ = ("before", "dice", "faces", "legal", "lines", "st", "table")
+    __slots__ = ("before", "dice", "faces", "legal", "lines", "read", "st", "table")
 
     def __init__(self, table: Table, st: Any, faces: tuple[int, ...] = (),
                  before: dict[str | None, tuple[str, ...]] | None = None) -> None:
@@ -161,11 +161,15 @@ class Position:
         self.lines: list[str] = []
         """The first entries of the game's log as 'side: action' lines, written once each: OpenSpiel asks for the
         history of every position of a game, and the log only grows."""
+        self.read: dict[str | None, list[str]] = {}
+        """Per seat, its `history` of the log's settled entries (`RuleSystem.log_settled`: they read the same for
+        the rest of the game), kept so that each is read once. Lists never changed once kept (shared by copies)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         copy = Position(self.table, self.st.clone(), self.faces, self.before)
         copy.dice, copy.legal = self.dice, self.legal  # the same position: the same answers
         copy.lines = list(self.lines)  # the same log so far
+        copy.read = dict(self.read)  # the same settled readings (lists never changed in place)
         return copy
 
     def __reduce__(self) -> tuple[Callable[..., Position], tuple[Any, ...]]:
@@ -202,10 +206,20 @@ class Position:
     def history(self, seat: str | None) -> list[str]:
         """The log as the player of `seat` (None: a spectator) may read it, one 'side: action' line per entry."""
         log, lines = self.st.log, self.written()
+        system = self.table.system
+        # the settled entries read before are read as they were (the log only grows: a kept reading longer than the
+        # log is not of this game, and is read again)
+        kept = self.read.get(seat, [])
+        since = len(kept) if len(kept) <= len(log) else 0
         # an entry the seat reads as it stands is the log's own: its line is written already; one read in its
         # public form (a new entry) is written here
-        read = [lines[i] if i < len(log) and e is log[i] else f"{e.side}: {e.action}"
-                for i, e in enumerate(self.table.system.log_for(self.st, seat, 0))]
+        read = kept[:since]
+        read.extend(lines[i] if i < len(log) and e is log[i] else f"{e.side}: {e.action}"
+                    for i, e in enumerate(system.log_for(self.st, seat, since), since))
+        if system.log_settled is not None:
+            settled = system.log_settled(self.st)
+            if settled > since:
+                self.read[seat] = read[:settled]
         if self.before is None:
             return read
         return [*self.before.get(seat, self.before[None]), *read]

@@ -247,6 +247,7 @@ def choose(k: Kernel, legal: list[int], rng: random.Random) -> int:
     na = m.na
     base = m.MOVE
     counts = k.counts
+    fronts = scores.fronts  # `scores.front`'s own store: read here directly, worked out by it on first use
     for code in legal:
         if moves and code != K_PASS:  # `Scores.move`, written out: the bulk of the work
             unit = (code - base) // na
@@ -256,7 +257,10 @@ def choose(k: Kernel, legal: list[int], rng: random.Random) -> int:
                 scores.move(unit, to)
                 got = scores.leaving[unit]
             here, alone = got
-            gain = scores.front(to) - here
+            front = fronts[to]
+            if front == UNKNOWN:
+                front = scores.front(to)
+            gain = front - here
             if alone:
                 gain -= 4
             s = gain - 0.4 * counts[to] - 0.5

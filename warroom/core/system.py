@@ -219,6 +219,10 @@ class RuleSystem:
     log_for: Callable[[Any, str | None, int], list[LogEntry]]
     """`log_for(state, side, since)`: the position's log from entry `since` as a side (None: a spectator) may
     read it. The rules mark what is secret, and every adapter shows the log only through this."""
+    log_settled: Callable[[Any], int] | None = None
+    """How many first entries of the position's log every side (and a spectator) reads through `log_for` as it
+    will read them for the rest of the game, whatever is played next: an adapter that reads the log again and
+    again may keep its reading of those. None: no promise (an entry may read differently later)."""
     describe: Callable[[Any, Action], str]
     """An action in words, as the player to act would read it."""
     title: Callable[[Any, Mapping[str, Any]], str]

@@ -27,6 +27,16 @@ def is_allocation(st: FirestormState, entry: LogEntry) -> bool:
     return isinstance(action, Order) and action.verb == "allocate"
 
 
+def log_settled(st: FirestormState) -> int:
+    """`RuleSystem.log_settled`: the entries up to the last roll. `log_for` hides only allocations after the last
+    roll, and the last roll is never an earlier one later."""
+    entries = st.log
+    for i in range(len(entries) - 1, -1, -1):
+        if entries[i].automatic:
+            return i + 1
+    return 0
+
+
 def log_for(st: FirestormState, viewer: str | None, since: int = 0) -> list[LogEntry]:
     """The log of the position `st` from entry `since` as `viewer` may read it (None: a spectator or the
     organiser, who sees no side's unrolled allocation)."""

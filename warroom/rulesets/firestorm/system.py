@@ -13,7 +13,7 @@ from warroom.rulesets.firestorm.determinise import determinise
 from warroom.rulesets.firestorm.encoding import encoding
 from warroom.rulesets.firestorm.model import FirestormScenario, parse_scenario
 from warroom.rulesets.firestorm.prompts import asking
-from warroom.rulesets.firestorm.secrets import log_for
+from warroom.rulesets.firestorm.secrets import log_for, log_settled
 from warroom.rulesets.firestorm.state import FirestormState, lead_of, standing_of
 from warroom.rulesets.firestorm.tabletop import TABLETOP
 
@@ -101,6 +101,7 @@ SYSTEM = RuleSystem(
     score_sides=lambda sc: (sc.sides[0], sc.sides[1]),
     score_label="",
     log_for=log_for,
+    log_settled=log_settled,
     describe=describe,
     asking=asking,
     title=lambda sc, params: str(sc.title),

@@ -32,11 +32,18 @@ def battle_view(st: FirestormState, b: Battle) -> dict[str, Any]:
 
 def build_view(st: FirestormState, side: str | None) -> dict[str, Any]:
     sc = st.sc
+    at: dict[str, list[str]] = {}  # `st.units_at` of every area, from one pass over the troops (in their order)
+    for u, where in st.loc.items():
+        here = at.get(where)
+        if here is None:
+            at[where] = [u]
+        else:
+            here.append(u)
     areas = []
     for a in sc.areas.values():
         areas.append({
             "id": a.id, "name": a.name, "vp": a.vp, "terrain": a.terrain, "controller": st.control[a.id],
-            "troops": st.units_at(a.id), "supplied": st.in_supply(a.id, st.control[a.id]),
+            "troops": at.get(a.id, []), "supplied": st.in_supply(a.id, st.control[a.id]),
             "x": a.x, "y": a.y, "flags": sorted(a.flags), "supply_source": a.supply,
         })
     off = {u: w for u, w in st.loc.items() if w in OFF_BOARD}

@@ -12,7 +12,7 @@ from warroom.rulesets.kampen.determinise import determinise, seat_determinise
 from warroom.rulesets.kampen.encoding import encoding
 from warroom.rulesets.kampen.prompts import asking
 from warroom.rulesets.kampen.scenario import KampenScenario, assumptions, game_title
-from warroom.rulesets.kampen.secrets import log_for, seat_of
+from warroom.rulesets.kampen.secrets import log_for, log_settled, seat_of
 from warroom.rulesets.kampen.state import ALLIES, GERMANY, LEVELS, NORWAY, KampenState
 from warroom.rulesets.kampen.victory import standing, value
 from warroom.rulesets.kampen.view import seat_view
@@ -67,6 +67,7 @@ SYSTEM = RuleSystem(
     score_label="point cities German at the end",
     levels=lambda sc: LEVELS,
     log_for=log_for,
+    log_settled=log_settled,
     describe=describe,
     asking=asking,
     title=lambda sc, params: game_title(sc, bool(params.get("advanced"))),

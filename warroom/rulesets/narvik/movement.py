@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 
 from warroom.rulesets.narvik.hexes import distance, neighbours, side
-from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, UnitType
+from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario, UnitType
 from warroom.rulesets.narvik.state import NarvikState
 
 OWNED_KINDS = frozenset({"mobilization_centre", "airfield", "port", "city", "artillery_store"})
@@ -66,6 +66,62 @@ def entry_cost(st: NarvikState, u: UnitType, frm: str, to: str) -> float:
     return cost
 
 
+Steps = dict[str, tuple[tuple[str, float], ...]]
+"""Hex -> its neighbours a unit may enter from it, each with the points it costs (`entry_cost` above 0), in the
+order of `neighbours`."""
+KEPT_SCENARIOS = 8
+"""The scenarios whose tables below are kept at once (a process that loads scenario after scenario, a designer's
+or the tests', starts the tables again rather than keep every one)."""
+_STEPS: dict[int, tuple[NarvikScenario, dict[tuple[str, bool], Steps]]] = {}
+"""Per scenario (by identity; the scenario itself is kept, so that its id is never another's): the `Steps` of
+each movement class, with and without the Headquarters rule (a division headquarters not of mountain troops
+enters mountains only along a transportation line). The map and the charts never change, so neither do they."""
+_LINKS: dict[int, tuple[NarvikScenario, dict[str, tuple[str, ...]]]] = {}
+"""Per scenario (as `_STEPS`): hex of the map -> its land neighbours not across a fjord (a supply line's steps), in
+the order of `neighbours`."""
+
+
+def steps_for(st: NarvikState, u: UnitType) -> Steps:
+    """The `Steps` of `u`'s kind: `entry_cost(st, u, frm, to)` for every `to` next to `frm` where it is above 0,
+    worked out once per scenario."""
+    sc = st.sc
+    kept = _STEPS.get(id(sc))
+    if kept is None or kept[0] is not sc:
+        if len(_STEPS) >= KEPT_SCENARIOS:
+            _STEPS.clear()
+        kept = _STEPS[id(sc)] = (sc, {})
+    key = (movement_class(st, u), u.hq is not None and u.hq.kind == "division" and not u.hq.mountain)
+    got = kept[1].get(key)
+    if got is None:
+        got = kept[1][key] = {h: unit_steps(st, u, h) for h in sc.map.terrain}
+    return got
+
+
+def unit_steps(st: NarvikState, u: UnitType, frm: str) -> tuple[tuple[str, float], ...]:
+    """`Steps` of one hex (for a hex off the map's table: the table holds every hex of the map)."""
+    out = []
+    for to in neighbours(frm):
+        cost = entry_cost(st, u, frm, to)
+        if cost > 0:
+            out.append((to, cost))
+    return tuple(out)
+
+
+def supply_links(sc: NarvikScenario) -> dict[str, tuple[str, ...]]:
+    """Hex of the map -> its land neighbours not across a fjord, worked out once per scenario."""
+    kept = _LINKS.get(id(sc))
+    if kept is None or kept[0] is not sc:
+        if len(_LINKS) >= KEPT_SCENARIOS:
+            _LINKS.clear()
+        kept = _LINKS[id(sc)] = (sc, {h: links_of(sc, h) for h in sc.map.terrain})
+    return kept[1]
+
+
+def links_of(sc: NarvikScenario, here: str) -> tuple[str, ...]:
+    m = sc.map
+    return tuple(n for n in neighbours(here) if m.is_land(n) and side(here, n) not in m.fjord_sides)
+
+
 def enemy_blocks(st: NarvikState, side_: str) -> tuple[set[str], set[str]]:
     """(hexes holding an enemy ground unit, those of them where one has a defence above 0 now); kept until the
     position changes. The caller must not change them."""
@@ -95,23 +151,24 @@ def reach(st: NarvikState, uid: str, exploiting: bool) -> dict[str, float]:
     occupied, strong = enemy_blocks(st, u.side)
     barred = strong if exploiting else set()
     from_enemy = start in occupied
+    steps = steps_for(st, u)  # entry_cost(st, u, here, there) > 0, worked out once
     best: dict[str, float] = {start: 0.0}
     queue: list[tuple[float, str]] = [(0.0, start)]
     while queue:
         spent, here = heapq.heappop(queue)
         if spent > best.get(here, 1e9) or (here in occupied and here != start):
             continue  # an enemy-occupied hex is entered only to stop
-        for there in neighbours(here):
-            cost = entry_cost(st, u, here, there)
-            if cost <= 0 or there in barred or (here == start and from_enemy and there in occupied):
+        for there, cost in steps[here] if here in steps else unit_steps(st, u, here):
+            if there in barred or (here == start and from_enemy and there in occupied):
                 continue
             total = spent + cost
             if total <= mp and total < best.get(there, 1e9):
                 best[there] = total
                 heapq.heappush(queue, (total, there))
     del best[start]
-    for there in neighbours(start):  # the minimum move: always one hex, as the unit's only move
-        if there in best or entry_cost(st, u, start, there) <= 0 or there in barred:
+    # the minimum move: always one hex, as the unit's only move
+    for there, _cost in steps[start] if start in steps else unit_steps(st, u, start):
+        if there in best or there in barred:
             continue
         if from_enemy and there in strong:
             continue
@@ -215,7 +272,7 @@ def supply_map(st: NarvikState, side_: str) -> dict[str, int]:
     got: dict[str, int] | None = st.cache.get("supply:" + side_)
     if got is not None:
         return got
-    m = st.sc.map
+    links = supply_links(st.sc)  # land neighbours not across a fjord
     occupied, _ = enemy_blocks(st, side_)
     dist = {h: 0 for h in sources(st, side_) if h not in occupied}
     frontier = list(dist)
@@ -225,8 +282,8 @@ def supply_map(st: NarvikState, side_: str) -> dict[str, int]:
         step += 1
         nxt = []
         for here in frontier:
-            for there in neighbours(here):
-                if there in dist or not m.is_land(there) or there in occupied or side(here, there) in m.fjord_sides:
+            for there in links[here] if here in links else links_of(st.sc, here):
+                if there in dist or there in occupied:
                     continue
                 dist[there] = step
                 nxt.append(there)

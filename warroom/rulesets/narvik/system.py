@@ -48,6 +48,11 @@ def log_for(st: NarvikState, side: str | None, since: int) -> list[LogEntry]:
     return list(st.log[since:])
 
 
+def log_settled(st: NarvikState) -> int:
+    """`RuleSystem.log_settled`: every entry (every side reads the whole log)."""
+    return len(st.log)
+
+
 def facts(sc: NarvikScenario) -> str:
     land = sum(1 for t in sc.map.terrain.values() if t in ("clear", "forest", "rough", "mountain", "glacier"))
     return (f"{land} land hexes of {sc.map.columns} x {sc.map.rows}, {len(sc.map.places)} places, "
@@ -79,6 +84,7 @@ SYSTEM = RuleSystem(
     score_label="victory ports German at the end",
     levels=lambda sc: tuple(label for _, label in sc.levels),
     log_for=log_for,
+    log_settled=log_settled,
     describe=describe,
     asking=asking,
     title=lambda sc, params: sc.title,
