@@ -1,12 +1,10 @@
 """The advisor panel, the forecast ("what result do we need?") and the analysis graph in a real browser
 (Playwright driving Debian's chromium). Each is worked out by the server's background worker while the page polls;
-a screenshot of each is taken (into `WARROOM_SCREENSHOTS` when set, for people to look at; else the test's
-folder)."""
+a screenshot of each is taken into `WARROOM_SCREENSHOTS` when it is set, for people to look at (test_browser.snap)."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +13,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, expect
-from test_browser import browser, chromium_path, open_link  # noqa: F401  (the browser fixture, shared)
+from test_browser import browser, chromium_path, open_link, snap  # noqa: F401  (the browser fixture, shared)
 
 from warroom.server.local import call, running
 from warroom.sim.runner import play_one
@@ -40,19 +38,13 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("WARROOM_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def join(browser: Browser, base_url: str, secret: str) -> Page:  # noqa: F811
     page = open_link(browser, f"{base_url}/join/{secret}")
     page.set_viewport_size({"width": 1280, "height": 1000})
     return page
 
 
-def test_the_advisor_panel(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_the_advisor_panel(browser: Browser, base_url: str) -> None:  # noqa: F811
     status, made = call(base_url, "POST", "/api/campaigns",
                         body={"scenario": "lorraine", "bots": {"axis": "heuristic"}})
     assert status == 201
@@ -64,12 +56,12 @@ def test_the_advisor_panel(browser: Browser, base_url: str, tmp_path: Path) -> N
     expect(panel.locator('[data-status="done"]')).to_be_visible(timeout=120_000)
     expect(panel.locator(".plan.best")).to_contain_text("1.")
     assert panel.locator(".plan").count() >= 2
-    panel.screenshot(path=str(shots(tmp_path) / "advisor.png"))
+    snap(panel, "advisor.png")
     germans = join(browser, base_url, links["Germans general"])
     expect(germans.locator("#advisor")).to_have_count(0)  # not their decision: no panel
 
 
-def test_the_forecast_says_what_result_is_needed(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_the_forecast_says_what_result_is_needed(browser: Browser, base_url: str) -> None:  # noqa: F811
     status, made = call(base_url, "POST", "/api/campaigns", body={"scenario": "caen", "mode": "tabletop",
                                                                   "parallel": False})
     assert status == 201
@@ -92,7 +84,7 @@ def test_the_forecast_says_what_result_is_needed(browser: Browser, base_url: str
     expect(panel.locator('[data-status="done"]')).to_be_visible(timeout=120_000)
     expect(panel).to_contain_text("What result do we need?")
     expect(panel.locator("table.needs tr")).not_to_have_count(0)
-    panel.screenshot(path=str(shots(tmp_path) / "forecast.png"))
+    snap(panel, "forecast.png")
 
 
 def test_the_analysis_graph(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
@@ -107,4 +99,4 @@ def test_the_analysis_graph(browser: Browser, base_url: str, tmp_path: Path) -> 
     expect(page.locator('#analysis[data-status="done"]')).to_be_visible(timeout=120_000)
     expect(page.locator("svg.win-graph")).to_be_visible()
     assert page.locator("svg.win-graph polyline").count() == 1
-    page.screenshot(path=str(shots(tmp_path) / "analysis.png"), full_page=True)
+    snap(page, "analysis.png", full_page=True)

@@ -1,6 +1,6 @@
 """The club pages live in a real browser (issue 16): a page follows the others' moves without reloading and never
 loses what its reader is typing; one browser acts as several links at once, each tab as its own; the choices are
-words. Screenshots of the pages go to the test's folder."""
+words. Screenshots of the pages go to $WARROOM_SCREENSHOTS when it is set (test_browser.snap)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page
-from test_browser import POLL, base_url, browser, choices, position, redrawn  # noqa: F401  (the fixtures, shared)
+from test_browser import POLL, base_url, browser, choices, position, redrawn, snap  # noqa: F401  (the fixtures, shared)
 
 from warroom.rulesets.firestorm.secrets import HIDDEN
 from warroom.server.local import call, play_to_a_table
@@ -29,8 +29,7 @@ def tabletop_campaign(base_url: str) -> tuple[str, dict[str, str], dict[str, obj
     return body["id"], links, play_to_a_table(base_url, body["id"], links)
 
 
-def test_a_half_typed_result_survives_another_browser_acting(browser: Browser, base_url: str,  # noqa: F811
-                                                             tmp_path: Path) -> None:
+def test_a_half_typed_result_survives_another_browser_acting(browser: Browser, base_url: str) -> None:  # noqa: F811
     cid, links, result = tabletop_campaign(base_url)
     commander = browser.new_context().new_page()
     errors: list[str] = []
@@ -52,7 +51,7 @@ def test_a_half_typed_result_survives_another_browser_acting(browser: Browser, b
     assert commander.input_value(f"{form} input[name=defender]") == "1"
     assert commander.evaluate("document.activeElement.name") == "defender", "and so is the focus"
     assert commander.evaluate("performance.getEntriesByType('navigation').length") == 1, "no reload"
-    commander.screenshot(path=str(tmp_path / "typing.png"), full_page=True)
+    snap(commander, "typing.png", full_page=True)
     with redrawn(commander):  # sending it works as before, from the kept form
         commander.click(f"{form} button")
     box = f'.result[data-battle="{result["battle"]}"]'
@@ -83,7 +82,7 @@ def test_one_browser_acts_as_two_links_in_two_tabs(browser: Browser, base_url: s
     assert general.locator("#acting-as").inner_text() == "organiser"
 
 
-def test_choices_read_as_words(browser: Browser, base_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_choices_read_as_words(browser: Browser, base_url: str) -> None:  # noqa: F811
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "caen", "mode": "tabletop"})
     links = {link["label"]: link["secret"] for link in body["links"]}
     page = browser.new_context().new_page()
@@ -93,7 +92,7 @@ def test_choices_read_as_words(browser: Browser, base_url: str, tmp_path: Path) 
     assert "report to act" not in console and "Waiting for the commanders at the table" in console
     page.click("a.briefing")
     assert "What the result does" in page.locator("table caption").inner_text()
-    page.screenshot(path=str(tmp_path / "landing-briefing.png"), full_page=True)
+    snap(page, "landing-briefing.png", full_page=True)
     general = page  # the same reader, general in another campaign (each campaign has a cookie of its own)
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
     links = {link["label"]: link["secret"] for link in body["links"]}
@@ -102,12 +101,11 @@ def test_choices_read_as_words(browser: Browser, base_url: str, tmp_path: Path) 
     shown = choices(general)
     assert shown and all(words.startswith("attack ") or words == "pass / done" for _action, words in shown), shown
     assert not [w for _a, w in shown if w.startswith("arrow ")], "no engine syntax on a button"
-    general.screenshot(path=str(tmp_path / "choices.png"), full_page=True)
+    snap(general, "choices.png", full_page=True)
     assert position(general)
 
 
-def test_a_battle_arrow_is_drawn_by_clicking_two_areas(browser: Browser, base_url: str,  # noqa: F811
-                                                       tmp_path: Path) -> None:
+def test_a_battle_arrow_is_drawn_by_clicking_two_areas(browser: Browser, base_url: str) -> None:  # noqa: F811
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "lorraine"})
     links = {link["label"]: link["secret"] for link in body["links"]}
     cid = body["id"]
@@ -125,7 +123,7 @@ def test_a_battle_arrow_is_drawn_by_clicking_two_areas(browser: Browser, base_ur
     general.hover(f'[data-action="{arrow}"]')  # passing over the choices keeps the targets marked
     general.mouse.move(0, 0)
     assert to in general.eval_on_selector_all(".cell.choosable", "cs => cs.map(c => c.dataset.area)")
-    general.screenshot(path=str(tmp_path / "arrow-on-the-map.png"), full_page=True)
+    snap(general, "arrow-on-the-map.png", full_page=True)
     with redrawn(general):
         general.click(f'g.area[data-area="{to}"] circle')
     _, after = call(base_url, "GET", f"/api/campaigns/{cid}/view", links["organiser"])
@@ -152,8 +150,7 @@ def test_an_undo_confirmed_closes_its_preview(browser: Browser, base_url: str) -
     assert after["epoch"] == 1
 
 
-def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Browser, base_url: str,  # noqa: F811
-                                                                  tmp_path: Path) -> None:
+def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Browser, base_url: str) -> None:  # noqa: F811
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "norway"})
     links = {link["label"]: link["secret"] for link in body["links"]}
     cid = body["id"]
@@ -189,7 +186,7 @@ def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Brows
         fields.nth(1).fill("1")
     else:
         fields.first.fill(str(left))
-    page.screenshot(path=str(tmp_path / "fight-at-sea.png"), full_page=True)
+    snap(page, "fight-at-sea.png", full_page=True)
     with redrawn(page):
         page.click("#allocate-form button[type=submit]")
     page.wait_for_function("!document.querySelector('#allocate-form') || "
@@ -238,8 +235,8 @@ def last_action(url: str, cid: str, organiser: str) -> str:
     return str(log["log"][-1]["action"]) if log["log"] else ""
 
 
-def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(browser: Browser, base_url: str,  # noqa: F811
-                                                                               tmp_path: Path) -> None:
+def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(browser: Browser, base_url: str  # noqa: F811
+                                                                               ) -> None:
     _, body = call(base_url, "POST", "/api/campaigns", None, {"scenario": "narvik"})
     german, links, plan = narvik_page(browser, base_url, body)
     here = next(u["hex"] for u in plan["units"] if u["id"] == "ger_138_1")  # Trondheim: by rail or on foot
@@ -256,7 +253,7 @@ def test_a_narvik_unit_is_moved_by_clicking_its_stack_then_a_highlighted_hex(bro
     assert german.eval_on_selector("#mover", "s => s.value") in (stacked[1]["id"], stacked[2]["id"])
     german.select_option("#mover", first["id"])  # the list chooses too
     assert targets(german) == reached
-    german.screenshot(path=str(tmp_path / "narvik-moves-on-the-map.png"))
+    snap(german, "narvik-moves-on-the-map.png")
     both = next(h for h in reached if sum(h in w["to"] for w in first["ways"]) == 2)  # on foot or by rail
     with redrawn(german):  # the same place either way: the plain move goes, nothing to choose
         click_hex(german, both)

@@ -347,8 +347,8 @@ def create_app(url: str, run_migrations: bool = True, settings: ServerSettings |
         from it."""
 
         def now() -> dict[str, Any]:
-            row = campaigns.store.campaign(cid)
-            return {"seq": row.seq, "epoch": row.epoch, "waiting": campaigns.store.pending_signature(cid)}
+            seq, epoch, waiting = campaigns.store.position(cid)
+            return {"seq": seq, "epoch": epoch, "waiting": waiting}
 
         async def stream() -> AsyncIterator[str]:
             last: dict[str, Any] | None = {} if seq is None or epoch is None or waiting is None else {

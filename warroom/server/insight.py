@@ -240,10 +240,12 @@ class Insight:
                 if job is not None:
                     job.done, job.total = done, total
 
-    def ask(self, key: tuple[Any, ...], kind: str, payload: dict[str, Any], retry: bool = False) -> dict[str, Any]:
+    def ask(self, key: tuple[Any, ...], kind: str,
+            payload: dict[str, Any] | Callable[[], dict[str, Any]], retry: bool = False) -> dict[str, Any]:
         """The status of the job `key` = (campaign, epoch, seq, kind, side), started now if it is not known (or
         failed before and `retry` asks again). Jobs of the same kind for an earlier position of the campaign are
-        dropped: their answers could no longer be shown."""
+        dropped: their answers could no longer be shown. `payload` is what a new job reads, or a function that
+        reads it: called only when the job starts, so that a page polling a job it started reads no campaign log."""
         with self.lock:
             job = self.jobs.get(key)
             if job is not None and retry and job.failed():
@@ -256,7 +258,7 @@ class Insight:
                     raise IllegalActionError("the campaign moved on since this page was drawn: reload it")
                 for old in [k for k in self.jobs if k[0] == key[0] and k[3] == kind and k[1:3] < key[1:3]]:
                     self._forget(old, cancel=True)
-                job = self._submit(key, kind, payload)
+                job = self._submit(key, kind, payload() if callable(payload) else payload)
                 while len(self.jobs) > KEEP:
                     self._forget(next(iter(self.jobs)), cancel=True)
             else:

@@ -45,15 +45,16 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight,
         return row, campaigns.position(row)
 
     def ask(row: CampaignRow, kind: str, side: str = "", retry: bool = False) -> dict[str, Any]:
-        return insight.ask((row.id, row.epoch, row.seq, kind, side), kind,
-                           payload(row, campaigns.store.log(row.id), kind, side), retry)
+        return insight.ask((row.id, row.epoch, row.seq, kind, side), kind,  # the log read only for a new job
+                           lambda: payload(row, campaigns.store.log(row.id), kind, side), retry)
 
-    def advice_job(who: Grant, side: str, retry: bool = False) -> dict[str, Any]:
-        row, st = reading(who)
+    def advice_job(who: Grant, side: str, retry: bool = False, read: tuple[CampaignRow, Any] | None = None
+                   ) -> dict[str, Any]:
+        row, st = read or reading(who)
         return ask(row, "advice", advice_side(st, row, who, side or None), retry)
 
-    def forecast_job(who: Grant, retry: bool = False) -> dict[str, Any]:
-        row, st = reading(who)
+    def forecast_job(who: Grant, retry: bool = False, read: tuple[CampaignRow, Any] | None = None) -> dict[str, Any]:
+        row, st = read or reading(who)
         if not row.forecast and who.role != "organiser":
             raise ForbiddenError("the organiser has hidden the forecast in this campaign")
         if st.is_terminal():
@@ -97,14 +98,15 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight,
     @router.get("/c/{cid}/insight/{kind}", response_class=HTMLResponse, responses=page_errors)
     def panel(request: Request, cid: str, kind: str, who: Member, retry: bool = False) -> Response:
         """A campaign page's panel, as HTML to drop in: the advice or the forecast, or how far it got."""
-        _row, st = reading(who)
+        read = reading(who)  # once, for the panel and its job
+        st = read[1]
         context: dict[str, Any] = {"kind": kind, "names": dict(st.sc.side_names),
                                    "camps": camp_names(st.sc, st.params)}
         try:
             if kind == "advice":
-                context["job"] = advice_job(who, "", retry)
+                context["job"] = advice_job(who, "", retry, read)
             elif kind == "forecast":
-                context["job"] = forecast_job(who, retry)
+                context["job"] = forecast_job(who, retry, read)
             else:
                 return HTMLResponse("<p>No such panel.</p>", status_code=404)
         except (ForbiddenError, IllegalActionError) as exc:

@@ -1,6 +1,7 @@
 // The campaign page's script (every rule system): actions, results, undo, the map's clicks, and following the
 // others' moves. The page follows the campaign live with htmx and its SSE extension: each change the server
-// announces fetches the page again, and only the parts whose digest changed are swapped in (templates/parts.html).
+// announces fetches the page again (unless the page shows that position already: its own action's), and only the
+// parts whose digest changed are swapped in (templates/parts.html).
 // A form someone is typing in is kept as it is (hx-preserve), so a move elsewhere never wipes half-typed input.
 // The campaign and the link the page acts as come from the #live element (templates/play.js.html).
 (() => {
@@ -18,6 +19,24 @@ function shown() {  // the position this page shows: an action sent from another
 function say(text) { document.getElementById("message").textContent = text; }
 function refresh() { htmx.trigger(live, "refresh"); }
 window.warroomRefresh = refresh;
+function named(p) { return `${p.seq}/${p.epoch}/${p.waiting}`; }
+let fetching = false;  // the page is fetching itself now (its own action's answer, or an announced change) ...
+let announced = "";  // ... and the position the server announced meanwhile, checked once that fetch is in
+window.warroomAnnounced = e => {  // the server announces a change: fetch the page only if it shows another position
+  let p;  // (a page that acted has fetched itself once its action was taken: the change it made is no news to it)
+  try { p = JSON.parse(e.detail.data); } catch (err) { return true; }
+  if (fetching) { announced = named(p); return false; }
+  return named(p) !== named(shown());
+};
+live.addEventListener("htmx:beforeSend", () => { fetching = true; });
+for (const end of ["htmx:afterRequest", "htmx:onLoadError"]) {
+  live.addEventListener(end, () => {
+    fetching = false;
+    const missed = announced;
+    announced = "";
+    if (missed && missed !== named(shown())) refresh();  // fetched before that change: fetch it again
+  });
+}
 async function send(path, body, method) {  // this page's own request: its answer when accepted, else null
   let r;
   try {
