@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import support
+from anyio.from_thread import start_blocking_portal
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ProgrammingError
@@ -55,6 +57,17 @@ def postgresql_admin() -> Engine:
 def url_of(name: str) -> str:
     assert ADMIN_URL
     return make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_event_loop() -> Iterator[None]:
+    """One event loop for the in-process clients of every server test (tests/server/support.py, PORTAL)."""
+    with start_blocking_portal() as portal:
+        support.PORTAL.append(portal)
+        try:
+            yield
+        finally:
+            support.PORTAL.remove(portal)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,10 @@ the handlers; a JSON body sometimes gets one field set to a lone surrogate, a NU
 an exception out of the app) fails; other check failures only warn (`WARROOM_FUZZ_STRICT=1`: fail). Generation is
 derandomized (same requests every run); the campaigns' dice are not. The rate limits are lifted here: they are
 tested on their own, and would otherwise answer most generated requests with 429.
+
+The app, its campaigns and the schemas are made when a test here first runs (`world`, the `fuzz_schema` fixture),
+not when the module is imported: every worker of a parallel run collects this module, and only the one that runs
+it should pay for them.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import copy
+import functools
 import json
 import math
 import os
@@ -21,9 +26,11 @@ import shutil
 import tempfile
 import traceback
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import hypothesis
+import pytest
 import schemathesis
 from depth import deep
 from fastapi import FastAPI
@@ -33,6 +40,8 @@ from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.checks import not_a_server_error
 from schemathesis.errors import FailureGroup
 from schemathesis.specs.openapi.checks import allow_header_conformance, positive_data_acceptance
+from schemathesis.specs.openapi.schemas import OpenApiSchema
+from support import on_loop
 
 from warroom.scenarios import bundled_ids, load_scenario
 from warroom.server.app import create_app
@@ -44,23 +53,37 @@ EXAMPLES = int(os.environ.get("WARROOM_FUZZ_EXAMPLES", str(deep(30))))
 STATEFUL_EXAMPLES = int(os.environ.get("WARROOM_FUZZ_STATEFUL_EXAMPLES", "25"))  # scenarios of up to 10 calls
 STRICT = os.environ.get("WARROOM_FUZZ_STRICT") == "1"
 
-_TMP = tempfile.mkdtemp(prefix="warroom-fuzz-")
-atexit.register(shutil.rmtree, _TMP, True)
 UNLIMITED = "1000000/minute"
-APP = create_app(f"sqlite:///{_TMP}/fuzz.db", settings=ServerSettings(
-    create_limit=UNLIMITED, act_limit=UNLIMITED, campaign_limit=UNLIMITED))
-CLIENT = TestClient(APP)
 
 
-def campaign(mode: str) -> tuple[str, list[dict[str, str]]]:
-    created = CLIENT.post("/api/campaigns", json={"scenario": "caen", "mode": mode})
-    assert created.status_code == 201, created.text
-    return created.json()["id"], created.json()["links"]
+@dataclass(frozen=True)
+class World:
+    """The app under test, on a fresh SQLite file, and the campaigns the generated requests mostly reach."""
+
+    app: FastAPI
+    client: TestClient
+    table: tuple[str, list[dict[str, str]]]  # a battle at the table waits for its result: id, links
+    gw: tuple[str, list[dict[str, str]]]  # for act and undo
+    spare: tuple[str, list[dict[str, str]]]  # links that may be revoked
 
 
-TABLE, TABLE_LINKS = campaign("tabletop")  # a battle at the table waits for its result
-GW, GW_LINKS = campaign("gw")  # for act and undo
-SPARE, SPARE_LINKS = campaign("gw")  # links that may be revoked
+@functools.cache
+def world() -> World:
+    """The one app of this module's tests, made when first asked for."""
+    tmp = tempfile.mkdtemp(prefix="warroom-fuzz-")
+    atexit.register(shutil.rmtree, tmp, True)
+    app = create_app(f"sqlite:///{tmp}/fuzz.db", settings=ServerSettings(
+        create_limit=UNLIMITED, act_limit=UNLIMITED, campaign_limit=UNLIMITED))
+    client = on_loop(TestClient(app))  # the server tests' event loop: no thread and loop of its own per request
+
+    def campaign(mode: str) -> tuple[str, list[dict[str, str]]]:
+        created = client.post("/api/campaigns", json={"scenario": "caen", "mode": mode})
+        assert created.status_code == 201, created.text
+        return created.json()["id"], created.json()["links"]
+
+    return World(app, client, campaign("tabletop"), campaign("gw"), campaign("gw"))
+
+
 ACT = "POST /api/campaigns/{cid}/act"
 CREATE = "POST /api/campaigns"
 SAVE = {"type": "object", "required": ["format", "format_version", "scenario", "scenario_version", "params", "seed",
@@ -78,7 +101,7 @@ SAVE = {"type": "object", "required": ["format", "format_version", "scenario", "
 def documented(stateful: bool = False) -> dict[str, Any]:
     """/api/openapi.json plus what FastAPI cannot know; for stateful tests, links from a new or imported campaign
     (its id, each of its five secrets) to every operation on a campaign, and from a view's legal action to act."""
-    raw = copy.deepcopy(APP.openapi())
+    raw = copy.deepcopy(world().app.openapi())
     paths, models = raw["paths"], raw["components"]["schemas"]
     paths["/api/campaigns/import"]["post"]["requestBody"] = {"content": {"application/json": {"schema": SAVE}}}
     bot = {"enum": ["heuristic", "random"]}
@@ -108,6 +131,8 @@ def config(mode: str) -> schemathesis.Config:
     def bind(name: str, p: float = 0.85) -> dict[str, str | float]:
         return {"dictionary": name, "probability": p}
 
+    (table, table_links), (gw, gw_links), (spare, spare_links) = world().table, world().gw, world().spare
+
     return schemathesis.Config.from_dict({
         "max-stream-events": 1,  # /events streams until the request timeout otherwise
         "suppress-health-check": ["too_slow", "filter_too_much"],
@@ -115,11 +140,11 @@ def config(mode: str) -> schemathesis.Config:
         "checks": {"negative_data_rejection": {"expected-statuses": [  # a request too large is refused, too
             "400", "401", "403", "404", "409", "413", "422", "429"]}},
         "dictionaries": {
-            "table": words(TABLE), "table_auth": words(*(f"Bearer {i['secret']}" for i in TABLE_LINKS)),
-            "gw": words(GW), "gw_auth": words(*(f"Bearer {i['secret']}" for i in GW_LINKS)),
-            "spare": words(SPARE), "spare_auth": words(*(f"Bearer {i['secret']}" for i in SPARE_LINKS)),
-            "spare_tokens": words(*(i["token"] for i in SPARE_LINKS)),
-            "secrets": words(*(i["secret"] for i in SPARE_LINKS)),
+            "table": words(table), "table_auth": words(*(f"Bearer {i['secret']}" for i in table_links)),
+            "gw": words(gw), "gw_auth": words(*(f"Bearer {i['secret']}" for i in gw_links)),
+            "spare": words(spare), "spare_auth": words(*(f"Bearer {i['secret']}" for i in spare_links)),
+            "spare_tokens": words(*(i["token"] for i in spare_links)),
+            "secrets": words(*(i["secret"] for i in spare_links)),
             "scenarios": words(*bundled_ids(system="firestorm")), "modes": words("gw", "tabletop", "mixed"),
             "versions": words(*sorted({load_scenario(s).version for s in bundled_ids(system="firestorm")})),
             "roles": words("organiser", "general", "commander"), "sides": words("allies", "axis", "*", ""),
@@ -140,29 +165,33 @@ def config(mode: str) -> schemathesis.Config:
                 "path.token_id": bind("spare_tokens", 0.7)}}]})
 
 
-FUZZ = schemathesis.openapi.from_dict(documented(), config=config("all"))
-FUZZ.app = APP
+@functools.cache
+def fields() -> dict[str, list[str]]:
+    """Each operation's JSON body fields, e.g. "POST /api/campaigns/{cid}/report" -> ["attacker_vp", ...]."""
+    raw = documented()
+    return {
+        f"{method.upper()} {path}": list(raw["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"])
+        for path, item in raw["paths"].items() for method, op in item.items()
+        for schema in [op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})]
+        for ref in [s["$ref"] for s in [schema, *schema.get("anyOf", [])] if "$ref" in s][:1]}
+
+
 _KEEP = object()
-FIELDS = {  # each operation's JSON body fields, e.g. "POST /api/campaigns/{cid}/report" -> ["attacker_vp", ...]
-    f"{method.upper()} {path}": list(FUZZ.raw_schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"])
-    for path, item in FUZZ.raw_schema["paths"].items() for method, op in item.items()
-    for schema in [op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})]
-    for ref in [s["$ref"] for s in [schema, *schema.get("anyOf", [])] if "$ref" in s][:1]}
 _ODD = (_KEEP, _KEEP, _KEEP, "\ud800", "\udfff", "a\x00b", math.nan, math.inf, -math.inf)
 
 
 def _legal_act(body: dict[str, Any], choice: tuple[bool, int]) -> dict[str, Any]:
     """An action legal right now, read from the app (drawn as an index: a strategy whose shape followed the app's
     state would make Hypothesis raise FlakyStrategyDefinition)."""
-    views = [CLIENT.get(f"/api/campaigns/{GW}/view", headers={"Authorization": f"Bearer {link['secret']}"}).json()
-             for link in GW_LINKS if link["role"] == "general"]
+    gw, gw_links = world().gw
+    views = [world().client.get(f"/api/campaigns/{gw}/view", headers={"Authorization": f"Bearer {link['secret']}"})
+             .json() for link in gw_links if link["role"] == "general"]
     legal = sorted({action for view in views for action in view["legal"]})
     if not choice[0] or not legal or not isinstance(body.get("action"), str):
         return body
     return {**body, "action": legal[choice[1] % len(legal)], "seq": views[0]["seq"]}
 
 
-@FUZZ.hook
 def flatmap_body(context: schemathesis.HookContext, body: Any) -> st.SearchStrategy[Any]:
     if context.operation is None or not isinstance(body, dict) or not context.operation.path.startswith("/api/"):
         return st.just(body)
@@ -171,7 +200,7 @@ def flatmap_body(context: schemathesis.HookContext, body: Any) -> st.SearchStrat
         drawn = st.tuples(st.booleans(), st.integers(0, 1 << 16)).map(lambda c: _legal_act(body, c))
     elif context.operation.label == CREATE and "scenario_toml" in body:  # a random file is only ever a 422:
         drawn = st.integers(0, 4).map(lambda n: body if n == 0 else {**body, "scenario_toml": None})  # mostly none
-    keys = sorted({*body, *FIELDS.get(context.operation.label, ())})
+    keys = sorted({*body, *fields().get(context.operation.label, ())})
     if not keys:
         return drawn
     return st.builds(lambda b, k, v: b if v is _KEEP else {**b, k: v},
@@ -205,6 +234,18 @@ class ConformanceWarning(UserWarning):
 _SEEN: set[str] = set()
 
 
+@pytest.fixture(scope="module")
+def fuzz_schema() -> OpenApiSchema:
+    """The documented API, every operation fuzzed with valid and invalid inputs."""
+    schema = schemathesis.openapi.from_dict(documented(), config=config("all"))
+    schema.app = world().app
+    schema.hook(flatmap_body)
+    return schema
+
+
+FUZZ = schemathesis.pytest.from_fixture("fuzz_schema")
+
+
 @FUZZ.parametrize()
 def test_no_server_error(case: schemathesis.Case[Any]) -> None:
     response = case.call()  # an exception out of the app propagates: the failure shows the app's traceback
@@ -236,41 +277,47 @@ class KeepServerErrors:
             self.error = exc
 
 
-WORKFLOWS = schemathesis.openapi.from_dict(documented(stateful=True), config=config("positive"))
-WORKFLOWS.app = KeepServerErrors(APP)
 SERVER_ERRORS: dict[str, str] = {}  # where it failed -> the calls that led there
-
-
-class Workflow(WORKFLOWS.as_state_machine()):  # type: ignore[misc]
-    """Records server errors instead of raising them: after a failure Hypothesis replays the scenario, and with
-    these links Schemathesis 4.32 does not replay it the same (FlakyStrategyDefinition, up to 5 minutes)."""
-
-    def setup(self) -> None:
-        self.steps: list[str] = []
-
-    def validate_response(self, response: schemathesis.Response, case: schemathesis.Case[Any], *_: Any,
-                          **__: Any) -> None:
-        self.steps.append(f"{case.as_curl_command()[:300]} -> {response.status_code}")
-        CALLS.append(case.operation.label)
-        error, WORKFLOWS.app.error = WORKFLOWS.app.error, None
-        if response.status_code >= 500 or error is not None:
-            frame = traceback.extract_tb(error.__traceback__)[-1] if error else None
-            where = f"{case.operation.label} -> {response.status_code}"
-            where += f" at {frame.filename}:{frame.lineno}" if frame else ""
-            SERVER_ERRORS.setdefault(where, f"{error!r}\n" + "\n".join(self.steps[-4:]))
-
-
 CALLS: list[str] = []  # every call the workflows made, by operation
 
 
+def workflow() -> Any:
+    """The state machine of the workflows: the documented API with its links, answered by the app."""
+    workflows = schemathesis.openapi.from_dict(documented(stateful=True), config=config("positive"))
+    app = KeepServerErrors(world().app)
+    workflows.app = app
+
+    class Workflow(workflows.as_state_machine()):  # type: ignore[misc]
+        """Records server errors instead of raising them: after a failure Hypothesis replays the scenario, and
+        with these links Schemathesis 4.32 does not replay it the same (FlakyStrategyDefinition, up to 5
+        minutes)."""
+
+        def setup(self) -> None:
+            self.steps: list[str] = []
+
+        def validate_response(self, response: schemathesis.Response, case: schemathesis.Case[Any], *_: Any,
+                              **__: Any) -> None:
+            self.steps.append(f"{case.as_curl_command()[:300]} -> {response.status_code}")
+            CALLS.append(case.operation.label)
+            error, app.error = app.error, None
+            if response.status_code >= 500 or error is not None:
+                frame = traceback.extract_tb(error.__traceback__)[-1] if error else None
+                where = f"{case.operation.label} -> {response.status_code}"
+                where += f" at {frame.filename}:{frame.lineno}" if frame else ""
+                SERVER_ERRORS.setdefault(where, f"{error!r}\n" + "\n".join(self.steps[-4:]))
+
+    return Workflow
+
+
 def test_stateful_workflows_have_no_server_error() -> None:
+    machine = workflow()
     SERVER_ERRORS.clear()
     CALLS.clear()
     # The campaigns' dice are unforeseeable by design, so a later pass of Hypothesis over the same choices can meet
     # another position (a link that leads nowhere now) and stop the run with FlakyStrategyDefinition. Every call
     # made until then was checked all the same; the run must have made enough of them to count.
     with contextlib.suppress(FlakyStrategyDefinition):
-        Workflow.run(settings=hypothesis.settings(
+        machine.run(settings=hypothesis.settings(
             max_examples=STATEFUL_EXAMPLES, stateful_step_count=10, deadline=None, derandomize=True, database=None,
             suppress_health_check=[hypothesis.HealthCheck.too_slow, hypothesis.HealthCheck.filter_too_much]))
     assert not SERVER_ERRORS, "\n\n".join(f"{where}: {details}" for where, details in SERVER_ERRORS.items())
