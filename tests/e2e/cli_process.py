@@ -27,6 +27,7 @@ import os
 import select
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
@@ -146,9 +147,13 @@ class WarmCli:
 _servers: dict[tuple[tuple[str, str], ...], WarmCli] = {}
 
 
-VOLATILE = frozenset({"PYTEST_CURRENT_TEST"})
+VOLATILE = frozenset({"PYTEST_CURRENT_TEST", "RAY_AUTH_MODE", "RAY_AUTH_TOKEN",
+                      *(() if site.ENABLE_USER_SITE else ("HOME",))})
 """Variables that change from test to test and that nothing reads as it starts: a server started with other values
-of them still serves (each child is given the exact environment of its command)."""
+of them still serves (each child is given the exact environment of its command). Ray's token settings and HOME
+(where Ray and `warroom lab` look for ~/.ray/auth_token) are read only as a command joins a Ray cluster, and Ray is
+imported only then, in the child; the interpreter reads HOME at start only for the user's site-packages, and
+HOME is volatile only where there are none (a virtual environment's interpreter)."""
 
 
 def warm(args: Sequence[str | Path], env: Mapping[str, str], stdin: bytes = b"", cwd: Path | None = None,

@@ -1,6 +1,7 @@
 """The balance lab from the command line: a sweep run and reported; a run killed midway and resumed gives the
 games an uninterrupted one gives; bad specs and bad addresses answered with their problem named; and a sweep on
-a real Ray cluster (a head and a worker process, started here) equal to the local run, cell by cell."""
+a real Ray cluster (a head and a worker process, started here: tests/e2e/ray_cluster.py) equal to the local run,
+cell by cell."""
 
 from __future__ import annotations
 
@@ -8,29 +9,25 @@ import contextlib
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
 from cli_process import warm
+from ray_cluster import RAY, RayCluster, ray_cluster, without_tokens  # noqa: F401  (ray_cluster: the fixture, shared)
 
 from warroom.lab.run import run
 from warroom.lab.spec import read_spec
 from warroom.lab.store import Store
 from warroom.lab.tune import run_tune
 
-RAY = pytest.mark.xdist_group("ray")
-"""The Ray tests share one worker of a parallel run (make test): they start and kill clusters on this machine, and
-Ray, given no address, joins the cluster last started here. The other tests here run local processes only, and go
-to any worker."""
 BIN = Path(sys.executable).parent
 WARROOM = str(BIN / "warroom")
 
@@ -70,12 +67,15 @@ def cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> 
                           env={**(os.environ if env is None else env), "COLUMNS": "200"})
 
 
-def forked(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def forked(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """`cli(*args)` forked from the warm command line (tests/e2e/cli_process.py), which spares each command the
     start-up of the interpreter and its imports: still a process of its own, with its own exit code and output.
-    The commands of the sweep and bad-input tests are forked, but for the run with --jobs (its workers are
-    processes of its own); the Ray and Ctrl-C tests start the console script, as a person does."""
-    ran = warm(args, {**os.environ, "COLUMNS": "200"}, b"", None, timeout)
+    The commands are forked, but for the run with --jobs (its workers are processes of its own) and the runs that
+    a test interrupts (Ctrl-C to the process group, SIGKILL), which start the console script, as a person does.
+    Each forked run compared for equality is compared with a run in the test's own process (another interpreter,
+    with its own hash seed). The token test's environments differ only in Ray's token settings and HOME, which are
+    read only as a command joins Ray (`cli_process.VOLATILE`): one warm server serves them all."""
+    ran = warm(args, {**(os.environ if env is None else env), "COLUMNS": "200"}, b"", None, timeout)
     return subprocess.CompletedProcess([WARROOM, *args], ran.code, ran.out_bytes.decode("utf-8"),
                                        ran.err_bytes.decode("utf-8"))
 
@@ -182,86 +182,12 @@ def test_a_run_stopped_by_ctrl_c_then_killed_midway_goes_on_to_the_games_an_unin
         proc.wait()
     stopped = games_of(out)
     assert first < sum(len(v) for v in stopped.values()) < 200  # killed midway, with whole tasks stored
-    resumed = cli("lab", "run", str(spec), "--out", str(out))
+    resumed = forked("lab", "run", str(spec), "--out", str(out))
     assert resumed.returncode == 0, resumed.stderr
     whole = read_spec(spec)
     run(whole, Store.open(tmp_path / "whole", whole))
     assert games_of(out) == games_of(tmp_path / "whole") and [len(v) for v in games_of(out).values()] == [100, 100]
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
-
-
-class RayCluster:
-    """A real Ray cluster on this machine, each node (its raylet, object store and workers; the head's GCS too) the
-    process group of a `ray start --block`, so that a test can kill a node outright and start it again."""
-
-    def __init__(self, folder: Path, token: str | None = None) -> None:
-        self.ray = shutil.which("ray", path=str(BIN)) or str(BIN / "ray")
-        self.folder = folder
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.address = f"127.0.0.1:{self.port}"
-        # a cluster on loopback for the test: no token authentication, which recent Ray turns on for a head once a
-        # token file exists in ~/.ray (the worker node and the driver would need it); a dead node is noticed in
-        # about 2 s rather than 15. Ray's default folder for sessions: the head makes its session the latest there,
-        # and the worker node and the driver find the head's credentials through it.
-        self.env = {**without_tokens(), "RAY_USAGE_STATS_ENABLED": "0", "RAY_health_check_period_ms": "500",
-                    "RAY_health_check_failure_threshold": "3"}
-        self.env.update({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token} if token else {"RAY_AUTH_MODE": "disabled"})
-        self.nodes: list[subprocess.Popen[bytes]] = []
-
-    def start(self, *how: str) -> subprocess.Popen[bytes]:
-        log = self.folder / f"node-{len(self.nodes)}.log"
-        # No log monitor: it streams the workers' output to the drivers, and every driver here (the test's and the
-        # lab's) joins with log_to_driver=False, so it would only cost each node start another Python process.
-        with log.open("wb") as sink:
-            node = subprocess.Popen([self.ray, "start", *how, "--node-ip-address", "127.0.0.1", "--num-cpus", "1",
-                                     "--disable-usage-stats", "--include-log-monitor=false", "--block"],
-                                    env=self.env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-        self.nodes.append(node)
-        deadline = time.monotonic() + 120
-        while b"--block" not in log.read_bytes():  # said once the node has joined, before it blocks
-            assert node.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
-            time.sleep(0.1)
-        return node
-
-    def head(self) -> subprocess.Popen[bytes]:
-        return self.start("--head", "--port", str(self.port), "--include-dashboard=false")
-
-    def worker(self) -> subprocess.Popen[bytes]:
-        return self.start("--address", self.address)
-
-    @staticmethod
-    def kill(node: subprocess.Popen[bytes]) -> None:
-        os.killpg(node.pid, signal.SIGKILL)
-        node.wait()
-
-    def stop(self) -> None:
-        for node in self.nodes:
-            if node.poll() is None:
-                self.kill(node)
-            else:
-                with contextlib.suppress(ProcessLookupError):  # what a killed node left behind
-                    os.killpg(node.pid, signal.SIGKILL)
-
-
-def without_tokens() -> dict[str, str]:
-    """This process's environment less Ray's authentication settings."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH_")}
-
-
-@pytest.fixture()
-def ray_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RayCluster]:
-    """A head and one worker node, started."""
-    pytest.importorskip("ray")
-    cluster = RayCluster(tmp_path)
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    try:
-        cluster.head()
-        cluster.worker()
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 def parts(folder: Path) -> int:
@@ -278,7 +204,7 @@ def wait_for(what: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: f
 
 @RAY
 def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
-        tmp_path: Path, ray_cluster: RayCluster) -> None:
+        tmp_path: Path, ray_cluster: RayCluster) -> None:  # noqa: F811
     """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
     killed: the run stops saying so, with whole tasks stored. Started again on a new cluster at the same address,
     the same command plays only the rest, and the games equal the local run's, cell by cell."""
@@ -291,7 +217,7 @@ def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
     spec_path.write_text(one_game_a_task(60))
     out = tmp_path / "on-ray"
     command = [WARROOM, "lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address]
-    head, worker = ray_cluster.nodes
+    head, worker = ray_cluster.nodes[-2:]
     with (tmp_path / "run.err").open("w+b") as said:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said, start_new_session=True)
         try:
@@ -315,7 +241,7 @@ def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
 
     ray_cluster.head()
     ray_cluster.worker()
-    resumed = cli("lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address)
+    resumed = forked("lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address)
     assert resumed.returncode == 0, resumed.stderr
     assert f"({stored:,} games stored already)" in resumed.stdout and f"played {120 - stored:,} games" in resumed.stdout
     local = read_spec(spec_path)
@@ -348,18 +274,18 @@ def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_
                 (mode, "cannot be joined: RAY_AUTH_MODE=token, but this machine has no token"),
                 ({**mode, "RAY_AUTH_TOKEN": other}, "refused this run's token: give the cluster's own")]:
             began = time.monotonic()
-            got = cli(*args, env=env)
+            got = forked(*args, env=env)
             text = " ".join(got.stderr.split())
             assert got.returncode == 1 and f"the Ray cluster at {cluster.address}" in text and said in text, got.stderr
             assert time.monotonic() - began < 15  # said as soon as Ray reports it, not after its 20 retries
             assert "gcs_client" not in got.stderr and "Traceback" not in got.stderr and len(got.stderr) < 700
             assert token not in got.stdout + got.stderr and other not in got.stdout + got.stderr
-        joined = cli(*args, env={**bare, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+        joined = forked(*args, env={**bare, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
         assert joined.returncode == 0, joined.stderr
         assert token not in joined.stdout + joined.stderr
         tune_path = tmp_path / "tune.toml"  # a tune on the cluster too
         tune_path.write_text(SPEC.replace('[lab.sweep]\n"scenario.toml:rules.stacking" = [0, 2]\n', TUNE))
-        tuned = cli("lab", "tune", str(tune_path), "--out", str(tmp_path / "tune.json"), "--ray", cluster.address,
+        tuned = forked("lab", "tune", str(tune_path), "--out", str(tmp_path / "tune.json"), "--ray", cluster.address,
                     env={**bare, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
         assert tuned.returncode == 0, tuned.stderr
     finally:

@@ -1,16 +1,17 @@
-"""The Ray backend gives the same aggregates as local processes (runs only where Ray is installed:
-`pip install 'warroom[ray]'`)."""
+"""The Ray backend gives the same aggregates as local processes, on a real Ray cluster (a head and a worker node:
+the one the Ray tests share, tests/e2e/ray_cluster.py). Runs only where Ray is installed: `pip install
+'warroom[ray]'`."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+from ray_cluster import GROUP, RayCluster, ray_cluster, without_tokens  # noqa: F401  (ray_cluster: the fixture)
 
-pytestmark = pytest.mark.xdist_group("ray")  # one Ray test at a time: see tests/e2e/test_lab_cli.py
+pytestmark = pytest.mark.xdist_group(GROUP)  # one Ray test at a time: see tests/e2e/ray_cluster.py
 
 COMPARE = """
 import json
@@ -26,13 +27,12 @@ print(json.dumps({"local": local, "ray": on_ray}))
 """
 
 
-def test_ray_equals_local() -> None:
+def test_ray_equals_local(ray_cluster: RayCluster) -> None:  # noqa: F811
     """In a process of its own: Ray in the test's process would stay there (its threads, its log handlers on the
     test's captured output) for every later test of the worker."""
-    pytest.importorskip("ray")
-    # a Ray instance of the test's own: without an address Ray joins the cluster last started on this machine,
-    # which may be another test's (killed midway on purpose) or anyone's
-    env = {**os.environ, "RAY_ADDRESS": "local"}
+    # the cluster named: without an address Ray joins the cluster last started on this machine, which may be
+    # another test's (killed midway on purpose) or anyone's
+    env = {**without_tokens(), "RAY_AUTH_MODE": "disabled", "RAY_ADDRESS": ray_cluster.address}
     done = subprocess.run([sys.executable, "-c", COMPARE], env=env, capture_output=True, text=True, timeout=300,
                           check=False)
     assert done.returncode == 0, done.stderr

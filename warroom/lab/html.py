@@ -12,18 +12,22 @@ The plots, each where the sweep has what it needs:
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import math
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib.figure import Figure
-
+from warroom.core import stats
 from warroom.core.stats import wilson
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 MOST_LINES = 8
 MOST_HISTOGRAMS = 6
@@ -38,8 +42,35 @@ text-align:right}th{background:#f3f3f3}td.l,th.l{text-align:left}.note{font-size
 """
 
 
+def figure(width: float, height: float) -> Figure:
+    """A new figure of this size in inches. matplotlib is imported only as a plot is drawn: it is most of the time
+    this module would take to import, and the commands that only label paths (`lab tune`) or print the metrics of a
+    report already drawn (`lab report --json`) draw nothing."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height))
+
+
+def drawn_from(text: str) -> str:
+    """A digest of what a report's page is drawn from: the report (its JSON text), the code that draws it (this
+    module and the intervals' `warroom.core.stats`) and matplotlib's version. The page carries it (`page`), so that
+    a page already drawn from the same is not drawn again (`lab.report.build`)."""
+    digest = hashlib.sha256()
+    for source in (__file__, stats.__file__):
+        digest.update(Path(source).read_bytes())
+    digest.update(metadata.version("matplotlib").encode())
+    digest.update(text.encode("utf-8"))
+    return digest.hexdigest()
+
+
+STAMP = "<meta name='warroom-report' content='{}'>"
+"""How a page says what it was drawn from (`drawn_from`)."""
+
+
 def svg(fig: Figure) -> str:
     """A figure as inline SVG (text kept as text; it shrinks with the page)."""
+    import matplotlib
+
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "font.family": "sans-serif"}):
         fig.savefig(buf, format="svg", bbox_inches="tight")
@@ -113,7 +144,7 @@ def rate_plots(report: dict[str, Any]) -> list[tuple[str, str]]:
             return ", ".join(x for x in (c["scenario"] if several else "", bots_of(c), rest) if x)
 
         pooled = len(grouped(report["cells"], partial(line_of, pooled=False))) > MOST_LINES
-        fig = Figure(figsize=(6.4, 3.8))
+        fig = figure(6.4, 3.8)
         ax = fig.add_subplot()
         for name, cells in grouped(report["cells"], partial(line_of, pooled=pooled)).items():
             by_value = grouped(cells, changed(path))
@@ -147,7 +178,7 @@ def heat_map(report: dict[str, Any]) -> list[tuple[str, str]]:
     ys = sorted({c["changes"][py] for c in cells}, key=sortable)
     grid = [[win([c for c in cells if c["changes"][px] == x and c["changes"][py] == y], camp)[0] for x in xs]
             for y in ys]
-    fig = Figure(figsize=(6.4, 4.2))
+    fig = figure(6.4, 4.2)
     ax = fig.add_subplot()
     image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(xs)), [str(x) for x in xs])
@@ -169,7 +200,7 @@ def histograms(report: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     for key, what in (("margin", report.get("score", "score difference at the end")), ("length",
                                                                                        "game length in turns")):
-        fig = Figure(figsize=(6.4, 3.6))
+        fig = figure(6.4, 3.6)
         ax = fig.add_subplot()
         for c in cells:
             hist = {int(k): v for k, v in c["metrics"][key]["histogram"].items()}
@@ -205,7 +236,7 @@ def skill(report: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     if len(rows) > 1 or len(cols) > 1:
         grid = [[win(by_pair.get((r, c), []), camp)[0] for c in cols] for r in rows]
-        fig = Figure(figsize=(1.6 + 1.2 * len(cols), 1.4 + 0.8 * len(rows)))
+        fig = figure(1.6 + 1.2 * len(cols), 1.4 + 0.8 * len(rows))
         ax = fig.add_subplot()
         ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
         ax.set_xticks(range(len(cols)), cols, rotation=20)
@@ -225,7 +256,7 @@ def skill(report: dict[str, Any]) -> list[tuple[str, str]]:
             if len(by_budget) > 1:
                 trace.append((side, against, sorted(by_budget.items())))
     if trace:
-        fig = Figure(figsize=(6.4, 3.6))
+        fig = figure(6.4, 3.6)
         ax = fig.add_subplot()
         for side, against, points in trace:
             stats = [win(cells, camp) for _, cells in points]
@@ -310,8 +341,8 @@ def table(report: dict[str, Any]) -> str:
     return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
 
 
-def page(report: dict[str, Any]) -> str:
-    """The whole report page."""
+def page(report: dict[str, Any], drawn: str = "") -> str:
+    """The whole report page; `drawn`: the digest of what it is drawn from (`drawn_from`), said in its head."""
     camps = report["camps"]
     games = sum(c["metrics"]["games"] for c in report["cells"])
     expected = (report.get("games_a_cell") or 0) * len(report["cells"])
@@ -336,5 +367,6 @@ def page(report: dict[str, Any]) -> str:
              "how often it was behind at all. Every game is in games.parquet beside this file.</p>",
              table(report)]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(str(report['name']))}"
-            f"</title><meta name='viewport' content='width=device-width,initial-scale=1'><style>{CSS}</style>"
+            f"</title><meta name='viewport' content='width=device-width,initial-scale=1'>"
+            f"{STAMP.format(drawn) if drawn else ''}<style>{CSS}</style>"
             f"</head><body>{''.join(body)}</body></html>")

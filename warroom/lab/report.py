@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from warroom import rulesets
 from warroom.lab.calibration import historical
-from warroom.lab.html import page
+from warroom.lab.html import STAMP, drawn_from, page
 from warroom.lab.metrics import cell_metrics, rate
 from warroom.lab.overrides import parse_path, source_of, value_at
 from warroom.lab.store import LabStoreError, Store, forget
@@ -26,7 +26,9 @@ from warroom.scenarios.loader import load_game_path
 def build(folder: Path, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The report of the sweep stored in `folder` (the games stored so far), written beside them. A file that
     cannot be written (a read-only folder, a full disk) is said to `warn` (else raised): the report is still
-    returned, and the stored games are never touched."""
+    returned, and the stored games are never touched. report.html is drawn again only if it was drawn from another
+    report (or by other code, `drawn_already`): a report of the same games, `lab report --json` after `lab report`
+    say, keeps the page it has."""
     store, text, cells = Store.existing(folder)
     lab = tomllib.loads(text).get("lab", {})
     try:
@@ -87,9 +89,13 @@ def build(folder: Path, warn: Callable[[str], None] | None = None) -> dict[str, 
             failed.append(f"cannot write {games_file} ({exc.strerror or exc})")
     if failed:
         forget(tmp)
-    for name, write in (("metrics.json", lambda p: p.write_text(json.dumps(report, indent=1, ensure_ascii=False),
-                                                                encoding="utf-8")),
-                        ("report.html", lambda p: p.write_text(page(report), encoding="utf-8"))):
+    text = json.dumps(report, indent=1, ensure_ascii=False)
+    drawn = drawn_from(text)
+    writes: list[tuple[str, Callable[[Path], Any]]] = [
+        ("metrics.json", lambda p: p.write_text(text, encoding="utf-8"))]
+    if not drawn_already(folder / "report.html", drawn):  # its plots are most of a report's time
+        writes.append(("report.html", lambda p: p.write_text(page(report, drawn), encoding="utf-8")))
+    for name, write in writes:
         try:
             _atomic(folder / name, write)
         except LabStoreError as exc:
@@ -99,6 +105,16 @@ def build(folder: Path, warn: Callable[[str], None] | None = None) -> dict[str, 
             raise LabStoreError(problem)
         warn(problem)
     return report
+
+
+def drawn_already(path: Path, drawn: str) -> bool:
+    """Whether the page at `path` is whole and was drawn from what `drawn` digests (`html.drawn_from`: the same
+    report, drawn by the same code): drawing it again would give the same page."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return STAMP.format(drawn) in text[:4096] and text.endswith("</body></html>")
 
 
 def published(cell: dict[str, Any]) -> bool:
