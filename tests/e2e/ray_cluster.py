@@ -3,10 +3,10 @@ and the one cluster (a head and a worker node) that those tests share.
 
 A cluster costs some ten CPU seconds and twenty of wall to start (each node's `ray start`, raylet, agents and first
 workers), so the tests that need a plain cluster (no token authentication) share one, started at the first of
-them and stopped after the last test of the "ray" group has run (not at the end of the session: an idle cluster
-still costs CPU while the worker goes on with other tests). A test may kill its nodes (the lost-worker test does,
-and starts them again); the next test given the cluster gets it only if its last head and worker still run, else
-a new one.
+them and stopped as soon as the next test does not use it (not at the end of the session: an idle cluster still
+costs CPU while the worker goes on with other tests, or starts clusters of its own). A test may kill its nodes
+(the lost-worker test does, and starts them again); the next test given the cluster gets it only if its last head
+and worker still run, else a new one.
 """
 
 from __future__ import annotations
@@ -118,11 +118,12 @@ def in_group(item: pytest.Item | None) -> bool:
 
 
 class _StopAfterTheGroup:
-    """Stops the shared cluster once the next test to run on this worker is not a Ray test (or there is none)."""
+    """Stops the shared cluster once the next test to run on this worker does not use it (or there is none): the
+    token test, which starts clusters of its own, runs with no idle cluster beside it."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        if not in_group(nextitem):
+        if "ray_cluster" not in getattr(nextitem, "fixturenames", ()):
             stop_shared()
 
 

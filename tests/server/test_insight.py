@@ -319,3 +319,31 @@ def test_the_two_player_norway_link_asks_for_its_allies_advice_by_name(c: TestCl
     assert c.get(f"/api/campaigns/{cid}/advice?side=germany", headers=norway).status_code == 403
     r = c.get(f"/api/campaigns/{cid}/advice?side=norway", headers=norway)
     assert r.status_code == 409 and "side to act" in r.json()["detail"]
+
+
+def test_a_job_is_never_started_on_a_log_read_after_the_campaign_moved(c: TestClient,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log a new job reads is read after the row its key names: if the campaign moved in between (another tab
+    acted), the log may be of the next position, another seat's to decide, and advice worked out on it would answer
+    this asker with that seat's plans. The request is refused with the reload message, and no job starts."""
+    import dataclasses
+
+    cid, links = lorraine(c)
+    allies = auth(links["Allies general"])
+    store = c.app.state.campaigns.store  # type: ignore[attr-defined]
+    moved: list[bool] = []
+    row_of, log_of = store.campaign, store.log
+
+    def campaign(cid_: str) -> Any:  # the row, one move on once the log was read
+        row = row_of(cid_)
+        return dataclasses.replace(row, seq=row.seq + 1) if moved else row
+
+    def log(cid_: str) -> Any:
+        moved.append(True)
+        return log_of(cid_)
+
+    monkeypatch.setattr(store, "campaign", campaign)
+    monkeypatch.setattr(store, "log", log)
+    r = c.get(f"/api/campaigns/{cid}/advice", headers=allies)
+    assert r.status_code == 409 and "moved on since this page was drawn" in r.json()["detail"], r.text
+    assert moved and not c.app.state.insight.jobs  # type: ignore[attr-defined]

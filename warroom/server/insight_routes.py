@@ -45,8 +45,17 @@ def add_insight(app: FastAPI, campaigns: Campaigns, insight: Insight,
         return row, campaigns.position(row)
 
     def ask(row: CampaignRow, kind: str, side: str = "", retry: bool = False) -> dict[str, Any]:
-        return insight.ask((row.id, row.epoch, row.seq, kind, side), kind,  # the log read only for a new job
-                           lambda: payload(row, campaigns.store.log(row.id), kind, side), retry)
+        def job_payload() -> dict[str, Any]:
+            """What a new job reads: the log of the very position in its key. The log is read after the row was,
+            so the row is read again: if the campaign moved meanwhile, the log may be of a later position (another
+            seat's, whose advice must not answer this asker), and the asker is told to reload."""
+            log = campaigns.store.log(row.id)
+            now = campaigns.store.campaign(row.id)
+            if (now.epoch, now.seq) != (row.epoch, row.seq):
+                raise IllegalActionError("the campaign moved on since this page was drawn: reload it")
+            return payload(row, log, kind, side)
+
+        return insight.ask((row.id, row.epoch, row.seq, kind, side), kind, job_payload, retry)  # read for a new job
 
     def advice_job(who: Grant, side: str, retry: bool = False, read: tuple[CampaignRow, Any] | None = None
                    ) -> dict[str, Any]:
