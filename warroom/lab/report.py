@@ -89,10 +89,10 @@ def build(folder: Path, warn: Callable[[str], None] | None = None) -> dict[str, 
             failed.append(f"cannot write {games_file} ({exc.strerror or exc})")
     if failed:
         forget(tmp)
-    text = json.dumps(report, indent=1, ensure_ascii=False)
-    drawn = drawn_from(text)
+    metrics_text = json.dumps(report, indent=1, ensure_ascii=False)
+    drawn = drawn_from(metrics_text)
     writes: list[tuple[str, Callable[[Path], Any]]] = [
-        ("metrics.json", lambda p: p.write_text(text, encoding="utf-8"))]
+        ("metrics.json", lambda p: p.write_text(metrics_text, encoding="utf-8"))]
     if not drawn_already(folder / "report.html", drawn):  # its plots are most of a report's time
         writes.append(("report.html", lambda p: p.write_text(page(report, drawn), encoding="utf-8")))
     for name, write in writes:
