@@ -251,12 +251,10 @@ class EventStore:
         return {r["battle"]: PendingReport(r["seq"], r["attacker_vp"], r["defender_vp"], r["by_side"], r["token_id"],
                                            r["disputed"], r["asked_at"], r["epoch"]) for r in rows}
 
-    def pending_signature(self, cid: str) -> str:
-        return signature(self.pendings(cid))
-
     def position(self, cid: str) -> tuple[int, int, str]:
         """The campaign's position as a page following it names it: (seq, epoch, the waiting results' signature),
-        read at once and without the rest of its row (an event stream asks twice a second)."""
+        over one connection and without the rest of its row (an event stream asks twice a second). Its two reads
+        may straddle a change; the next ask reports it, as a page compares with what it shows."""
         if not is_id(cid):
             raise NotFoundError(f"unknown campaign {shown(cid)}")
         with self.engine.connect() as conn:
