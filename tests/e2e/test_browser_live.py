@@ -29,6 +29,14 @@ def tabletop_campaign(base_url: str) -> tuple[str, dict[str, str], dict[str, obj
     return body["id"], links, play_to_a_table(base_url, body["id"], links)
 
 
+def hide_forecast(base_url: str, cid: str, organiser: str) -> None:  # noqa: F811
+    """The organiser hides the forecast from the players before a player's page opens: these tests never read it
+    (test_browser_insight.py does), and a Narvik or Norway forecast, even at one rollout a line, plays each line on to
+    the end of the game in the server's worker, again at every move."""
+    status, switched = call(base_url, "POST", f"/api/campaigns/{cid}/switches", organiser, {"forecast": False})
+    assert status == 200 and switched["forecast"] is False, switched
+
+
 def test_a_half_typed_result_survives_another_browser_acting(browser: Browser, base_url: str) -> None:  # noqa: F811
     cid, links, result = tabletop_campaign(base_url)
     commander = browser.new_context().new_page()
@@ -165,6 +173,7 @@ def test_a_fight_at_sea_is_declared_with_one_field_per_enemy_unit(browser: Brows
                                                   "dive", "fly"))]
         assert call(base_url, "POST", f"/api/campaigns/{cid}/act", who, {"action": rng.choice(keen or legal)})[0] == 200
     assert view["step"] == "nv_alloc"
+    hide_forecast(base_url, cid, links["organiser"])
     page = browser.new_context().new_page()
     page.goto(f"{base_url}/join/{links[NAMES[view['to_act']] + ' general']}")
     assert page.locator("#maps section.map").first.locator("svg.map-strategic").count() == 1, "the sea first"
@@ -214,6 +223,7 @@ def narvik_page(browser: Browser, base_url: str, body: dict[str, Any],  # noqa: 
     """The Germans' page of a Narvik campaign just made (`body`, the answer to its creation), its links and the
     moves the page was given."""
     links = {link["label"]: link["secret"] for link in body["links"]}
+    hide_forecast(base_url, body["id"], links["organiser"])
     german = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
     german.goto(f"{base_url}/join/{links['The Germans player']}")
     return german, links, json.loads(german.locator("#orders-data").text_content() or "null")

@@ -299,3 +299,25 @@ def test_an_after_action_report_of_each_finished_turn(url: str) -> None:
         link_tag(links["organiser"]), link_tag(links["Allies general"])), "every side reads the same report"
     assert browser.get(f"/c/{cid}/report?turn=9").status_code == 422
     assert browser.get(f"/c/{cid}/report?turn=abc").status_code == 422
+
+
+def test_a_page_fetching_itself_again_gets_only_the_parts_it_does_not_show(url: str) -> None:
+    """The live page names the parts it shows, by digest (X-Warroom-Parts): those unchanged come back empty with
+    the same digest, and the others whole, so a move that leaves the maps as they were does not send them again."""
+    c = client(url)
+    cid, links = new_campaign(c, scenario="lorraine")
+    browser = browser_on(c)
+    joined(browser, links["organiser"])
+    page = browser.get(f"/c/{cid}").text
+    parts = dict(re.findall(r' id="([\w-]+)"(?: class="[^"]*")? data-v="(\w+)"', page))
+    assert {"maps", "console", "position", "record"} <= set(parts)
+    shown = ",".join(f"{pid}:{v}" for pid, v in parts.items() if pid != "console") + ",console:0000000000000000"
+    reply = browser.get(f"/c/{cid}", headers={"X-Warroom-Parts": shown})
+    assert reply.headers["vary"] == "X-Warroom-Parts", "a cache must not answer a plain load with a refresh's reply"
+    again = reply.text
+    assert f'<div id="maps" data-v="{parts["maps"]}"></div>' in again, "the maps, unchanged, come back empty"
+    assert f'<div id="position" data-v="{parts["position"]}"></div>' in again
+    assert 'id="console"' in again and "<h2>" in again.split('id="console"')[1].split("</section>")[0], \
+        "a part shown in another version comes whole"
+    assert len(again) < len(page) / 2
+    assert browser.get(f"/c/{cid}").text == page, "a page loaded afresh names nothing and gets everything"

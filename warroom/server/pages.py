@@ -302,6 +302,8 @@ def add_pages(app: FastAPI) -> None:
                    "here": here, "roles": held_roles(request, campaigns, cid, row, who), "reports": finished_turns(st),
                    "battles": shown["battles"], "organiser": organising, "insight": insight,
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
-        return templates.TemplateResponse(request, template, context)
+        response = templates.TemplateResponse(request, template, context)
+        response.headers["Vary"] = "X-Warroom-Parts"  # the parts a refresh says it shows come back empty: no cache
+        return response  # may answer a plain load with a refresh's reply
 
     app.include_router(pages)

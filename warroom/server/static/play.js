@@ -1,7 +1,7 @@
 // The campaign page's script (every rule system): actions, results, undo, the map's clicks, and following the
 // others' moves. The page follows the campaign live with htmx and its SSE extension: each change the server
 // announces fetches the page again (unless the page shows that position already: its own action's), and only the
-// parts whose digest changed are swapped in (templates/parts.html).
+// parts whose digest changed are sent in full and swapped in (templates/parts.html).
 // A form someone is typing in is kept as it is (hx-preserve), so a move elsewhere never wipes half-typed input.
 // The campaign and the link the page acts as come from the #live element (templates/play.js.html).
 (() => {
@@ -28,6 +28,10 @@ window.warroomAnnounced = e => {  // the server announces a change: fetch the pa
   if (fetching) { announced = named(p); return false; }
   return named(p) !== named(shown());
 };
+live.addEventListener("htmx:configRequest", e => {  // the parts shown, by digest: those unchanged come back empty
+  e.detail.headers["X-Warroom-Parts"] = [...document.querySelectorAll("[data-v]")].map(p => `${p.id}:${p.dataset.v}`)
+    .join(",");
+});
 live.addEventListener("htmx:beforeSend", () => { fetching = true; });
 for (const end of ["htmx:afterRequest", "htmx:onLoadError"]) {
   live.addEventListener(end, () => {
