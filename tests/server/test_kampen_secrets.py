@@ -89,8 +89,32 @@ def open_keys(st: KampenState) -> set[str]:
     return out
 
 
+CARD_MARK = re.compile(rb"#|%23")
+"""Where a card id can be in a body: at a `#`, or its URL form `%23`."""
+DIGITS = re.compile(rb"[0-9]*")
+NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
 def leaks(body: bytes, hidden: Iterable[str]) -> list[str]:
-    return [k for k in hidden if k.encode() in body or quote(k).encode() in body]
+    """The ids in `hidden` that are in `body`, as they are or URL-quoted, anywhere (even inside a longer word)."""
+    hidden = set(hidden)
+    if not all(KEY.fullmatch(k) for k in hidden):  # an id of another shape: search for each one
+        return sorted(k for k in hidden if k.encode() in body or quote(k).encode() in body)
+    # An id `name#n` is in the body exactly where some mark has a tail of `name` before it and a head of `n` after
+    # it: every such pair is tried, one look through the body instead of two for each hidden id.
+    found: set[str] = set()
+    for mark in CARD_MARK.finditer(body):
+        start = mark.start()
+        while start and body[start - 1] in NAME_BYTES:
+            start -= 1
+        before = body[start:mark.start()].decode()
+        digits = DIGITS.match(body, mark.end())
+        assert digits is not None  # it matches everywhere, if only an empty run
+        after = digits.group().decode()
+        for i in range(len(before)):
+            for j in range(1, len(after) + 1):
+                found.add(f"{before[i:]}#{after[:j]}")
+    return sorted(found & hidden)
 
 
 class Table:
@@ -153,8 +177,8 @@ class Table:
     def play(self, rng: random.Random, actions: int, every: int) -> int:
         """Play at random through the links of the players to act; fetch everything every `every` actions."""
         played = 0
+        st = self.state()
         for n in range(actions):
-            st = self.state()
             self.ever_open |= open_keys(st)
             if n % every == 0:
                 self.fetch_all(st)
@@ -172,7 +196,8 @@ class Table:
             hidden &= secret_keys(after, seat)  # a card it just drew it now knows
             assert not leaks(done.content, hidden), leaks(done.content, hidden)
             played += 1
-        self.fetch_all(self.state())
+            st = after  # nobody acts in between: the position the next action starts from
+        self.fetch_all(st)
         return played
 
 
