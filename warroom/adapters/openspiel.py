@@ -144,7 +144,7 @@ class Position:
     `WarroomState`, copied by `clone` (OpenSpiel deep-copies a Python state's attributes) and pickled as the game's
     record (OpenSpiel pickles them to serialise it)."""
 
-    __slots__ = ("before", "dice", "faces", "legal", "lines", "read", "st", "table")
+    __slots__ = ("before", "dice", "faces", "legal", "lines", "read", "shown", "st", "table")
 
     def __init__(self, table: Table, st: Any, faces: tuple[int, ...] = (),
                  before: dict[str | None, tuple[str, ...]] | None = None) -> None:
@@ -164,12 +164,16 @@ class Position:
         self.read: dict[str | None, list[str]] = {}
         """Per seat, its `history` of the log's settled entries (`RuleSystem.log_settled`: they read the same for
         the rest of the game), kept so that each is read once. Lists never changed once kept (shared by copies)."""
+        self.shown: dict[str | None, str] = {}
+        """Per seat, what it sees of the game now (`seen`) as text, written once a position: OpenSpiel asks each
+        seat's observation and its information state at every position. Emptied as the game moves on."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         copy = Position(self.table, self.st.clone(), self.faces, self.before)
         copy.dice, copy.legal = self.dice, self.legal  # the same position: the same answers
         copy.lines = list(self.lines)  # the same log so far
         copy.read = dict(self.read)  # the same settled readings (lists never changed in place)
+        copy.shown = dict(self.shown)  # the same position: the same sights
         return copy
 
     def __reduce__(self) -> tuple[Callable[..., Position], tuple[Any, ...]]:
@@ -227,6 +231,13 @@ class Position:
     def seen(self, seat: str | None) -> dict[str, Any]:
         system = self.table.system
         return system.seat_view(self.st, seat) if system.seat_view is not None else dict(self.st.view(seat))
+
+    def sight(self, seat: str | None) -> str:
+        """`seen(seat)` as text (its `repr`), kept until the game moves on."""
+        text = self.shown.get(seat)
+        if text is None:
+            text = self.shown[seat] = repr(self.seen(seat))
+        return text
 
 
 def revive(scenario: str, params: dict[str, Any], log: list[tuple[str, str]], faces: tuple[int, ...]) -> Position:
@@ -293,6 +304,7 @@ class WarroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
             else:
                 st.apply_action(known if known is not None else st.parse_action(w.table.text(action)), who)
         w.legal = None
+        w.shown = {}
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
@@ -368,7 +380,7 @@ class SeatObserver:
         for seat in seats:
             if self.recall:
                 parts.extend(w.history(seat))
-            parts.append(repr(w.seen(seat)))
+            parts.append(w.sight(seat))
         return "\n".join(parts)
 
 
