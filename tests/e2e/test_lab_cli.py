@@ -23,6 +23,7 @@ import pytest
 from cli_process import warm
 from ray_cluster import RAY, RayCluster, ray_cluster, without_tokens  # noqa: F401  (ray_cluster: the fixture, shared)
 
+from warroom.lab.cluster import GRACE_ENV
 from warroom.lab.run import run
 from warroom.lab.spec import read_spec
 from warroom.lab.store import Store
@@ -202,54 +203,9 @@ def wait_for(what: Callable[[], bool], proc: subprocess.Popen[bytes], seconds: f
     assert proc.poll() is None, "the run ended before it could be stopped midway"
 
 
-@RAY
-def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
-        tmp_path: Path, ray_cluster: RayCluster) -> None:  # noqa: F811
-    """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
-    killed: the run stops saying so, with whole tasks stored. Started again on a new cluster at the same address,
-    the same command plays only the rest, and the games equal the local run's, cell by cell."""
-    nodes = subprocess.run(  # in a process of its own: Ray would otherwise stay in the test's process
-        [sys.executable, "-c", "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
-         "print(len([n for n in ray.nodes() if n['Alive']]), int(ray.cluster_resources()['CPU']))",
-         ray_cluster.address], capture_output=True, text=True, timeout=120, check=False)
-    assert nodes.stdout.split()[-2:] == ["2", "2"], nodes.stderr  # a head and a worker, a CPU each
-    spec_path = tmp_path / "spec.toml"
-    spec_path.write_text(one_game_a_task(60))
-    out = tmp_path / "on-ray"
-    command = [WARROOM, "lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address]
-    head, worker = ray_cluster.nodes[-2:]
-    with (tmp_path / "run.err").open("w+b") as said:
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said, start_new_session=True)
-        try:
-            wait_for(lambda: parts(out) >= 2, proc)
-            ray_cluster.kill(worker)
-            lost_worker = parts(out)
-            wait_for(lambda: parts(out) >= lost_worker + 2, proc)  # the sweep goes on without it
-            ray_cluster.kill(head)
-            proc.wait(timeout=90)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        said.seek(0)
-        stderr = said.read().decode(errors="replace")
-    assert proc.returncode == 1, stderr
-    assert f"the Ray cluster's head at {ray_cluster.address} stopped answering" in stderr, stderr
-    assert "games stored are kept" in " ".join(stderr.split()), stderr
-    stored = sum(len(v) for v in games_of(out).values())
-    assert 4 <= stored < 120 and not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
-
-    ray_cluster.head()
-    ray_cluster.worker()
-    resumed = forked("lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address)
-    assert resumed.returncode == 0, resumed.stderr
-    assert f"({stored:,} games stored already)" in resumed.stdout and f"played {120 - stored:,} games" in resumed.stdout
-    local = read_spec(spec_path)
-    run(local, Store.open(tmp_path / "local", local), jobs=2)
-    on_ray = games_of(out)
-    assert on_ray == games_of(tmp_path / "local") and sorted(len(v) for v in on_ray.values()) == [60, 60]
-
-
+# The Ray tests run in this order, the token test (clusters of its own) first: the lost-worker test ends with a
+# head and a worker started again, which the next test given the shared cluster (tests/e2e/test_ray_backend.py)
+# then uses, where the other order stopped that cluster for the token test and started another after it.
 @RAY
 def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_plainly(tmp_path: Path) -> None:
     """Recent Ray turns token authentication on for a head once a token exists on its machine. A run that gives
@@ -294,3 +250,54 @@ def test_a_cluster_with_token_authentication_takes_its_token_and_refuses_others_
     run(local, Store.open(tmp_path / "local", local))
     assert games_of(tmp_path / "on-ray") == games_of(tmp_path / "local")
     assert json.loads((tmp_path / "tune.json").read_text()) == json.loads(json.dumps(run_tune(read_spec(tune_path))))
+
+
+@RAY
+def test_a_sweep_on_a_real_ray_cluster_survives_a_lost_worker_and_a_killed_head(
+        tmp_path: Path, ray_cluster: RayCluster) -> None:  # noqa: F811
+    """The sweep runs on two nodes; one is killed and Ray plays its tasks again on the other; then the head is
+    killed: the run stops saying so, with whole tasks stored. Started again on a new cluster at the same address,
+    the same command plays only the rest, and the games equal the local run's, cell by cell."""
+    nodes = subprocess.run(  # in a process of its own: Ray would otherwise stay in the test's process
+        [sys.executable, "-c", "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
+         "print(len([n for n in ray.nodes() if n['Alive']]), int(ray.cluster_resources()['CPU']))",
+         ray_cluster.address], capture_output=True, text=True, timeout=120, check=False)
+    assert nodes.stdout.split()[-2:] == ["2", "2"], nodes.stderr  # a head and a worker, a CPU each
+    spec_path = tmp_path / "spec.toml"
+    spec_path.write_text(one_game_a_task(60))
+    out = tmp_path / "on-ray"
+    command = [WARROOM, "lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address]
+    head, worker = ray_cluster.nodes[-2:]
+    with (tmp_path / "run.err").open("w+b") as said:
+        # a killed head is given up after 4 s rather than 10 (the run asks it once a second): time the test
+        # spent waiting and nothing else
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said, start_new_session=True,
+                                env={**os.environ, GRACE_ENV: "4"})
+        try:
+            wait_for(lambda: parts(out) >= 2, proc)
+            ray_cluster.kill(worker)
+            lost_worker = parts(out)
+            wait_for(lambda: parts(out) >= lost_worker + 2, proc)  # the sweep goes on without it
+            ray_cluster.kill(head)
+            proc.wait(timeout=90)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        said.seek(0)
+        stderr = said.read().decode(errors="replace")
+    assert proc.returncode == 1, stderr
+    assert f"the Ray cluster's head at {ray_cluster.address} stopped answering" in stderr, stderr
+    assert "(for 4 s)" in " ".join(stderr.split()) and "games stored are kept" in " ".join(stderr.split()), stderr
+    stored = sum(len(v) for v in games_of(out).values())
+    assert 4 <= stored < 120 and not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+    ray_cluster.head()
+    ray_cluster.worker()
+    resumed = forked("lab", "run", str(spec_path), "--out", str(out), "--ray", ray_cluster.address)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({stored:,} games stored already)" in resumed.stdout and f"played {120 - stored:,} games" in resumed.stdout
+    local = read_spec(spec_path)
+    run(local, Store.open(tmp_path / "local", local), jobs=2)
+    on_ray = games_of(out)
+    assert on_ray == games_of(tmp_path / "local") and sorted(len(v) for v in on_ray.values()) == [60, 60]

@@ -1,6 +1,6 @@
 """The campaign screen's table cells (`warroom.cli.cells.Cell`) show exactly what a plain text cell shows with no
 markup read: the same characters and styles at every width, however often the same text is drawn, and their own
-brackets (an area's flags) shown as they are."""
+brackets (an area's flags, a bombed port's mark) shown as they are."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from rich.table import Table
 from warroom.cli.cells import Cell
 from warroom.cli.kampen_screen import screen as kampen_screen
 from warroom.cli.screen import areas_table
+from warroom.cli.sea_screen import map_table
 from warroom.rulesets.firestorm import new_game
+from warroom.rulesets.firestorm.describe import short
 from warroom.rulesets.kampen import new_game as kampen_game
 from warroom.scenarios import load_game
 
@@ -56,6 +58,15 @@ def test_the_areas_table_reads_as_it_did_with_plain_text() -> None:
     assert_drawn_as_plain(table)
     assert "[source (Allies); beach]" in shown(areas_table(new_game(load_game("caen"), {})), 400), \
         "an area's flags are shown, not read as markup"
+
+
+def test_the_strategic_map_reads_as_it_did_with_plain_text_and_shows_a_bombed_port() -> None:
+    st = new_game(load_game("norway"), {})
+    sv = st.view(None)["strategic"]
+    port = next(loc for loc in st.sc.strat_areas if all(c["location"] != loc for c in sv["counters"]))
+    table = map_table(st, {**sv, "bombed": [port]})
+    assert_drawn_as_plain(table)
+    assert f"\n{short(st, port, 17)} [bombed] " in shown(table, 400), "the mark is shown whole, not read as markup"
 
 
 def test_the_battalions_table_reads_as_it_did_with_plain_text() -> None:

@@ -610,6 +610,17 @@ def test_a_ray_head_is_given_up_only_after_it_has_been_silent_for_the_grace_peri
     assert not head.alive
 
 
+def test_the_grace_period_is_set_by_its_variable_and_a_bad_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cluster.GRACE_ENV, raising=False)
+    assert cluster.grace() == cluster.GRACE
+    monkeypatch.setenv(cluster.GRACE_ENV, " 2.5 ")
+    assert cluster.grace() == 2.5
+    for bad in ["soon", "0", "-3", "60", "nan", "inf"]:
+        monkeypatch.setenv(cluster.GRACE_ENV, bad)
+        with pytest.raises(LabRunError, match=rf"WARROOM_LAB_RAY_GRACE='{bad}': give the seconds .* above 0 and below"):
+            cluster.grace()
+
+
 def test_a_ray_address_is_a_head_s_host_and_port_where_something_answers_as_one() -> None:
     assert head_of("10.0.0.5:6379") == ("10.0.0.5", 6379) and head_of("[::1]:6379") == ("::1", 6379)
     for bad in ["10.0.0.5", "10.0.0.5:0", "10.0.0.5:107095", ":6379", "host:port", "ray://10.0.0.5:10001", "h:²",

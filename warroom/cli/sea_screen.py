@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.cells import Cell
 from warroom.rulesets.firestorm.describe import short
 from warroom.rulesets.firestorm.naval_combat import target_name
 from warroom.rulesets.firestorm.sea import KIND_TEXT
@@ -51,8 +52,10 @@ def map_table(st: FirestormState, sv: dict[str, Any]) -> Table:
         if units is None and loc not in bombed:
             continue
         units = units or {a: [], b: []}
-        where = short(st, loc) + (" [bombed]" if loc in bombed else "")
-        table.add_row(where, " ".join(units[a]) or "-", " ".join(units[b]) or "-")
+        mark = " [bombed]" if loc in bombed else ""
+        where = short(st, loc, 26 - len(mark)) + mark  # the mark within the column's width, not cut by it
+        # plain cells (`Cell`): given as `str`, Rich read ' [bombed]' as markup and left it off the screen
+        table.add_row(Cell(where), Cell(" ".join(units[a]) or "-"), Cell(" ".join(units[b]) or "-"))
     return table
 
 

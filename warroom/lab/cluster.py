@@ -10,6 +10,7 @@ nothing. Ray itself is imported only here, and only when a run names a cluster.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import socket
@@ -33,7 +34,8 @@ POLL = 1.0
 head is given."""
 GRACE = 10.0
 """Seconds a Ray head may go unanswering before the sweep stops: well within the minute after which Ray ends a
-driver whose head is gone."""
+driver whose head is gone. `GRACE_ENV` sets another."""
+GRACE_ENV = "WARROOM_LAB_RAY_GRACE"
 SAME = 30.0
 """Seconds without a finished task after which a sweep on Ray checks that its cluster is still the one it joined."""
 GREETING = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
@@ -53,6 +55,23 @@ def head_of(address: str) -> tuple[str, int]:
         raise LabRunError(f"--ray {address!r}: give the cluster's head as HOST:PORT with a port from 1 to 65535 "
                           "(e.g. 10.0.0.5:6379)")
     return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def grace() -> float:
+    """The seconds a head may go unanswering for this run: `GRACE`, or what `GRACE_ENV` says (more on a network
+    that drops out now and then, less to hear of a killed head sooner), or `LabRunError` for a value that is not
+    a number of seconds above 0 and below Ray's own minute."""
+    text = os.environ.get(GRACE_ENV, "").strip()
+    if not text:
+        return GRACE
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < 60:
+        raise LabRunError(f"{GRACE_ENV}={text!r}: give the seconds a Ray head may go unanswering, above 0 and "
+                          "below 60 (Ray ends the run itself after a minute without its head)")
+    return seconds
 
 
 def greet(address: str, timeout: float) -> bytes:
@@ -239,9 +258,10 @@ class Head:
     joined (asked by a trial join in a child process: a call through Ray to a head started again at the same
     address makes Ray end the process, and its tasks would never finish)."""
 
-    def __init__(self, address: str, joined: str = "") -> None:
+    def __init__(self, address: str, joined: str = "", grace: float | None = None) -> None:
         self.address = address
         self.joined = joined  # the session this run joined ('' : not checked)
+        self.grace = GRACE if grace is None else grace
         self.alive = True
         self.silent: float | None = None  # when the head stopped answering, if it has
         self.quiet = time.monotonic()  # since when no task has finished, or the session was last found the same
@@ -273,10 +293,10 @@ class Head:
             return
         if self.silent is None:
             self.silent = now
-        if now - self.silent >= GRACE:
+        if now - self.silent >= self.grace:
             self.alive = False
-            raise LabStopped(f"the Ray cluster's head at {self.address} stopped answering (for {GRACE:g} s): start "
-                             "the cluster again")
+            raise LabStopped(f"the Ray cluster's head at {self.address} stopped answering (for {self.grace:g} s): "
+                             "start the cluster again")
 
 
 def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tuple[Any, ...]],
@@ -285,6 +305,7 @@ def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tupl
     CPU in flight. A `LabRunError` a task raised is raised as it was; `LabStopped` when a task is lost for good (Ray
     tries one again on another node first) or the head goes, `name(t)` naming the task. The tasks in flight are
     cancelled when the run stops, where the head still answers."""
+    patience = grace()  # a bad setting is said before the run joins
     ray = join(address)
     remote = ray.remote(play)
     cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -294,7 +315,7 @@ def on_ray(todo: Sequence[T], play: Callable[..., Any], args: Callable[[T], tupl
     window = max(4, 2 * cpus)
     waiting = iter(todo)
     inflight: dict[Any, T] = {}
-    head = Head(address, session(ray))
+    head = Head(address, session(ray), patience)
     try:
         for t in waiting:
             inflight[remote.remote(*args(t))] = t

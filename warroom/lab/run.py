@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -165,10 +166,17 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
     try:
         waiting = iter(todo)
         inflight: deque[tuple[Task, Future[dict[str, list[Any]]]]] = deque()
-        for t in waiting:
-            inflight.append((t, pool.submit(play_task, t.cell, t.start, t.stop, params)))
-            if len(inflight) >= window:
-                break
+        # The workers start at the first tasks given (forked from this thread): Ctrl-C held back meanwhile, so that
+        # none starts with Python's handler for it, which printed a worker's traceback when Ctrl-C came as it began.
+        # A Ctrl-C that came meanwhile is this process's as soon as they have started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for t in waiting:
+                inflight.append((t, pool.submit(play_task, t.cell, t.start, t.stop, params)))
+                if len(inflight) >= window:
+                    break
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         while inflight:
             t, future = inflight.popleft()
             try:
@@ -196,7 +204,10 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
 
 def watch_parent(parent: int) -> None:
     """A worker's start: it ends itself if the process that started it goes (killed, say), rather than waiting
-    for work that will never come."""
+    for work that will never come; and it ignores Ctrl-C, which a terminal sends to the whole process group: the
+    run stops its workers itself (`local`), where Ctrl-C raised in a worker printed its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back while it was started
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
