@@ -14,7 +14,7 @@ from support import auth, browser_on, client, new_campaign
 from test_organiser_tools import play_to_a_table
 
 from warroom.scenarios import load_scenario
-from warroom.server.web import MAX_HELD, cookie_name, link_tag
+from warroom.server.web import MAX_HELD, cookie_name, link_tag, templates
 
 
 @pytest.fixture()
@@ -314,6 +314,7 @@ def test_a_page_fetching_itself_again_gets_only_the_parts_it_does_not_show(url: 
     shown = ",".join(f"{pid}:{v}" for pid, v in parts.items() if pid != "console") + ",console:0000000000000000"
     reply = browser.get(f"/c/{cid}", headers={"X-Warroom-Parts": shown})
     assert reply.headers["vary"] == "X-Warroom-Parts", "a cache must not answer a plain load with a refresh's reply"
+    assert reply.headers["cache-control"] == "no-store", "nor keep a refresh's reply, parts left empty and all"
     again = reply.text
     assert f'<div id="maps" data-v="{parts["maps"]}"></div>' in again, "the maps, unchanged, come back empty"
     assert f'<div id="position" data-v="{parts["position"]}"></div>' in again
@@ -321,3 +322,14 @@ def test_a_page_fetching_itself_again_gets_only_the_parts_it_does_not_show(url: 
         "a part shown in another version comes whole"
     assert len(again) < len(page) / 2
     assert browser.get(f"/c/{cid}").text == page, "a page loaded afresh names nothing and gets everything"
+
+
+def test_a_part_of_a_live_page_may_not_hold_another() -> None:
+    """An inner part unchanged comes back empty on a refresh and would change its outer part's digest: the outer
+    part would then be swapped in with the inner one empty. Drawing one inside another is refused outright."""
+    nested = templates.env.from_string('{% from "parts.html" import part %}'
+                                       '{% call part("outer") %}{% call part("inner") %}x{% endcall %}{% endcall %}')
+    with pytest.raises(ValueError, match="may not hold another part"):
+        nested.render()
+    alone = templates.env.from_string('{% from "parts.html" import part %}{% call part("one") %}x{% endcall %}')
+    assert alone.render().startswith('<div id="one" data-v="')

@@ -58,7 +58,8 @@ class GameState(Protocol):
         ...
 
     def parse_action(self, text: str) -> Action:
-        """Read an action from its text form (the codec shared by logs, URLs and the CLI)."""
+        """Read an action from its text form (the codec shared by logs, URLs and the CLI). The reading depends on
+        the text and the scenario only, never on the position (the conformance harness reads each text once)."""
         ...
 
     def is_terminal(self) -> bool: ...

@@ -36,6 +36,9 @@ GRACE = 10.0
 """Seconds a Ray head may go unanswering before the sweep stops: well within the minute after which Ray ends a
 driver whose head is gone. `GRACE_ENV` sets another."""
 GRACE_ENV = "WARROOM_LAB_RAY_GRACE"
+MOST_GRACE = 50.0
+"""The longest wait `GRACE_ENV` may set: the run must hear of a lost head before Ray's own minute, and it notices
+a few seconds after the wait ends (its poll, then a greeting that goes unanswered)."""
 SAME = 30.0
 """Seconds without a finished task after which a sweep on Ray checks that its cluster is still the one it joined."""
 GREETING = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
@@ -60,7 +63,7 @@ def head_of(address: str) -> tuple[str, int]:
 def grace() -> float:
     """The seconds a head may go unanswering for this run: `GRACE`, or what `GRACE_ENV` says (more on a network
     that drops out now and then, less to hear of a killed head sooner), or `LabRunError` for a value that is not
-    a number of seconds above 0 and below Ray's own minute."""
+    a number of seconds above 0 and below `MOST_GRACE`."""
     text = os.environ.get(GRACE_ENV, "").strip()
     if not text:
         return GRACE
@@ -68,9 +71,9 @@ def grace() -> float:
         seconds = float(text)
     except ValueError:
         seconds = math.nan
-    if not 0 < seconds < 60:
+    if not 0 < seconds < MOST_GRACE:
         raise LabRunError(f"{GRACE_ENV}={text!r}: give the seconds a Ray head may go unanswering, above 0 and "
-                          "below 60 (Ray ends the run itself after a minute without its head)")
+                          f"below {MOST_GRACE:g} (Ray ends the run itself after a minute without its head)")
     return seconds
 
 

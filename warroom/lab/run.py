@@ -166,9 +166,10 @@ def local(params: dict[str, Any], todo: list[Task], jobs: int) -> Iterator[tuple
     try:
         waiting = iter(todo)
         inflight: deque[tuple[Task, Future[dict[str, list[Any]]]]] = deque()
-        # The workers start at the first tasks given (forked from this thread): Ctrl-C held back meanwhile, so that
-        # none starts with Python's handler for it, which printed a worker's traceback when Ctrl-C came as it began.
-        # A Ctrl-C that came meanwhile is this process's as soon as they have started.
+        # The workers start at the first tasks given, forked from this thread with its signal mask: Ctrl-C blocked
+        # in it meanwhile, a worker starts with Ctrl-C held back until it ignores it (`watch_parent`), where Python's
+        # handler printed a worker's traceback when Ctrl-C came as it began. This process may still hear it
+        # meanwhile, through another of its threads (Rich's progress bar): `finally` below stops the workers.
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for t in waiting:

@@ -174,23 +174,6 @@ def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     return advice.advise((), progress).to_json()
 
 
-WORKER_MODULES = ["warroom.server.insight", "warroom.ai.advisor", "warroom.ai.analysis", "warroom.ai.forecast",
-                  "warroom.ai.rollout", "warroom.core.game", "warroom.scenarios", "warroom.server.service"]
-"""What every job imports (`work`), imported once by the fork server that the workers are forked from."""
-
-
-def worker_context() -> Any:
-    """How the workers start: forked from a fork server, a fresh interpreter of its own that imports
-    `WORKER_MODULES` once, so nothing of the server's threads reaches a worker, and a worker starts in
-    milliseconds rather than importing the engine and the bots again (a second of CPU each: one worker per kind,
-    and another for every one that died). Where there is no fork server, a fresh interpreter for each worker."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(WORKER_MODULES)  # read when the fork server starts: the first worker of the process
-    return ctx
-
-
 @dataclass(slots=True)
 class Pool:
     """One kind's worker process, its progress and cancel queues."""
@@ -229,7 +212,7 @@ class Insight:
             if pool is not None:  # a worker died: its pool is broken for good
                 pool.executor.shutdown(wait=False, cancel_futures=True)
                 pool.progress.put(None)
-            ctx = worker_context()
+            ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
             progress, cancels = ctx.Queue(), ctx.Queue()
             executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=_start_worker,
                                            initargs=(progress, cancels, self.nice))

@@ -304,6 +304,8 @@ def add_pages(app: FastAPI) -> None:
                    "game_word": "campaign" if rulesets.of(st).can(Capability.TABLETOP) else "game", **context}
         response = templates.TemplateResponse(request, template, context)
         response.headers["Vary"] = "X-Warroom-Parts"  # the parts a refresh says it shows come back empty: no cache
-        return response  # may answer a plain load with a refresh's reply
+        if "x-warroom-parts" in request.headers:  # may answer a plain load with a refresh's reply, nor keep one
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
     app.include_router(pages)

@@ -32,8 +32,12 @@ def acting_as(request: Request) -> dict[str, str]:
 
 def version(markup: str) -> str:
     """A short digest of a rendered part of a page: a page following the campaign swaps in only the parts whose
-    digest changed (play.js.html)."""
-    return hashlib.blake2b(str(markup).encode("utf-8", "replace"), digest_size=8).hexdigest()
+    digest changed (play.js.html). A part never holds another: a refresh gets a part the page shows unchanged back
+    empty (parts.html), so an inner part unchanged would change its outer part's digest and leave it empty there."""
+    text = str(markup)
+    if ' data-v="' in text:
+        raise ValueError("a live part of a page may not hold another part (templates/parts.html)")
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=8).hexdigest()
 
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")), context_processors=[acting_as])

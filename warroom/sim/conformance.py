@@ -102,7 +102,7 @@ def snapshot(data: Any) -> bytes | str:
     pickler.fast = True  # no memo: equal data, equal bytes
     try:
         pickler.dump(data)
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError, ValueError):  # ValueError: a cycle
         return repr(data)
     return out.getvalue()
 
@@ -143,9 +143,11 @@ def check_decision(system: RuleSystem, st: Any, who: str, legal: Sequence[Action
                    seen: list[str], read_back: set[str], rng: random.Random) -> None:
     """The costly checks at one decision by side `who`, whose legal actions `legal` are written `texts`.
     `read_back` holds the texts this game has already read back to themselves: reading depends on the text and
-    the scenario's names only (never on the position), so each is read once a game."""
+    the scenario's names only (never on the position: `GameState.parse_action`), so each is read once a game, but
+    for the first and the last of each decision, read again wherever they come: that promise is checked too."""
+    again = {texts[0], texts[-1]} if texts else set()
     for text in texts:
-        if text in read_back:
+        if text in read_back and text not in again:
             continue
         back = st.parse_action(text)
         if back.to_str() != text:
