@@ -132,8 +132,8 @@ def test_landing_craft_take_no_disrupted_unit_and_land_none_where_it_may_not_go(
     st.game_turn = 9
     st.sc.map.terrain["0206"] = "mountain"  # Namsos's hex made mountain, on this board only
     # the movement tables kept per scenario assume its map never changes: forget any made before the change
-    movement._STEPS.pop(id(st.sc), None)
-    movement._LINKS.pop(id(st.sc), None)
+    movement._STEPS.kept.pop(id(st.sc), None)
+    movement._LINKS.kept.pop(id(st.sc), None)
     to_allied_turn(st)
     st.disrupted["worn"] = 99
     assert "0206" in lands(st, "foot") and "0206" not in lands(st, "tank") and lands(st, "worn") == []

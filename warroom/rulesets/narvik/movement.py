@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 
+from warroom.core.keep import PerObject
 from warroom.rulesets.narvik.hexes import distance, neighbours, side
 from warroom.rulesets.narvik.scenario import ALLIED, GERMAN, NarvikScenario, UnitType
 from warroom.rulesets.narvik.state import NarvikState
@@ -69,31 +70,24 @@ def entry_cost(st: NarvikState, u: UnitType, frm: str, to: str) -> float:
 Steps = dict[str, tuple[tuple[str, float], ...]]
 """Hex -> its neighbours a unit may enter from it, each with the points it costs (`entry_cost` above 0), in the
 order of `neighbours`."""
-KEPT_SCENARIOS = 8
-"""The scenarios whose tables below are kept at once (a process that loads scenario after scenario, a designer's
-or the tests', starts the tables again rather than keep every one)."""
-_STEPS: dict[int, tuple[NarvikScenario, dict[tuple[str, bool], Steps]]] = {}
-"""Per scenario (by identity; the scenario itself is kept, so that its id is never another's): the `Steps` of
-each movement class, with and without the Headquarters rule (a division headquarters not of mountain troops
-enters mountains only along a transportation line). The map and the charts never change, so neither do they."""
-_LINKS: dict[int, tuple[NarvikScenario, dict[str, tuple[str, ...]]]] = {}
-"""Per scenario (as `_STEPS`): hex of the map -> its land neighbours not across a fjord (a supply line's steps), in
-the order of `neighbours`."""
+_STEPS: PerObject[NarvikScenario, dict[tuple[str, bool], Steps]] = PerObject(lambda sc: {})
+"""Per scenario: the `Steps` of each movement class, with and without the Headquarters rule (a division
+headquarters not of mountain troops enters mountains only along a transportation line), filled in as asked. The
+map and the charts never change, so neither do they."""
+_LINKS: PerObject[NarvikScenario, dict[str, tuple[str, ...]]] = PerObject(
+    lambda sc: {h: links_of(sc, h) for h in sc.map.terrain})
+"""Per scenario: hex of the map -> its land neighbours not across a fjord (a supply line's steps), in the order of
+`neighbours`."""
 
 
 def steps_for(st: NarvikState, u: UnitType) -> Steps:
     """The `Steps` of `u`'s kind: `entry_cost(st, u, frm, to)` for every `to` next to `frm` where it is above 0,
     worked out once per scenario."""
-    sc = st.sc
-    kept = _STEPS.get(id(sc))
-    if kept is None or kept[0] is not sc:
-        if len(_STEPS) >= KEPT_SCENARIOS:
-            _STEPS.clear()
-        kept = _STEPS[id(sc)] = (sc, {})
+    kept = _STEPS(st.sc)
     key = (movement_class(st, u), u.hq is not None and u.hq.kind == "division" and not u.hq.mountain)
-    got = kept[1].get(key)
+    got = kept.get(key)
     if got is None:
-        got = kept[1][key] = {h: unit_steps(st, u, h) for h in sc.map.terrain}
+        got = kept[key] = {h: unit_steps(st, u, h) for h in st.sc.map.terrain}
     return got
 
 
@@ -109,12 +103,7 @@ def unit_steps(st: NarvikState, u: UnitType, frm: str) -> tuple[tuple[str, float
 
 def supply_links(sc: NarvikScenario) -> dict[str, tuple[str, ...]]:
     """Hex of the map -> its land neighbours not across a fjord, worked out once per scenario."""
-    kept = _LINKS.get(id(sc))
-    if kept is None or kept[0] is not sc:
-        if len(_LINKS) >= KEPT_SCENARIOS:
-            _LINKS.clear()
-        kept = _LINKS[id(sc)] = (sc, {h: links_of(sc, h) for h in sc.map.terrain})
-    return kept[1]
+    return _LINKS(sc)
 
 
 def links_of(sc: NarvikScenario, here: str) -> tuple[str, ...]:
