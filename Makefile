@@ -24,14 +24,18 @@ PORT ?= 8000
 # asserts again in each worker. The suite starts hundreds of processes (the command line, workers, servers).
 unexport PYTHONDONTWRITEBYTECODE
 
+# --no-compile: pip would turn every .py it installs into bytecode, most of which never runs (a third of the
+# install's time, some 40 s here); Python writes the bytecode of a module the first time it imports it instead.
+PIP_INSTALL := $(BIN)/pip install --quiet --no-compile
+
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[compile]'
+	$(PIP_INSTALL) -e '.[compile]'
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP)
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $(DEV_STAMP)
 
 # The compiled engine (scripts/compile.py, into $(VENV)/warroom-compiled), rebuilt when an engine source changes. It
