@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support import auth, client, new_campaign
+from support import auth, caen_as_one_file, client, new_campaign
 
 from warroom.sim.runner import play_one
 
@@ -142,6 +144,25 @@ def test_a_forecast_tells_a_tabletop_battle_what_result_it_needs(c: TestClient) 
     assert sum(len(k["results"]) for k in needs[0]["kinds"]) == 49
     page = c.get(f"/c/{cid}/insight/forecast", headers=auth(links["Allies commanders"])).text
     assert "What result do we need?" in page and "4–3" in page
+
+
+def test_a_campaign_of_an_uploaded_scenario_gets_its_forecast(c: TestClient) -> None:
+    """The worker reads an uploaded scenario from the job (it is in no folder the worker could load it from)."""
+    r = c.post("/api/campaigns", json={"scenario_toml": caen_as_one_file("club_caen"), "mode": "gw"})
+    assert r.status_code == 201, r.text
+    cid, links = r.json()["id"], {link["label"]: link["secret"] for link in r.json()["links"]}
+    job = finished(c, f"/api/campaigns/{cid}/forecast", auth(links["organiser"]))
+    assert job["result"]["now"]["rollouts"] == SMALL["forecast"]
+
+
+def test_a_worker_imports_the_engine_and_not_the_web_stack() -> None:
+    """What a spawned worker imports to find its job (`server.insight_work`): neither the web framework nor the
+    database layer nor the map drawing, which cost every new worker 0.7 CPU-s more."""
+    probe = ("import sys, warroom.server.insight_work\n"
+             "print(sorted(m for m in ('fastapi', 'starlette', 'sqlalchemy', 'shapely', 'warroom.server.service')"
+             " if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stdout + run.stderr
 
 
 def finished_campaign(c: TestClient, tmp_path: Path) -> tuple[str, dict[str, str]]:

@@ -13,16 +13,14 @@
   one side from twins dealt for that side, the forecast and the analysis from twins dealt for a spectator, with
   the log's words as everyone may read them. The dice key never leaves this process: a job's seed is worked out
   from the campaign's id and position, and the rollouts never meet the campaign's own dice.
-- **Progress** comes back from the worker over a queue.
+- **Progress** comes back from the worker over a queue. What a worker runs is `server.insight_work`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import multiprocessing
-import os
 import queue
 import threading
 import time
@@ -33,35 +31,21 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom import rulesets
 from warroom.core.errors import IllegalActionError, shown
-from warroom.core.log import GameRecord, LogEntry
+from warroom.core.log import LogEntry
 from warroom.core.state import CHANCE, REPORT, TERMINAL
 from warroom.server.errors import BadRequestError, ForbiddenError
+from warroom.server.insight_work import ADVICE_MOST, ANALYSIS_ROLLOUTS, FORECAST_ROLLOUTS, Cancelled, start_worker, work
 from warroom.server.portable import ANY_SIDE, seat_of
 from warroom.server.store import CampaignRow, Grant
 
 LOG = logging.getLogger("warroom.insight")
-ANALYSIS_BUDGET = 8000
-"""The most rollouts one analysis plays: a long game gets fewer a position (Kampen om Norge's 800 entries: 5 each)."""
 KEEP = 64
 """Jobs kept in memory, the newest."""
 NICE = 10
 """How much lower the workers' priority is."""
-ADVICE_PLANS = 6
-ADVICE_MOST = 2000
-ADVICE_SECONDS = 120.0
-"""The advisor on the server: six plans, each to ±5 points or at most 2,000 rollouts, at most two minutes of CPU
-time for one answer (a Norway position, played on the reference engine, may need more for ±5)."""
-FORECAST_ROLLOUTS = 200
-FORECAST_SECONDS = 60.0
-"""A forecast on the server: 200 rollouts a line, or fewer if they would take more than a minute of CPU (a Narvik
-rollout takes about two seconds; the page says how many were played)."""
-ANALYSIS_ROLLOUTS = 24
 WATCH = 1.0
 """How often, in seconds, the jobs still working are checked against their campaign's position."""
-BOTS = "heuristic"
-"""The bot that plays every side in the rollouts."""
 
 
 @dataclass(slots=True)
@@ -108,72 +92,6 @@ class Job:
         return out
 
 
-_progress: Any = None
-"""In a worker: the queue its progress goes back over."""
-_cancels: Any = None
-"""In a worker: the queue that names the jobs no longer wanted (each pool has one worker, which reads them all)."""
-_cancelled: set[str] = set()
-
-
-class Cancelled(Exception):
-    """A job nobody wants any more (the campaign moved on): the worker drops it at its next progress."""
-
-
-def _start_worker(progress: Any, cancels: Any, nice: int) -> None:
-    global _progress, _cancels
-    _progress, _cancels = progress, cancels
-    with contextlib.suppress(OSError):  # not allowed here: the worker runs at the server's priority
-        os.nice(nice)
-
-
-def _check_cancelled(job_id: str) -> None:
-    while _cancels is not None:
-        try:
-            _cancelled.add(_cancels.get_nowait())
-        except queue.Empty:
-            break
-    if job_id in _cancelled:
-        _cancelled.discard(job_id)  # every submission has an id of its own: this one will not be asked again
-        raise Cancelled(job_id)
-
-
-def work(job_id: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """In a worker: rebuild the campaign from its log and do the job; its answer as JSON."""
-    from warroom.ai.advisor import Advisor
-    from warroom.ai.analysis import analyse
-    from warroom.ai.forecast import forecast
-    from warroom.ai.rollout import SPECTATOR
-    from warroom.core.game import replay
-    from warroom.scenarios import load_game
-    from warroom.server.service import uploaded_scenario
-
-    _check_cancelled(job_id)
-    toml = payload["scenario_toml"]
-    sc = uploaded_scenario(toml) if toml else load_game(payload["scenario_id"])
-    params = payload["params"]
-    record = GameRecord(sc.id, sc.version, params, 0, [LogEntry(*e) for e in payload["log"]])
-    last = [0.0]
-
-    def progress(done: int, total: int) -> None:
-        _check_cancelled(job_id)
-        now = time.monotonic()
-        if _progress is not None and (now - last[0] > 0.25 or done >= total):
-            last[0] = now
-            _progress.put((job_id, done, total))
-
-    bots = dict.fromkeys(sc.sides, BOTS)
-    seed, size = payload["seed"], payload["size"]
-    if kind == "analysis":  # within the budget: a long game gets fewer rollouts a position
-        size = min(size, max(2, ANALYSIS_BUDGET // (2 * max(1, len(record.log)))))
-        return analyse(record, lambda: rulesets.new_game(sc, dict(params)), SPECTATOR, bots, seed, size,
-                       progress=progress).to_json()
-    st = replay(record, lambda: rulesets.new_game(sc, dict(params)))
-    if kind == "forecast":
-        return forecast(st, bots, seed, size, progress, seconds=FORECAST_SECONDS).to_json()
-    advice = Advisor(st, bots, seed, candidates=ADVICE_PLANS, most=size, seconds=ADVICE_SECONDS)
-    return advice.advise((), progress).to_json()
-
-
 @dataclass(slots=True)
 class Pool:
     """One kind's worker process, its progress and cancel queues."""
@@ -214,7 +132,7 @@ class Insight:
                 pool.progress.put(None)
             ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
             progress, cancels = ctx.Queue(), ctx.Queue()
-            executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=_start_worker,
+            executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=start_worker,
                                            initargs=(progress, cancels, self.nice))
             reader = threading.Thread(target=self._read_progress, args=(progress,), daemon=True,
                                       name=f"insight-{kind}")
