@@ -77,10 +77,10 @@ unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(PYTEST) $(COMPILED_TESTS)
 
 # The lint, the type check, the engine's compile and the pure-Python part of the suite side by side, then the
-# compiled engine's tests. The compile is mostly one process at a time (mypyc's analysis, then a C compiler or two)
-# and the suite often waits on browsers, servers and subprocesses: run one after the other, the two left a core idle
-# for minutes.
-test: $(DEV_STAMP)
+# compiled engine's tests. The suite often waits on browsers, servers and subprocesses: run one after the other, the
+# compile and the suite left a core idle for minutes. The compile needs only what `make run` installs, so it starts
+# as soon as that is in, while pip (one process, one core) installs the test tools.
+test:
 	@$(MAKE) --no-print-directory -j4 lint typecheck $(COMPILE_STAMP) unit-pure
 	@$(MAKE) --no-print-directory unit-compiled
 
