@@ -24,18 +24,17 @@ PORT ?= 8000
 # asserts again in each worker. The suite starts hundreds of processes (the command line, workers, servers).
 unexport PYTHONDONTWRITEBYTECODE
 
-# --no-compile: pip would turn every .py it installs into bytecode, most of which never runs (a third of the
-# install's time, some 40 s here); Python writes the bytecode of a module the first time it imports it instead.
-PIP_INSTALL := $(BIN)/pip install --quiet --no-compile
-
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(PIP_INSTALL) -e '.[compile]'
+	$(BIN)/pip install --quiet -e '.[compile]'
 	touch $(RUN_STAMP)
 
+# The test tools install without bytecode (--no-compile): pip would compile every file of Ray, SciPy, Playwright
+# ... one after the other, some 20 s, most of it never run. The suite is what runs them, and `make` lets it write
+# the bytecode of what it imports (unexport PYTHONDONTWRITEBYTECODE, above); what serving needs is compiled as usual.
 $(DEV_STAMP): $(RUN_STAMP)
-	$(PIP_INSTALL) -e '.[dev]'
+	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
 	touch $(DEV_STAMP)
 
 # The compiled engine (scripts/compile.py, into $(VENV)/warroom-compiled), rebuilt when an engine source changes. It
@@ -73,8 +72,9 @@ unit: $(DEV_STAMP) $(COMPILE_STAMP)
 unit-pure: $(DEV_STAMP)
 	WARROOM_PURE=1 $(PYTEST) --ignore=$(COMPILED_TESTS)
 
+# WARROOM_REQUIRE_BUILD=1: where a C compiler and mypyc are found, a missing build fails the tests (not skips them)
 unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
-	$(PYTEST) $(COMPILED_TESTS)
+	WARROOM_REQUIRE_BUILD=1 $(PYTEST) $(COMPILED_TESTS)
 
 # The lint, the type check, the engine's compile and the pure-Python part of the suite side by side, then the
 # compiled engine's tests. The suite often waits on browsers, servers and subprocesses: run one after the other, the

@@ -69,12 +69,37 @@ def input_hashes(root: Path = ROOT) -> dict[str, str]:
             for path in ([root / folder] if folder.endswith(".py") else sorted((root / folder).rglob("*.py")))}
 
 
+FLAGS = {"opt_level": "2", "debug_level": "0"}
+"""mypyc's optimisation and debug levels for the C compiler: -O2 without debug information. The C compiler's time
+is 16% less than at mypyc's default (-O3 -g1), and games ran as fast, within 2% (Caen, Lorraine and Norway, random
+bots, alternating). Kept in the manifest: a build made with other levels is built again."""
+MOST_JOBS = 8
+"""The most C compilers at once by default (the biggest file takes some 280 MB of memory to compile)."""
+
+
 def is_fresh(out: Path, root: Path = ROOT) -> bool:
-    """Whether `out` holds a build of exactly these sources, of this script's module list, for this Python."""
+    """Whether `out` holds a build of exactly these sources, of this script's module list and `FLAGS`, for this
+    Python."""
     if not compiled.check(out, root).compiled:
         return False
     manifest = json.loads((out / compiled.MANIFEST).read_text(encoding="utf-8"))
-    return bool(manifest.get("compiled") == compiled_sources(root))
+    return bool(manifest.get("compiled") == compiled_sources(root) and manifest.get("flags") == FLAGS)
+
+
+def cannot_build() -> str:
+    """Why this machine cannot build the engine ('' when it can): no C compiler, or no mypyc."""
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler} is not found)"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is missing (it comes with mypy: pip install -e '.[compile]')"
+    return ""
+
+
+def default_jobs() -> int:
+    """C compilers at once: the cores this process may use, at most `MOST_JOBS`."""
+    return max(1, min(MOST_JOBS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
 
 
 def build(tmp: Path, sources: list[str], jobs: int) -> None:
@@ -87,9 +112,9 @@ def build(tmp: Path, sources: list[str], jobs: int) -> None:
     # One C file per module (multi_file). Nearly all of the C is in one extension, the group's shared library
     # (95 files, 30 MB), and setuptools compiles one extension's files one after the other (`--parallel` only builds
     # extensions side by side), so `ParallelSources` compiles them `jobs` at a time too. mypyc takes some 15 CPU-s,
-    # the C compiler the rest. -O2 without debug information: the C compiler's time is 16% less than at mypyc's
-    # default (-O3 -g1), and games ran as fast, within 2% (Caen, Lorraine and Norway, random bots, alternating).
-    extensions = mypycify([*sources, "--cache-dir", str(tmp / "mypy-cache")], opt_level="2", debug_level="0",
+    # the C compiler the rest.
+    extensions = mypycify([*sources, "--cache-dir", str(tmp / "mypy-cache")], opt_level=FLAGS["opt_level"],
+                          debug_level=FLAGS["debug_level"],
                           target_dir=str(tmp / "c"), group_name=GROUP, multi_file=True)
 
     class ParallelSources(build_ext):  # type: ignore[misc]  # setuptools has no types here
@@ -161,7 +186,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="the overlay (default: <venv>/warroom-compiled)")
     parser.add_argument("--force", action="store_true", help="build even if the overlay is fresh")
     parser.add_argument("--verbose", action="store_true", help="show the compiler's output")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compilers at once")
+    parser.add_argument("--jobs", type=int, default=default_jobs(),
+                        help=f"C compilers at once (default: the cores, at most {MOST_JOBS})")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # the build itself, in a child process
     args = parser.parse_args()
     sources = compiled_sources()
@@ -172,13 +198,9 @@ def main() -> int:
     if not args.force and is_fresh(out):
         print(f"warroom: the compiled engine in {out} is up to date")
         return 0
-    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(compiler) is None:
-        print(f"warroom: not compiled: no C compiler ({compiler} is not found); {PURE}", file=sys.stderr)
-        return 1
-    if importlib.util.find_spec("mypyc") is None:
-        print(f"warroom: not compiled: mypyc is missing (it comes with mypy: pip install -e '.[compile]'); {PURE}",
-              file=sys.stderr)
+    why_not = cannot_build()
+    if why_not:
+        print(f"warroom: not compiled: {why_not}; {PURE}", file=sys.stderr)
         return 1
     hashes = input_hashes()  # before mypyc reads them: an edit made during the build leaves the build stale
     tmp = out.with_name(f"{out.name}.build-{os.getpid()}")
@@ -198,7 +220,7 @@ def main() -> int:
         manifest = {
             "format": compiled.FORMAT, "suffix": compiled.extension_suffix(),
             "python": sys.version.split()[0], "mypy": importlib.metadata.version("mypy"),
-            "seconds": round(time.monotonic() - start, 1), "compiled": sources,
+            "seconds": round(time.monotonic() - start, 1), "compiled": sources, "flags": FLAGS,
             "modules": module_files(lib), "sources": hashes,
         }
         (lib / compiled.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from depth import deep
@@ -153,13 +154,33 @@ def test_the_compiled_engine_keeps_every_promise_of_the_state_api(system: str) -
     assert len(out) == 1 + len(cases) and all(f": {CONFORMANCE[system]} games, " in line for line in out[1:])
 
 
-def test_every_rule_system_has_a_compiled_conformance_run_or_a_reason() -> None:
-    systems = {s.id for s in rulesets.systems().values()}
-    assert set(CONFORMANCE) | set(RULES_KEPT_PURE) == systems and not set(CONFORMANCE) & set(RULES_KEPT_PURE)
+def compile_script() -> Any:
+    """scripts/compile.py, loaded as a module."""
     spec = importlib.util.spec_from_file_location("compile_script", compiled.SOURCE_ROOT / "scripts" / "compile.py")
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
+    return script
+
+
+def test_a_machine_that_can_build_the_engine_has_built_it() -> None:
+    """Under `make test` (which sets WARROOM_REQUIRE_BUILD=1 for these tests) a machine with a C compiler and mypyc
+    must have a fresh build: a failed build leaves the engine pure Python, and would otherwise only skip the tests
+    above (`make` does not retry a failed build until an engine source changes, so that `make run` does not wait
+    for it each time)."""
+    if os.environ.get("WARROOM_REQUIRE_BUILD") != "1":
+        pytest.skip("only where a build is required (WARROOM_REQUIRE_BUILD=1, as `make test` sets)")
+    why_not = compile_script().cannot_build()
+    if why_not:
+        pytest.skip(f"this machine cannot build the engine: {why_not}")
+    log = compiled.overlay_dir().with_name(compiled.overlay_dir().name + ".log")
+    assert BUILD.compiled, f"the engine did not build ({BUILD.reason}); the compiler's output is in {log}"
+
+
+def test_every_rule_system_has_a_compiled_conformance_run_or_a_reason() -> None:
+    systems = {s.id for s in rulesets.systems().values()}
+    assert set(CONFORMANCE) | set(RULES_KEPT_PURE) == systems and not set(CONFORMANCE) & set(RULES_KEPT_PURE)
+    script = compile_script()
     compiled_rules = {Path(name).parts[2] for name in script.compiled_sources() if name.startswith("warroom/rulesets/")}
     assert compiled_rules == set(CONFORMANCE)  # a system whose rules are compiled gets the harness run
     played = {scenario.split()[0] for scenario, _, _ in PLAYS}

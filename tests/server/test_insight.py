@@ -8,7 +8,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -146,13 +147,23 @@ def test_a_forecast_tells_a_tabletop_battle_what_result_it_needs(c: TestClient) 
     assert "What result do we need?" in page and "4–3" in page
 
 
-def test_a_campaign_of_an_uploaded_scenario_gets_its_forecast(c: TestClient) -> None:
-    """The worker reads an uploaded scenario from the job (it is in no folder the worker could load it from)."""
+def test_a_campaign_of_an_uploaded_scenario_gets_its_forecast(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker reads an uploaded scenario from the job (it is in no folder the worker could load it from). What
+    the server hands its workers comes from `server.insight_work` (see the next test)."""
+    handed: list[str] = []
+    submit = ProcessPoolExecutor.submit
+
+    def noted(self: ProcessPoolExecutor, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        handed.append(f"{fn.__module__}.{fn.__qualname__}")
+        return submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", noted)
     r = c.post("/api/campaigns", json={"scenario_toml": caen_as_one_file("club_caen"), "mode": "gw"})
     assert r.status_code == 201, r.text
     cid, links = r.json()["id"], {link["label"]: link["secret"] for link in r.json()["links"]}
     job = finished(c, f"/api/campaigns/{cid}/forecast", auth(links["organiser"]))
     assert job["result"]["now"]["rollouts"] == SMALL["forecast"]
+    assert handed and set(handed) == {"warroom.server.insight_work.work"}, handed
 
 
 def test_a_worker_imports_the_engine_and_not_the_web_stack() -> None:
