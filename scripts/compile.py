@@ -86,6 +86,11 @@ def is_fresh(out: Path, root: Path = ROOT) -> bool:
     return bool(manifest.get("compiled") == compiled_sources(root) and manifest.get("flags") == FLAGS)
 
 
+def build_log(out: Path) -> Path:
+    """Where the build of the overlay `out` writes the compiler's output: beside it."""
+    return out.with_name(out.name + ".log")
+
+
 def cannot_build() -> str:
     """Why this machine cannot build the engine ('' when it can): no C compiler, or no mypyc."""
     compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
@@ -122,8 +127,7 @@ def build(tmp: Path, sources: list[str], jobs: int) -> None:
             compile_one = self.compiler.compile
 
             def compile_all(files: list[str], *args: Any, **kwargs: Any) -> list[str]:
-                # biggest first, so that the last file to finish is a small one
-                order = sorted(files, key=lambda f: -os.path.getsize(f) if os.path.exists(f) else 0)
+                order = sorted(files, key=os.path.getsize, reverse=True)  # the last to finish: a small one
                 with ThreadPoolExecutor(max_workers=jobs) as pool:
                     done = dict(zip(order, pool.map(lambda f: compile_one([f], *args, **kwargs), order), strict=True))
                 return [obj for f in files for obj in done[f]]
@@ -204,7 +208,7 @@ def main() -> int:
         return 1
     hashes = input_hashes()  # before mypyc reads them: an edit made during the build leaves the build stale
     tmp = out.with_name(f"{out.name}.build-{os.getpid()}")
-    log = out.with_name(out.name + ".log")
+    log = build_log(out)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     print(f"warroom: compiling {len(sources)} engine modules with mypyc (a few minutes; log: {log})", flush=True)

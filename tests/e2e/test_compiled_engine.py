@@ -170,10 +170,11 @@ def test_a_machine_that_can_build_the_engine_has_built_it() -> None:
     for it each time)."""
     if os.environ.get("WARROOM_REQUIRE_BUILD") != "1":
         pytest.skip("only where a build is required (WARROOM_REQUIRE_BUILD=1, as `make test` sets)")
-    why_not = compile_script().cannot_build()
+    script = compile_script()
+    why_not = script.cannot_build()
     if why_not:
         pytest.skip(f"this machine cannot build the engine: {why_not}")
-    log = compiled.overlay_dir().with_name(compiled.overlay_dir().name + ".log")
+    log = script.build_log(compiled.overlay_dir())
     assert BUILD.compiled, f"the engine did not build ({BUILD.reason}); the compiler's output is in {log}"
 
 
