@@ -72,17 +72,22 @@ unit: $(DEV_STAMP) $(COMPILE_STAMP)
 unit-pure: $(DEV_STAMP)
 	WARROOM_PURE=1 $(PYTEST) --ignore=$(COMPILED_TESTS)
 
-# WARROOM_REQUIRE_BUILD=1: where a C compiler and mypyc are found, a missing build fails the tests (not skips them)
+# WARROOM_REQUIRE_BUILD=1: where a C compiler and mypyc are found, a missing build fails the tests (not skips them).
+# They need no database. Under `make test` they run beside the rest of the suite, so their output is kept in
+# $(COMPILED_LOG) and shown when they end: two runs' progress would interleave.
+COMPILED_LOG := $(VENV)/unit-compiled.log
 unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
-	WARROOM_REQUIRE_BUILD=1 $(PYTEST) $(COMPILED_TESTS)
+	@echo "the compiled engine's tests (their output follows when they end; also in $(COMPILED_LOG))"
+	@WARROOM_REQUIRE_BUILD=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(COMPILED_TESTS) > $(COMPILED_LOG) 2>&1; \
+		status=$$?; cat $(COMPILED_LOG); exit $$status
 
-# The lint, the type check, the engine's compile and the pure-Python part of the suite side by side, then the
-# compiled engine's tests. The suite often waits on browsers, servers and subprocesses: run one after the other, the
-# compile and the suite left a core idle for minutes. The compile needs only what `make run` installs, so it starts
-# as soon as that is in, while pip (one process, one core) installs the test tools.
+# The lint, the type check, the engine's compile and the suite side by side: the pure-Python part of the suite at
+# once, the compiled engine's tests as soon as the build is in. The suite often waits on browsers, servers and
+# subprocesses: run one after the other, the compile and the suite left a core idle for minutes. The compile needs
+# only what `make run` installs, so it starts as soon as that is in, while pip (one process, one core) installs the
+# test tools.
 test:
-	@$(MAKE) --no-print-directory -j4 lint typecheck $(COMPILE_STAMP) unit-pure
-	@$(MAKE) --no-print-directory unit-compiled
+	@$(MAKE) --no-print-directory -j5 lint typecheck $(COMPILE_STAMP) unit-pure unit-compiled
 
 bench: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/campaigns.py
