@@ -13,11 +13,12 @@ ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') warro
 HOST ?= 127.0.0.1
 # pytest-xdist workers for `make test`: one more than the cores (up to 16), since the suite waits on subprocesses,
 # browsers and PostgreSQL's disk often enough that a third worker on two cores ends the server tests 15 % sooner;
-# 0 runs the suite in this one process
+# 0 runs the suite in this one process. Under `make test` the compiled engine's tests (some 25 s) have as many
+# workers of their own, beside the rest of the suite's.
 TEST_WORKERS ?= $(shell $(PY) -c 'import os; print(min(16, (os.cpu_count() or 1) + 1))')
 PORT ?= 8000
 
-.PHONY: run play test lint typecheck unit unit-pure unit-compiled bench fuzz compile clean
+.PHONY: run play test lint typecheck browser unit unit-pure unit-compiled bench fuzz compile clean
 
 # Bytecode caches are written even where the environment says not to (some CI images set PYTHONDONTWRITEBYTECODE):
 # without them every Python process compiles warroom from source again, and pytest rewrites every test module's
@@ -63,23 +64,36 @@ PYTEST := WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/te
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 COMPILED_TESTS := tests/e2e/test_compiled_engine.py
 
-unit: $(DEV_STAMP) $(COMPILE_STAMP)
+# Debian's Chromium for the browser tests, installed when missing and we may (its headless shell, else the whole
+# browser): once, before the suite, beside pip's installs
+browser:
+	@scripts/test-browser.sh
+
+unit: $(DEV_STAMP) $(COMPILE_STAMP) browser
 	$(PYTEST)
 
 # The suite without the compiled engine's tests: the rest runs pure Python (WARROOM_PURE=1, whatever the caller's
 # environment says, and every process a test starts inherits it), so it needs no build, and a build put in place
 # while it runs changes nothing.
-unit-pure: $(DEV_STAMP)
+unit-pure: $(DEV_STAMP) browser
 	WARROOM_PURE=1 $(PYTEST) --ignore=$(COMPILED_TESTS)
 
 # WARROOM_REQUIRE_BUILD=1: where a C compiler and mypyc are found, a missing build fails the tests (not skips them).
-# They need no database. Under `make test` they run beside the rest of the suite, so their output is kept in
-# $(COMPILED_LOG) and shown when they end: two runs' progress would interleave.
+# They need no database. Under `make test` (BESIDE=1) they run beside the rest of the suite, so their output goes to
+# $(COMPILED_LOG) and is shown, between two marked lines, when they end (or are interrupted): two runs' progress
+# would interleave.
 COMPILED_LOG := $(VENV)/unit-compiled.log
+PYTEST_COMPILED := WARROOM_REQUIRE_BUILD=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(COMPILED_TESTS)
 unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
-	@echo "the compiled engine's tests (their output follows when they end; also in $(COMPILED_LOG))"
-	@WARROOM_REQUIRE_BUILD=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(COMPILED_TESTS) > $(COMPILED_LOG) 2>&1; \
-		status=$$?; cat $(COMPILED_LOG); exit $$status
+ifdef BESIDE
+	@rm -f $(COMPILED_LOG); echo "the compiled engine's tests started (their output follows when they end)"
+	@show() { echo "==== the compiled engine's tests: $$1 ===="; cat $(COMPILED_LOG); \
+		echo "==== end of the compiled engine's tests ===="; }; \
+	trap 'show interrupted; exit 130' INT TERM; \
+	$(PYTEST_COMPILED) > $(COMPILED_LOG) 2>&1; status=$$?; show "exit status $$status"; exit $$status
+else
+	$(PYTEST_COMPILED)
+endif
 
 # The lint, the type check, the engine's compile and the suite side by side: the pure-Python part of the suite at
 # once, the compiled engine's tests as soon as the build is in. The suite often waits on browsers, servers and
@@ -87,7 +101,7 @@ unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
 # only what `make run` installs, so it starts as soon as that is in, while pip (one process, one core) installs the
 # test tools.
 test:
-	@$(MAKE) --no-print-directory -j5 lint typecheck $(COMPILE_STAMP) unit-pure unit-compiled
+	@$(MAKE) --no-print-directory -j5 BESIDE=1 lint typecheck $(COMPILE_STAMP) unit-pure unit-compiled
 
 bench: $(DEV_STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/campaigns.py

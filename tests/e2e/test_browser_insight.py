@@ -1,5 +1,5 @@
 """The advisor panel, the forecast ("what result do we need?") and the analysis graph in a real browser
-(Playwright driving Debian's chromium). Each is worked out by the server's background worker while the page polls;
+(Playwright driving Debian's Chromium). Each is worked out by the server's background worker while the page polls;
 a screenshot of each is taken into `WARROOM_SCREENSHOTS` when it is set, for people to look at (test_browser.snap)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, expect
-from test_browser import browser, chromium_path, open_link, snap  # noqa: F401  (the browser fixture, shared)
+from test_browser import browser, open_link, snap  # noqa: F401  (the browser fixture, shared)
 
 from warroom.server.local import call, running
 from warroom.sim.runner import play_one
