@@ -31,7 +31,8 @@ BROWSERS = ("chromium-headless-shell", "chromium")
 built from the same source: the same Blink and V8, without the desktop browser around them; the build Playwright's
 own downloads have used for headless runs since 1.49). With it, Chromium's own CPU-seconds in the browser tests
 were about half what the whole browser, started headless, took, and the browser tests' whole cost about a third
-less. Then the whole browser, where the shell is not to be had. `make test` installs them (scripts/test-browser.sh)."""
+less. Then the whole browser, where the shell is not to be had. `make test` installs the shell when it is missing,
+and the whole browser where the shell cannot be had and there is no Chromium at all (scripts/test-browser.sh)."""
 
 
 def chromium_path() -> str:
