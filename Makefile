@@ -60,8 +60,8 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 
-PYTEST := WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" \
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+XDIST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := WARROOM_TEST_DATABASE_URL="$${WARROOM_TEST_DATABASE_URL:-$$(scripts/test-postgres.sh)}" $(XDIST)
 COMPILED_TESTS := tests/e2e/test_compiled_engine.py
 
 # Debian's Chromium for the browser tests, installed when missing and we may (its headless shell, else the whole
@@ -83,7 +83,7 @@ unit-pure: $(DEV_STAMP) browser
 # $(COMPILED_LOG) and is shown, between two marked lines, when they end (or are interrupted): two runs' progress
 # would interleave.
 COMPILED_LOG := $(VENV)/unit-compiled.log
-PYTEST_COMPILED := WARROOM_REQUIRE_BUILD=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(COMPILED_TESTS)
+PYTEST_COMPILED := WARROOM_REQUIRE_BUILD=1 $(XDIST) $(COMPILED_TESTS)
 unit-compiled: $(DEV_STAMP) $(COMPILE_STAMP)
 ifdef BESIDE
 	@rm -f $(COMPILED_LOG); echo "the compiled engine's tests started (their output follows when they end)"

@@ -5,14 +5,11 @@
 # older Debian, no network) keeps the whole browser: the package lists are read again only where there is no
 # Chromium at all. `make test` runs this once, before the suite, so its workers never install side by side.
 set -uo pipefail
+. "$(dirname "$0")/apt.sh"
 command -v chromium-headless-shell >/dev/null && exit 0
-{ [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; } || exit 0
-install() {
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq -o DPkg::Lock::Timeout=300 "$1" \
-        >/dev/null 2>&1
-}
-install chromium-headless-shell && exit 0
+may_install || exit 0
+apt_install chromium-headless-shell && exit 0
 command -v chromium >/dev/null && exit 0
-timeout 300 apt-get update -qq >/dev/null 2>&1
-install chromium-headless-shell || install chromium
+apt_update
+apt_install chromium-headless-shell || apt_install chromium
 exit 0

@@ -3,14 +3,10 @@
 # Installs Debian's postgresql when it is missing and we may (root with apt-get); otherwise prints nothing,
 # and the PostgreSQL half of the server tests is skipped with a message saying so.
 set -euo pipefail
+. "$(dirname "$0")/apt.sh"
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1 \
-            || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1; } \
-            || exit 0
-    else
-        exit 0
-    fi
+    may_install || exit 0
+    apt_install postgresql || { apt_update && apt_install postgresql; } || exit 0
 fi
 version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_lsclusters -h 2>/dev/null | grep -q .; then
