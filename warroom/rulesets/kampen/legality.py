@@ -74,7 +74,8 @@ def explain(st: KampenState, action: Action) -> str:
 
 def reason(st: KampenState, actor: str, action: Action) -> str:
     verb = action.to_str().split(" ", 1)[0]
-    if verb not in {a.to_str().split(" ", 1)[0] for a in st.legal_actions()}:
+    legal = st.offered()
+    if verb not in {a.to_str().split(" ", 1)[0] for a in (st.legal_actions() if legal is None else legal)}:
         return f"{verb!r} is not asked for at this step"
     problem = st.flow.steps[st.step].problem  # the step's own "why not", which also decides what is legal
     if problem is not None:

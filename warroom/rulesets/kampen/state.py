@@ -303,6 +303,8 @@ class KampenState(FlowRecording):
         self.record_events = True
         self.record_log = True
         """Off: a trusted search's copy keeps no log nor its secrecy marks (it is never saved, replayed or shown)."""
+        self.played = 0  # actions applied so far (the log's length when it is kept)
+        self._offered: tuple[int, str, tuple[Action, ...]] | None = None  # the last `legal_actions()`, and when
 
     # ----- the state API ------------------------------------------------------------------------------------
     def current_player(self) -> str:
@@ -313,7 +315,18 @@ class KampenState(FlowRecording):
     def legal_actions(self) -> Sequence[Action]:
         if self.terminal or self.current_player() == CHANCE:
             return ()
-        return self.flow.steps[self.step].legal(self)
+        legal = self.flow.steps[self.step].legal(self)
+        # remember what was offered (a copy the caller cannot change): applying one of these very objects at the
+        # same moment needs no second check, and a refusal's reason reads the list instead of making it again
+        self._offered = (self.played, self.step, tuple(legal))
+        return legal
+
+    def offered(self) -> tuple[Action, ...] | None:
+        """The legal actions last listed, if no action was applied since (None: not listed at this moment)."""
+        offered = self._offered
+        if offered is None or offered[0] != self.played or offered[1] != self.step:
+            return None
+        return offered[2]
 
     def random_action(self, rng: Random) -> Action:
         """One of `legal_actions()`, each as likely as any other (a search's random playout move), drawn by the
@@ -339,13 +352,29 @@ class KampenState(FlowRecording):
         return self.chance_dice().outcomes()
 
     def apply_action(self, action: Action, side: str | None = None) -> None:
-        """Apply a legal action (or the roll of a chance node) and run the flow to the next decision."""
+        """Apply a legal action (or the roll of a chance node) and run the flow to the next decision.
+
+        Where the step has no `problem` of its own, legality is membership in its legal actions (as `vet` checks
+        it), and they are listed once for this moment: one of the very objects just offered is applied as it is,
+        and the list a refusal's reason reads is the one just made (`offered`)."""
+        who = self.current_player()
+        if side is None or side == who:
+            offered = self.offered()
+            if offered is not None and any(a is action for a in offered):
+                self.apply_unchecked(action, who)
+                return
+            if who != CHANCE and who != TERMINAL and self.flow.steps[self.step].problem is None:
+                if action not in (self.legal_actions() if offered is None else offered):
+                    raise IllegalActionError(self.flow.explain(self, action))
+                self.apply_unchecked(action, who)
+                return
         self.apply_unchecked(action, vet(self, action, side))
 
     def apply_unchecked(self, action: Action, who: str | None = None) -> None:
         if who is None:
             who = self.current_player()
         step = self.step
+        self.played += 1
         if not self.record_log:
             self.flow.apply(self, action)
             return
@@ -395,6 +424,8 @@ class KampenState(FlowRecording):
         new.secrets = dict(self.secrets) if history else {}
         new.events = list(self.events) if history else []
         new.happened = list(self.happened) if history else []
+        new.played = self.played
+        new._offered = None  # a copy checks every action it is given
         return new
 
     def view(self, side: str | None) -> dict[str, Any]:
