@@ -1,6 +1,7 @@
 """The campaign screen's table cells (`warroom.cli.cells.Cell`) show exactly what a plain text cell shows with no
 markup read: the same characters and styles at every width, however often the same text is drawn, and their own
-brackets (an area's flags, a bombed port's mark) shown as they are."""
+brackets (an area's flags, a bombed port's mark) shown as they are. A kept table (`Drawn`) shows exactly what the
+table itself shows, however often it is drawn, and a changed cell is shown changed."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as hst
-from rich.console import Console, Group, OverflowMethod
+from rich.console import Console, Group, OverflowMethod, RenderableType
+from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
-from warroom.cli.cells import Cell
+from warroom.cli.cells import Cell, Drawn
 from warroom.cli.kampen_screen import screen as kampen_screen
 from warroom.cli.screen import areas_table
 from warroom.cli.sea_screen import map_table
@@ -31,12 +34,16 @@ OVERFLOWS: tuple[OverflowMethod, ...] = ("fold", "ellipsis", "crop")
 def drawn(rows: list[list[object]], width: int, console: Console | None = None) -> str:
     """The table of `rows` as a terminal of `width` columns (`console`, or a fresh one) shows it, styles and all (its
     columns overflowing in each of Rich's ways)."""
+    return shown(table_of(rows), width, console)
+
+
+def table_of(rows: list[list[object]]) -> Table:
     table = Table(title="T", expand=True, pad_edge=False)
     for col, overflow in zip(range(len(rows[0])), OVERFLOWS, strict=False):
         table.add_column(f"c{col}", overflow=overflow)
     for row in rows:
         table.add_row(*row)  # type: ignore[arg-type]
-    return shown(table, width, console)
+    return table
 
 
 @settings(max_examples=60, deadline=None)
@@ -51,6 +58,48 @@ def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: li
         terminal.width = width
         assert drawn([[Cell(t) for t in row] for row in texts], width, terminal) == drawn(
             [list(row) for row in texts], width)
+
+
+STYLES = hst.sampled_from(["", "bold", "bold blue", "italic red"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=hst.lists(hst.lists(hst.tuples(hst.lists(WORDS, max_size=4).map(" ".join), STYLES,
+                                            hst.sampled_from([Cell, Text, str])), min_size=3, max_size=3),
+                       min_size=1, max_size=4),
+       widths=hst.lists(hst.integers(20, 160), min_size=1, max_size=3), changed=hst.integers(0))
+def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_cell_is_drawn_changed(
+        texts: list[list[tuple[str, str, type]]], widths: list[int], changed: int) -> None:
+    """One terminal (whose width changes) draws the same tables again and again, from what it kept, and a table
+    like one it drew but for one cell's text or style: always what a fresh terminal like it draws of the table
+    itself (one that reads markup, as the CLI's does: a `str` cell's is read)."""
+
+    def cell(text: str, style: str, kind: type) -> object:
+        return Cell(text) if kind is Cell else Text(text, style=style) if kind is Text else text
+
+    rows = [[cell(*spec) for spec in row] for row in texts]
+    flat = [(r, c) for r in range(len(texts)) for c in range(3)]
+    r, c = flat[changed % len(flat)]
+    text, style, kind = texts[r][c]
+    other = [list(row) for row in rows]
+    other[r][c] = Text(text + "x", style=style) if kind is Text else cell(text + "x", style, kind)
+    restyled = [list(row) for row in rows]
+    restyled[r][c] = Text(text, style="bold green" if style != "bold green" else "")
+    terminal = terminal_of_its_own(markup=True)
+    for width in [*widths, *widths]:
+        terminal.width = width
+        for table_rows in (rows, other, restyled, rows):
+            assert shown(Drawn(table_of(table_rows)), width, terminal) == shown(
+                table_of(table_rows), width, terminal_of_its_own(markup=True))
+
+
+def test_a_table_holding_what_cannot_be_kept_is_drawn_all_the_same() -> None:
+    """A cell Drawn cannot read (here a panel) leaves the table drawn as Rich draws it, each time afresh."""
+    terminal = terminal_of_its_own()
+    for text in ("one", "two", "one"):
+        table = table_of([[Panel(text), "b", Cell("c")]])
+        assert shown(Drawn(table), 50, terminal) == shown(table, 50)
+        assert text in shown(Drawn(table), 50, terminal)
 
 
 def test_the_areas_table_reads_as_it_did_with_plain_text() -> None:
@@ -73,7 +122,7 @@ def test_the_battalions_table_reads_as_it_did_with_plain_text() -> None:
     st = kampen_game(None, {"advanced": True})
     group = kampen_screen(st, st.legal_actions())
     assert isinstance(group, Group)
-    (table,) = [r for r in group.renderables if isinstance(r, Table)][:1]
+    (table,) = [r.table for r in group.renderables if isinstance(r, Drawn)][:1]
     assert_drawn_as_plain(table)
 
 
@@ -95,7 +144,7 @@ def terminal_of_its_own(markup: bool = False) -> Console:
     return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True, markup=markup)
 
 
-def shown(table: Table, width: int, console: Console | None = None) -> str:
+def shown(table: RenderableType, width: int, console: Console | None = None) -> str:
     """What `console` (or a fresh terminal) prints of `table` at `width` columns."""
     console = console or terminal_of_its_own()
     console.width = width

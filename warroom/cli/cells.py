@@ -1,14 +1,19 @@
 """Table cells for the terminal's screens: plain text, drawn by Rich as it draws a `Text` of it, but measured and
-wrapped once for each text and width (`Cell`)."""
+wrapped once for each text and width (`Cell`); and whole tables, drawn once for each content and width (`Drawn`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
+from dataclasses import fields
 from functools import lru_cache
 
+from rich.box import Box
 from rich.console import Console, ConsoleOptions, JustifyMethod, OverflowMethod
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.style import Style
+from rich.table import Column, Row, Table
+from rich.text import Text
 
 
 class Cell:
@@ -60,3 +65,59 @@ def _wrapped(console: Console, text: str, width: int, justify: JustifyMethod | N
 
 
 _WRAPPED: dict[tuple[object, ...], tuple[Segment, ...]] = {}
+
+
+class Drawn:
+    """A table, drawn by Rich once for each content and set of console options, and kept (`Cell` keeps its cells;
+    this keeps the whole table: Rich's own work between the cells, its padding, measuring and cropping of every
+    cell, was still most of a screen's time).
+
+    What is kept is keyed by everything the table holds (its settings, columns and every cell's text and styles:
+    `_content`) and by everything the drawing reads of the console: the options it is drawn with and the tab size
+    (the theme and highlighter, as for `Cell`, are never changed by the CLI's console). A table holding anything
+    `_content` cannot read is drawn as Rich draws it, and not kept."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return self.table.__rich_measure__(console, options)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        try:
+            content = _content(self.table)
+        except TypeError:
+            return console.render(self.table, options)
+        key = (console, console.tab_size, content, tuple(getattr(options, name) for name in _OPTIONS))
+        done = _DRAWN.get(key)
+        if done is None:
+            if len(_DRAWN) >= 256:
+                _DRAWN.clear()
+            done = _DRAWN[key] = tuple(console.render(self.table, options))
+        return done
+
+
+_OPTIONS = tuple(field.name for field in fields(ConsoleOptions))
+_DRAWN: dict[tuple[object, ...], tuple[Segment, ...]] = {}
+_PLAIN = (str, int, float, bool, type(None), Style, Box)
+
+
+def _content(value: object) -> Hashable:
+    """Everything `value` (a table, or a part of one) holds, as a hashable value; TypeError for what it cannot
+    read."""
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, Cell):
+        return (Cell, value.text)
+    if isinstance(value, Text):
+        return (Text, value.plain, tuple(value.spans), value.style, value.justify, value.overflow, value.no_wrap,
+                value.end, value.tab_size)
+    if isinstance(value, list | tuple):
+        return tuple(_content(part) for part in value)
+    if isinstance(value, Table):
+        return (Table, *((name, _content(part)) for name, part in sorted(vars(value).items())))
+    if isinstance(value, Column | Row):
+        return (type(value), *(_content(getattr(value, field.name)) for field in fields(value)))
+    raise TypeError(f"a table cell of type {type(value).__name__} is not kept")

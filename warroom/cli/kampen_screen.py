@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from warroom.cli.cells import Cell
+from warroom.cli.cells import Cell, Drawn
 from warroom.core.state import Action
 from warroom.rulesets.kampen.describe import ship_name
 from warroom.rulesets.kampen.scenario import game_title
@@ -46,7 +46,7 @@ def screen(st: KampenState, legal: Sequence[Action], seen: int | None = None, vi
     half = (len(rows) + 1) // 2
     for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
         table.add_row(Cell(left[0]), Cell(left[1]), "", Cell(right[0]), Cell(right[1]))
-    parts: list[RenderableType] = [head, table, Text("* point city, m mobilisation point")]
+    parts: list[RenderableType] = [head, Drawn(table), Text("* point city, m mobilisation point")]
     for area, attack in sorted(st.attacks.items()):
         came = ", ".join(f"{n} from {board.land[a].name}" for a, n in attack.origins.items())
         extra = f", {attack.by_sea_or_air} by sea or air" if attack.by_sea_or_air else ""
@@ -141,7 +141,7 @@ def at_sea(st: KampenState, view: dict[str, Any], viewer: str | None) -> list[Re
         owners = {e["owner"] for e in entries}
         held = sc.names[owners.pop()] if len(owners) == 1 else ""
         table.add_row(Text(f"{sea:<5} {sc.board.seas[sea].name}"), held, sea_cell(st, entries))
-    parts: list[RenderableType] = [table, Text("A sea area is held by the only country with ship cards there.")]
+    parts: list[RenderableType] = [Drawn(table), Text("A sea area is held by the only country with ship cards there.")]
     hand: dict[str, Any] = view["ships_in_hand"]
     to_deploy = []
     for c in sc.countries:

@@ -11,6 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from warroom.cli.cells import Drawn
 from warroom.core.state import Action
 from warroom.rulesets.narvik.hexes import col_row, hex_id
 from warroom.rulesets.narvik.state import NarvikState
@@ -93,7 +94,7 @@ def screen(st: NarvikState, legal: Sequence[Action], seen: int | None = None, vi
     parts: list[RenderableType] = [head, standing, map_text(st),
                                    Text("G German, A Allied, X both (with how many units); @ victory port, p port, "
                                         ". clear, f forest, r rough, ^ mountain, * glacier, ~ water"),
-                                   units_table(st)]
+                                   Drawn(units_table(st))]
     battle = view["battle"]
     if battle is not None:
         parts.append(Text(f"Battle in {st.hex_name(battle['hex'])}: {battle['attack']:g} against "

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.columns import Columns
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 import warroom.rulesets.firestorm.caen as caen
-from warroom.cli.cells import Cell
+from warroom.cli.cells import Cell, Drawn
 from warroom.cli.sea_screen import on_strategic_map, strategic_panel
 from warroom.core.state import REPORT, Action
 from warroom.rulesets.firestorm.actions import TOKEN_LABELS
@@ -147,7 +147,8 @@ def choices_panel(st: FirestormState, legal: Sequence[Action]) -> Panel:
 
 def screen(st: FirestormState, legal: Sequence[Action], since: int | None = None, viewer: str | None = None) -> Group:
     """The whole screen for a decision by `viewer` (on the Strategic Map it shows what that side may see)."""
-    parts: list[Panel | Table] = [header(st), strategic_panel(st, viewer) if on_strategic_map(st) else areas_table(st)]
+    parts: list[RenderableType] = [header(st), strategic_panel(st, viewer) if on_strategic_map(st)
+                                   else Drawn(areas_table(st))]
     bp = battle_panel(st)
     if bp is not None:
         parts.append(bp)

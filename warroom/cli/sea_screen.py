@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from warroom.cli.cells import Cell
+from warroom.cli.cells import Cell, Drawn
 from warroom.rulesets.firestorm.describe import short
 from warroom.rulesets.firestorm.naval_combat import target_name
 from warroom.rulesets.firestorm.sea import KIND_TEXT
@@ -115,4 +115,4 @@ def strategic_panel(st: FirestormState, viewer: str | None) -> Panel:
     else:
         who = sc.side_names.get(sv["player"], sv["player"])
         title = f"Strategic Map: {sv['actions_left']} actions left; {who}: {STAGES.get(sv['stage'], sv['stage'])}"
-    return Panel(Group(map_table(st, sv), *action_lines(st, sv)), title=title, border_style="cyan")
+    return Panel(Group(Drawn(map_table(st, sv)), *action_lines(st, sv)), title=title, border_style="cyan")
