@@ -26,6 +26,7 @@ def position(troops: dict[str, dict[str, int]], country: str, seed: int = 1) -> 
     st.allies_landed = True
     st.country = country
     st.flow.enter(st, "round_start")
+    st.edited()
     return st
 
 
@@ -38,6 +39,7 @@ def set_hand(st: KampenState, country: str, *keys: str) -> None:
     st.hands[country] = list(keys)
     st.draw[country] = [k for k in st.draw[country] if k not in keys] + [k for k in old if k not in keys]
     assert sorted(st.hands[country] + st.draw[country] + st.used[country]) == sorted(st.sc.deck(country))
+    st.edited()
 
 
 def act(st: KampenState, who: str, *texts: str) -> None:

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as hst
-from rich.console import Console, Group, OverflowMethod, RenderableType
+from rich.console import Console, Group, JustifyMethod, OverflowMethod, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -37,10 +37,12 @@ def drawn(rows: list[list[object]], width: int, console: Console | None = None) 
     return shown(table_of(rows), width, console)
 
 
-def table_of(rows: list[list[object]]) -> Table:
-    table = Table(title="T", expand=True, pad_edge=False)
+def table_of(rows: list[list[object]], title: str = "T", justify: JustifyMethod = "left") -> Table:
+    """A table of `rows` titled `title`, its first column justified `justify`, its columns overflowing in each of
+    Rich's ways."""
+    table = Table(title=title, expand=True, pad_edge=False)
     for col, overflow in zip(range(len(rows[0])), OVERFLOWS, strict=False):
-        table.add_column(f"c{col}", overflow=overflow)
+        table.add_column(f"c{col}", overflow=overflow, justify=justify if col == 0 else "left")
     for row in rows:
         table.add_row(*row)  # type: ignore[arg-type]
     return table
@@ -63,16 +65,17 @@ def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: li
 STYLES = hst.sampled_from(["", "bold", "bold blue", "italic red"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(texts=hst.lists(hst.lists(hst.tuples(hst.lists(WORDS, max_size=4).map(" ".join), STYLES,
                                             hst.sampled_from([Cell, Text, str])), min_size=3, max_size=3),
                        min_size=1, max_size=4),
        widths=hst.lists(hst.integers(20, 160), min_size=1, max_size=3), changed=hst.integers(0))
-def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_cell_is_drawn_changed(
+def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_table_is_drawn_changed(
         texts: list[list[tuple[str, str, type]]], widths: list[int], changed: int) -> None:
-    """One terminal (whose width changes) draws the same tables again and again, from what it kept, and a table
-    like one it drew but for one cell's text or style: always what a fresh terminal like it draws of the table
-    itself (one that reads markup, as the CLI's does: a `str` cell's is read)."""
+    """Two terminals (whose widths change; one reads markup, the other does not and has its own tab size) draw
+    the same tables again and again, from what they kept, and tables like them but for one thing: a cell's text,
+    style or styled part, the title, a column's justification, or how it is printed. Always what a fresh terminal
+    like each draws of the table itself."""
 
     def cell(text: str, style: str, kind: type) -> object:
         return Cell(text) if kind is Cell else Text(text, style=style) if kind is Text else text
@@ -81,16 +84,32 @@ def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_cell_is_drawn_chang
     flat = [(r, c) for r in range(len(texts)) for c in range(3)]
     r, c = flat[changed % len(flat)]
     text, style, kind = texts[r][c]
-    other = [list(row) for row in rows]
-    other[r][c] = Text(text + "x", style=style) if kind is Text else cell(text + "x", style, kind)
-    restyled = [list(row) for row in rows]
-    restyled[r][c] = Text(text, style="bold green" if style != "bold green" else "")
-    terminal = terminal_of_its_own(markup=True)
+
+    def but(new: object) -> list[list[object]]:
+        changed_rows = [list(row) for row in rows]
+        changed_rows[r][c] = new
+        return changed_rows
+
+    half = Text(text, style=style)
+    half.stylize("underline", 0, max(1, len(text) // 2))
+    variants: list[tuple[list[list[object]], str, JustifyMethod, bool]] = [
+        (rows, "T", "left", True),
+        (but(Text(text + "x", style=style) if kind is Text else cell(text + "x", style, kind)), "T", "left", True),
+        (but(Text(text, style="bold green" if style != "bold green" else "")), "T", "left", True),
+        (but(half), "T", "left", True),
+        (rows, "U", "left", True),
+        (rows, "T", "right", True),
+        (rows, "T", "left", False),
+    ]
+    settings_of = [(True, 8), (False, 4)]  # reads markup, tab size
+    terminals = [terminal_of_its_own(*how) for how in settings_of]
     for width in [*widths, *widths]:
-        terminal.width = width
-        for table_rows in (rows, other, restyled, rows):
-            assert shown(Drawn(table_of(table_rows)), width, terminal) == shown(
-                table_of(table_rows), width, terminal_of_its_own(markup=True))
+        for terminal, how in zip(terminals, settings_of, strict=True):
+            terminal.width = width
+            fresh = terminal_of_its_own(*how)
+            for table_rows, title, justify, markup in [*variants, *variants]:
+                assert shown(Drawn(table_of(table_rows, title, justify)), width, terminal, markup) == shown(
+                    table_of(table_rows, title, justify), width, fresh, markup)
 
 
 def test_a_table_holding_what_cannot_be_kept_is_drawn_all_the_same() -> None:
@@ -139,17 +158,19 @@ def assert_drawn_as_plain(table: Table) -> None:
         assert shown(table, width, terminal) == shown(plain, width)
 
 
-def terminal_of_its_own(markup: bool = False) -> Console:
+def terminal_of_its_own(markup: bool = False, tab_size: int = 8) -> Console:
     """A terminal that reads no markup in a plain text cell (or, with `markup`, the default one that does)."""
-    return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True, markup=markup)
+    return Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True, markup=markup,
+                   tab_size=tab_size)
 
 
-def shown(table: RenderableType, width: int, console: Console | None = None) -> str:
-    """What `console` (or a fresh terminal) prints of `table` at `width` columns."""
+def shown(table: RenderableType, width: int, console: Console | None = None, markup: bool | None = None) -> str:
+    """What `console` (or a fresh terminal) prints of `table` at `width` columns (reading markup in `str` cells as
+    `markup` says, else as the console does)."""
     console = console or terminal_of_its_own()
     console.width = width
     out = console.file
     assert isinstance(out, io.StringIO)
     start = out.tell()
-    console.print(table)
+    console.print(table, markup=markup)
     return out.getvalue()[start:]

@@ -256,7 +256,11 @@ LEVELS = tuple(level_label(w, lv) for w, lv in ((GERMANY, "clear"), (GERMANY, "n
 # not a native class when compiled (scripts/compile.py): clone() copies the instance dictionary
 @mypyc_attr(native_class=False)
 class KampenState(FlowRecording):
-    """A Kampen om Norge position. Drive it only through the state API verbs."""
+    """A Kampen om Norge position. Drive it only through the state API verbs.
+
+    The legal actions listed for a moment are kept until an action is applied (`offered`): code that changes the
+    position otherwise (a test's or a tool's set-up) calls `edited()` before the next verb. Listing them is the
+    one thing a reader of the position writes to it, and it writes only that list."""
 
     def __init__(self, scenario: KampenScenario, flow: KampenRules, params: dict[str, Any]) -> None:
         self.sc = scenario
@@ -321,6 +325,11 @@ class KampenState(FlowRecording):
         self._offered = (self.played, self.step, tuple(legal))
         return legal
 
+    def edited(self) -> None:
+        """Say that the position was changed other than by `apply_action`: the legal actions listed before are
+        not trusted again."""
+        self._offered = None
+
     def offered(self) -> tuple[Action, ...] | None:
         """The legal actions last listed, if no action was applied since (None: not listed at this moment)."""
         offered = self._offered
@@ -354,9 +363,9 @@ class KampenState(FlowRecording):
     def apply_action(self, action: Action, side: str | None = None) -> None:
         """Apply a legal action (or the roll of a chance node) and run the flow to the next decision.
 
-        Where the step has no `problem` of its own, legality is membership in its legal actions (as `vet` checks
-        it), and they are listed once for this moment: one of the very objects just offered is applied as it is,
-        and the list a refusal's reason reads is the one just made (`offered`)."""
+        One of the very objects `legal_actions()` offered at this moment is applied as it is. Otherwise, where the
+        step has no `problem` of its own, legality is membership in its legal actions (as `vet` checks it), listed
+        once: a refusal's reason reads the list just made (`offered`)."""
         who = self.current_player()
         if side is None or side == who:
             offered = self.offered()
@@ -364,7 +373,7 @@ class KampenState(FlowRecording):
                 self.apply_unchecked(action, who)
                 return
             if who != CHANCE and who != TERMINAL and self.flow.steps[self.step].problem is None:
-                if action not in (self.legal_actions() if offered is None else offered):
+                if action not in self.legal_actions():
                     raise IllegalActionError(self.flow.explain(self, action))
                 self.apply_unchecked(action, who)
                 return
