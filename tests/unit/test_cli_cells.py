@@ -65,11 +65,11 @@ def test_a_cell_is_drawn_as_its_plain_text_is(texts: list[list[str]], widths: li
 STYLES = hst.sampled_from(["", "bold", "bold blue", "italic red"])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(texts=hst.lists(hst.lists(hst.tuples(hst.lists(WORDS, max_size=4).map(" ".join), STYLES,
                                             hst.sampled_from([Cell, Text, str])), min_size=3, max_size=3),
                        min_size=1, max_size=4),
-       widths=hst.lists(hst.integers(20, 160), min_size=1, max_size=3), changed=hst.integers(0))
+       widths=hst.lists(hst.integers(20, 160), min_size=1, max_size=2), changed=hst.integers(0))
 def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_table_is_drawn_changed(
         texts: list[list[tuple[str, str, type]]], widths: list[int], changed: int) -> None:
     """Two terminals (whose widths change; one reads markup, the other does not and has its own tab size) draw
@@ -103,13 +103,15 @@ def test_a_kept_table_is_drawn_as_the_table_is_and_a_changed_table_is_drawn_chan
     ]
     settings_of = [(True, 8), (False, 4)]  # reads markup, tab size
     terminals = [terminal_of_its_own(*how) for how in settings_of]
-    for width in [*widths, *widths]:
+    for width in widths:
         for terminal, how in zip(terminals, settings_of, strict=True):
             terminal.width = width
             fresh = terminal_of_its_own(*how)
-            for table_rows, title, justify, markup in [*variants, *variants]:
-                assert shown(Drawn(table_of(table_rows, title, justify)), width, terminal, markup) == shown(
-                    table_of(table_rows, title, justify), width, fresh, markup)
+            expected = [shown(table_of(table_rows, title, justify), width, fresh, markup)
+                        for table_rows, title, justify, markup in variants]
+            for _ in range(2):  # drawn, then drawn from what was kept
+                assert [shown(Drawn(table_of(table_rows, title, justify)), width, terminal, markup)
+                        for table_rows, title, justify, markup in variants] == expected
 
 
 def test_a_table_holding_what_cannot_be_kept_is_drawn_all_the_same() -> None:
