@@ -8,7 +8,11 @@ the compiler's output goes to `<out>.log`.
 
 Needs mypy (which ships mypyc), setuptools and a C compiler. Exits 1 with one line on stderr if the build fails.
 
-Usage: python scripts/compile.py [--out DIR] [--force] [--verbose] [--jobs N]
+`--quick` builds the same C with gcc at -O0 throughout (`QUICK`): about a third of the full build's CPU time, for
+the tests (`make test` builds one into `<venv>/warroom-compiled-quick`; the games it plays are the same, a little
+slower). `make run` and `make compile` build the full one.
+
+Usage: python scripts/compile.py [--out DIR] [--force] [--quick] [--verbose] [--jobs N]
 """
 
 from __future__ import annotations
@@ -69,21 +73,54 @@ def input_hashes(root: Path = ROOT) -> dict[str, str]:
             for path in ([root / folder] if folder.endswith(".py") else sorted((root / folder).rglob("*.py")))}
 
 
-FLAGS = {"opt_level": "2", "debug_level": "0"}
+FLAGS = {"opt_level": "2", "debug_level": "0", "cold_opt_level": "0"}
 """mypyc's optimisation and debug levels for the C compiler: -O2 without debug information. The C compiler's time
 is 16% less than at mypyc's default (-O3 -g1), and games ran as fast, within 2% (Caen, Lorraine and Norway, random
-bots, alternating). Kept in the manifest: a build made with other levels is built again."""
+bots, alternating). The modules in `COLD` are compiled at -O0 instead (`cold_opt_level`). Kept in the manifest,
+with `COLD`: a build made with other levels is built again."""
+QUICK = {"opt_level": "0", "debug_level": "0", "cold_opt_level": "0"}
+"""The levels of a `--quick` build, for the tests: mypyc writes the very same C (its translation of the sources is
+what the compiled engine's tests check, and what an edit of ours can break), and gcc compiles it without
+optimising, in 82 CPU-s against some 200 (2 cores, all 77 modules; its games do 20–35% more work than the full
+build's, valgrind's count of instructions). At mypyc's level 0 its runtime's C assertions are on too (it undefines
+NDEBUG), which checks more. What gcc's optimiser does to that C is gcc's to test, not ours."""
+COLD = frozenset({
+    "warroom/rulesets/firestorm/battle.py", "warroom/rulesets/firestorm/bridge.py",
+    "warroom/rulesets/firestorm/campaign.py", "warroom/rulesets/firestorm/counters.py",
+    "warroom/rulesets/firestorm/dday.py", "warroom/rulesets/firestorm/describe.py",
+    "warroom/rulesets/firestorm/determinise.py", "warroom/rulesets/firestorm/encoding.py",
+    "warroom/rulesets/firestorm/kcaen.py", "warroom/rulesets/firestorm/legality.py",
+    "warroom/rulesets/firestorm/naval.py", "warroom/rulesets/firestorm/navy.py",
+    "warroom/rulesets/firestorm/positions.py", "warroom/rulesets/firestorm/prompts.py",
+    "warroom/rulesets/firestorm/sea_legality.py", "warroom/rulesets/firestorm/secrets.py",
+    "warroom/rulesets/firestorm/system.py", "warroom/rulesets/firestorm/tabletop.py",
+    "warroom/rulesets/firestorm/view.py",
+    "warroom/rulesets/kampen/cards.py", "warroom/rulesets/kampen/combat.py", "warroom/rulesets/kampen/decks.py",
+    "warroom/rulesets/kampen/describe.py", "warroom/rulesets/kampen/encoding.py",
+    "warroom/rulesets/kampen/legality.py", "warroom/rulesets/kampen/losses.py",
+    "warroom/rulesets/kampen/prompts.py", "warroom/rulesets/kampen/scenario.py",
+    "warroom/rulesets/kampen/system.py", "warroom/rulesets/kampen/victory.py",
+    "warroom/rulesets/kampen/view.py",
+})
+"""Compiled modules where the engine spends under 1% of its time in every workload of `bench/hot_modules.py` (bot
+games of each campaign as `simulate` and the server play them, and searching bots): what a player's view, a
+description, a prompt, a refusal's reason and a saved action are made of, the rule system's set-up, and rules met
+once a campaign. gcc compiles them at -O0, 13 CPU-s against 35 at -O2 (a fifth of the engine's C); they still
+run compiled, and a game does at most about 1% more work (instructions counted by valgrind, random bots: Caen 0.7%
+more, Kampen om Norge's advanced game 0.6%, Norway 1.2%). A module that rises to 1% in a workload leaves this list
+(the bench flags it)."""
 MOST_JOBS = 8
 """The most C compilers at once by default (the biggest file takes some 280 MB of memory to compile)."""
 
 
-def is_fresh(out: Path, root: Path = ROOT) -> bool:
-    """Whether `out` holds a build of exactly these sources, of this script's module list and `FLAGS`, for this
+def is_fresh(out: Path, root: Path = ROOT, flags: dict[str, str] = FLAGS) -> bool:
+    """Whether `out` holds a build of exactly these sources, of this script's module list and `flags`, for this
     Python."""
     if not compiled.check(out, root).compiled:
         return False
     manifest = json.loads((out / compiled.MANIFEST).read_text(encoding="utf-8"))
-    return bool(manifest.get("compiled") == compiled_sources(root) and manifest.get("flags") == FLAGS)
+    return bool(manifest.get("compiled") == compiled_sources(root) and manifest.get("flags") == flags
+                and manifest.get("cold") == sorted(COLD))
 
 
 def build_log(out: Path) -> Path:
@@ -107,7 +144,7 @@ def default_jobs() -> int:
                       else os.cpu_count() or 1))
 
 
-def build(tmp: Path, sources: list[str], jobs: int) -> None:
+def build(tmp: Path, sources: list[str], jobs: int, flags: dict[str, str]) -> None:
     """Run mypyc and the C compiler: the extension modules land in `tmp / 'lib'` (the child process's work)."""
     from mypyc.build import mypycify
     from setuptools import setup
@@ -118,27 +155,43 @@ def build(tmp: Path, sources: list[str], jobs: int) -> None:
     # (95 files, 30 MB), and setuptools compiles one extension's files one after the other (`--parallel` only builds
     # extensions side by side), so `ParallelSources` compiles them `jobs` at a time too. mypyc takes some 15 CPU-s,
     # the C compiler the rest.
-    extensions = mypycify([*sources, "--cache-dir", str(tmp / "mypy-cache")], opt_level=FLAGS["opt_level"],
-                          debug_level=FLAGS["debug_level"],
+    extensions = mypycify([*sources, "--cache-dir", str(tmp / "mypy-cache")], opt_level=flags["opt_level"],
+                          debug_level=flags["debug_level"],
                           target_dir=str(tmp / "c"), group_name=GROUP, multi_file=True)
 
     class ParallelSources(build_ext):  # type: ignore[misc]  # setuptools has no types here
         def build_extensions(self) -> None:
             compile_one = self.compiler.compile
 
+            def compile_file(file: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+                if Path(file).name in cold_files:  # the last -O on gcc's command line is the one it takes
+                    later = [*(kwargs.get("extra_postargs") or []), f"-O{flags['cold_opt_level']}"]
+                    kwargs = {**kwargs, "extra_postargs": later}
+                return list(compile_one([file], *args, **kwargs))
+
             def compile_all(files: list[str], *args: Any, **kwargs: Any) -> list[str]:
                 order = sorted(files, key=os.path.getsize, reverse=True)  # the last to finish: a small one
                 with ThreadPoolExecutor(max_workers=jobs) as pool:
-                    done = dict(zip(order, pool.map(lambda f: compile_one([f], *args, **kwargs), order), strict=True))
+                    done = dict(zip(order, pool.map(lambda f: compile_file(f, args, kwargs), order), strict=True))
                 return [obj for f in files for obj in done[f]]
 
             self.compiler.compile = compile_all
             super().build_extensions()
 
+    cold_files = {c_file(module) for module in COLD}
+    found = {path.name for path in (tmp / "c").glob("*.c")}
+    missing = sorted(module for module in COLD if c_file(module) not in found)
+    if missing:  # mypyc named its files otherwise: all at -O2, as before, and the log says why
+        print(f"warroom: no C file found for {', '.join(missing)}: compiled at -O{flags['opt_level']}", flush=True)
     os.chdir(tmp)  # setuptools must not read the project's pyproject.toml
     setup(name="warroom-compiled", ext_modules=extensions, cmdclass={"build_ext": ParallelSources},
           script_args=["build_ext", "--build-lib", str(tmp / "lib"), "--build-temp", str(tmp / "obj"),
                        "--parallel", str(jobs)])
+
+
+def c_file(module: str) -> str:
+    """The C file mypyc (`multi_file`) writes for the module at `module` (a path like `COLD`'s)."""
+    return "__native_" + module.removesuffix(".py").replace("/", "___") + ".c"
 
 
 def failure(log: Path) -> str:
@@ -189,6 +242,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=None, help="the overlay (default: <venv>/warroom-compiled)")
     parser.add_argument("--force", action="store_true", help="build even if the overlay is fresh")
+    parser.add_argument("--quick", action="store_true", help="gcc at -O0 throughout: the tests' build (QUICK)")
     parser.add_argument("--verbose", action="store_true", help="show the compiler's output")
     parser.add_argument("--jobs", type=int, default=default_jobs(),
                         help=f"C compilers at once (default: the cores, at most {MOST_JOBS})")
@@ -196,10 +250,11 @@ def main() -> int:
     args = parser.parse_args()
     sources = compiled_sources()
     if args.child:
-        build(args.child, sources, max(1, args.jobs))
+        build(args.child, sources, max(1, args.jobs), QUICK if args.quick else FLAGS)
         return 0
     out: Path = (args.out or compiled.overlay_dir()).resolve()
-    if not args.force and is_fresh(out):
+    flags = QUICK if args.quick else FLAGS
+    if not args.force and is_fresh(out, flags=flags):
         print(f"warroom: the compiled engine in {out} is up to date")
         return 0
     why_not = cannot_build()
@@ -215,7 +270,8 @@ def main() -> int:
     start = time.monotonic()
     try:
         with log.open("w", encoding="utf-8") as sink:
-            child = subprocess.run([sys.executable, __file__, "--child", str(tmp), "--jobs", str(args.jobs)],
+            child = subprocess.run([sys.executable, __file__, "--child", str(tmp), "--jobs", str(args.jobs),
+                                    *(["--quick"] if args.quick else [])],
                                    stdout=None if args.verbose else sink, stderr=subprocess.STDOUT, check=False)
         if child.returncode != 0:
             print(f"warroom: not compiled ({failure(log)}; log: {log}); {PURE}", file=sys.stderr)
@@ -224,7 +280,8 @@ def main() -> int:
         manifest = {
             "format": compiled.FORMAT, "suffix": compiled.extension_suffix(),
             "python": sys.version.split()[0], "mypy": importlib.metadata.version("mypy"),
-            "seconds": round(time.monotonic() - start, 1), "compiled": sources, "flags": FLAGS,
+            "seconds": round(time.monotonic() - start, 1), "compiled": sources, "flags": flags,
+            "cold": sorted(COLD),
             "modules": module_files(lib), "sources": hashes,
         }
         (lib / compiled.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
@@ -235,7 +292,8 @@ def main() -> int:
         put_in_place(lib, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"warroom: compiled the engine in {time.monotonic() - start:.0f} s into {out}")
+    print(f"warroom: compiled the engine{' (quick: gcc at -O0)' if args.quick else ''} in "
+          f"{time.monotonic() - start:.0f} s into {out}")
     return 0
 
 

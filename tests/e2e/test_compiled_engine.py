@@ -9,6 +9,7 @@ saying why, when there is none or it is stale (`make compile` builds it; `make t
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -176,6 +177,32 @@ def test_a_machine_that_can_build_the_engine_has_built_it() -> None:
         pytest.skip(f"this machine cannot build the engine: {why_not}")
     log = script.build_log(compiled.overlay_dir())
     assert BUILD.compiled, f"the engine did not build ({BUILD.reason}); the compiler's output is in {log}"
+
+
+def test_the_cold_modules_are_compiled_at_the_cold_level() -> None:
+    """`COLD` names compiled modules only, and the build compiled each of their C files with the cold level last on
+    gcc's command line (the one gcc takes), and every other module's at the full level: the levels its manifest
+    names, the full build's (`FLAGS`) or the quick one's (`QUICK`, all at -O0, as `make test` builds)."""
+    script = compile_script()
+    assert script.COLD and set(script.compiled_sources()) >= script.COLD
+    if not BUILD.compiled:
+        pytest.skip(f"no fresh compiled build ({BUILD.reason})")
+    manifest = json.loads((compiled.overlay_dir() / compiled.MANIFEST).read_text(encoding="utf-8"))
+    if manifest.get("cold") != sorted(script.COLD):
+        pytest.skip("the build predates this list of cold modules")
+    levels: dict[str, str] = {}
+    for line in script.build_log(compiled.overlay_dir()).read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if words[:1] == ["gcc"] and "-c" in words:
+            source = Path(words[words.index("-c") + 1]).name
+            levels[source] = [w for w in words if w.startswith("-O")][-1]
+    cold = {script.c_file(module) for module in script.COLD}
+    assert cold <= set(levels), sorted(cold - set(levels))
+    flags = manifest["flags"]
+    assert flags in (script.FLAGS, script.QUICK)
+    assert {levels[name] for name in cold} == {f"-O{flags['cold_opt_level']}"}
+    modules = {script.c_file(module) for module in script.compiled_sources()} - cold
+    assert {levels[name] for name in modules} == {f"-O{flags['opt_level']}"}
 
 
 def test_every_rule_system_has_a_compiled_conformance_run_or_a_reason() -> None:
