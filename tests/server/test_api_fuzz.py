@@ -74,6 +74,11 @@ def world() -> World:
     atexit.register(shutil.rmtree, tmp, True)
     app = create_app(f"sqlite:///{tmp}/fuzz.db", settings=ServerSettings(
         create_limit=UNLIMITED, act_limit=UNLIMITED, campaign_limit=UNLIMITED))
+    # The advisor's, forecast's and analysis's rollouts as few as still answer (tests/server/test_insight.py's SMALL):
+    # at the server's sizes a fuzzed request for advice set a worker process to minutes of rollouts nobody waits for
+    # (some 3 CPU-s a run, until the test process ended); now each job is done in a moment, and the requests that
+    # follow reach the finished answers' code too (their JSON, their panels), not only the "running" one.
+    app.state.insight.sizes = {"advice": 32, "forecast": 4, "analysis": 2}
     client = on_loop(TestClient(app))  # the server tests' event loop: no thread and loop of its own per request
 
     def campaign(mode: str) -> tuple[str, list[dict[str, str]]]:

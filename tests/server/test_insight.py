@@ -19,8 +19,14 @@ from support import auth, caen_as_one_file, client, new_campaign
 
 from warroom.sim.runner import play_one
 
-SMALL = {"advice": 64, "forecast": 12, "analysis": 2}
-"""Rollouts for the tests: enough to answer, quick on the pure-Python engine."""
+SMALL = {"advice": 32, "forecast": 4, "analysis": 2}
+"""Rollouts for the tests: enough to answer, quick on the pure-Python engine. These tests are about who may ask,
+the switches, the workers and the jobs' lifecycle, not about how good an answer is (tests/unit/test_advisor.py
+and its kin judge that). Advice: one batch a plan (`ai.advisor.BATCH`, 32), every plan still played, ranked and
+shown. A forecast: 4 rollouts a line, still every line of every kind of result a battle at the table may get (the
+tabletop test's 49). An analysis: 2 a position, the fewest the server's worker plays. The larger sizes these had
+(advice 64, forecast 12) only kept the worker processes busy longer: some 5 CPU-s of this file, for answers of
+the same shape."""
 
 
 @pytest.fixture()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from depth import deep
 from fastapi.testclient import TestClient
 from support import auth, client
 
@@ -122,6 +123,16 @@ def test_moves_the_rules_refuse_are_answered_with_the_reason(url: str) -> None:
     assert position(c, cid).log == []
 
 
+GAMES = deep(1)
+END_CHANCE = 0.6
+"""The whole-game test's German player ends its part of a phase with this chance whenever it may (else a random
+legal action). The game to its last turn and result is the point, not how many moves a turn the Germans make: at
+0.6 a game is some 180 German actions through the API (at 0.3 it was some 280, and about a third more CPU),
+still all 15 turns played to a result, each German decision through its view and its act, the bot answering
+every Allied decision. A deeper run plays `deep(1)` such games, of different seeds (two already make more actions
+than one game at 0.3 did)."""
+
+
 def test_a_whole_game_is_played_on_the_server_against_its_bot(url: str) -> None:
     import random
 
@@ -130,23 +141,25 @@ def test_a_whole_game_is_played_on_the_server_against_its_bot(url: str) -> None:
     # a game is some hundreds of the German player's actions in well under a minute: more than the default
     # rate limit allows a link (the server's dice, keyed per campaign, make each game a different length)
     c = client(url, ServerSettings(act_limit="1000000/minute", campaign_limit="1000000/minute"))
-    made = c.post("/api/campaigns", json={"scenario": "narvik", "bots": {"allied": "random"}})
-    assert made.status_code == 201, made.text
-    cid = made.json()["id"]
-    german = next(link["secret"] for link in made.json()["links"] if link["side"] == "german")
-    rng = random.Random(1)
-    for _ in range(2000):
-        view = c.get(f"/api/campaigns/{cid}/view", headers=auth(german)).json()
-        if view["terminal"]:
-            break
-        assert view["legal"], "the server's bot leaves a decision to the person only when it is theirs"
-        action = "end" if "end" in view["legal"] and rng.random() < 0.3 else rng.choice(view["legal"])
-        r = c.post(f"/api/campaigns/{cid}/act", headers=auth(german), json={"action": action, "seq": view["seq"]})
-        assert r.status_code == 200, r.text
-    st = position(c, cid)
-    assert st.is_terminal() and st.game_turn == 15 and st.result in {label for _, label in st.sc.levels}
-    page = c.get(f"/c/{cid}", headers=auth(german)).text
-    assert "Game over" in page and st.result in page
+    for seed in range(1, GAMES + 1):
+        made = c.post("/api/campaigns", json={"scenario": "narvik", "bots": {"allied": "random"}})
+        assert made.status_code == 201, made.text
+        cid = made.json()["id"]
+        german = next(link["secret"] for link in made.json()["links"] if link["side"] == "german")
+        rng = random.Random(seed)
+        for _ in range(2000):
+            view = c.get(f"/api/campaigns/{cid}/view", headers=auth(german)).json()
+            if view["terminal"]:
+                break
+            assert view["legal"], "the server's bot leaves a decision to the person only when it is theirs"
+            action = "end" if "end" in view["legal"] and rng.random() < END_CHANCE else rng.choice(view["legal"])
+            r = c.post(f"/api/campaigns/{cid}/act", headers=auth(german),
+                       json={"action": action, "seq": view["seq"]})
+            assert r.status_code == 200, r.text
+        st = position(c, cid)
+        assert st.is_terminal() and st.game_turn == 15 and st.result in {label for _, label in st.sc.levels}
+        page = c.get(f"/c/{cid}", headers=auth(german)).text
+        assert "Game over" in page and st.result in page
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

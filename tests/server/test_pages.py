@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -104,22 +105,37 @@ def wait_for(port: int) -> None:
     raise AssertionError("the server did not start")
 
 
-def test_a_second_server_on_a_busy_port_says_so_without_the_banner(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str]]:
+    """A `warroom serve --host 0.0.0.0` that printed its server key: its port and that key. One for the module:
+    a server process costs some 2 CPU-s to start (its imports), and the busy-port test needs only some server on
+    a port, which this one is, so the two tests share it instead of starting one each."""
     port = free_port()
-    first = serve("--port", str(port), data=tmp_path)
+    proc = serve("--host", "0.0.0.0", "--port", str(port), data=tmp_path_factory.mktemp("keyed"))
     try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline() + proc.stdout.readline()
+        key = re.search(r"server key: (\S+)", banner)
+        assert key is not None, banner
         wait_for(port)
-        second = serve("--port", str(port), data=tmp_path)
-        out, err = second.communicate(timeout=30)
-        assert second.returncode == 2
-        assert "warroom server at" not in out and out.strip() == ""
-        assert f"port {port}" in " ".join(err.split()) and "already in use" in " ".join(err.split())
+        yield port, key[1]
     finally:
-        first.terminate()
-        first.communicate(timeout=10)
+        proc.terminate()
+        proc.communicate(timeout=10)
 
 
-def test_serving_beyond_this_machine_needs_the_printed_key_unless_opened(tmp_path: Path) -> None:
+def test_a_second_server_on_a_busy_port_says_so_without_the_banner(tmp_path: Path,
+                                                                   keyed_server: tuple[int, str]) -> None:
+    port, _ = keyed_server  # listening on every address of this machine, so on 127.0.0.1 too
+    second = serve("--port", str(port), data=tmp_path)
+    out, err = second.communicate(timeout=30)
+    assert second.returncode == 2
+    assert "warroom server at" not in out and out.strip() == ""
+    assert f"port {port}" in " ".join(err.split()) and "already in use" in " ".join(err.split())
+
+
+def test_serving_beyond_this_machine_needs_the_printed_key_unless_opened(tmp_path: Path,
+                                                                         keyed_server: tuple[int, str]) -> None:
     import json
     import urllib.error
     import urllib.request
@@ -135,18 +151,9 @@ def test_serving_beyond_this_machine_needs_the_printed_key_unless_opened(tmp_pat
             assert json.load(exc)["detail"]
             return exc.code
 
-    port = free_port()
-    proc = serve("--host", "0.0.0.0", "--port", str(port), data=tmp_path / "a")
-    try:
-        assert proc.stdout is not None
-        banner = proc.stdout.readline() + proc.stdout.readline()
-        key = re.search(r"server key: (\S+)", banner)
-        assert key is not None, banner
-        wait_for(port)
-        assert create(port, None) == 401 and create(port, "guess") == 401 and create(port, key[1]) == 201
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=10)
+    port, key = keyed_server  # its key was printed: read from its banner
+    assert create(port, None) == 401 and create(port, "guess") == 401 and create(port, key) == 201
+    port = free_port()  # the keyed server keeps its port: the next two listen on another
     proc = serve("--host", "0.0.0.0", "--port", str(port), data=tmp_path / "b", key="from-the-env")
     try:
         wait_for(port)

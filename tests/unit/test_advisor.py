@@ -4,6 +4,7 @@ playing the same rollouts as the reference engine, and secrets kept (twin positi
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from typing import Any
@@ -13,7 +14,7 @@ from depth import deep
 from test_mcts import hidden_split, split
 
 from warroom import rulesets
-from warroom.ai.advisor import Advisor, Plan, Tally, canonical
+from warroom.ai.advisor import BATCH, Advisor, Plan, Tally, canonical
 from warroom.ai.analysis import analyse, balance, uncertainty
 from warroom.ai.estimates import Estimate, Z, mean, paired, share
 from warroom.ai.forecast import forecast
@@ -75,8 +76,11 @@ def test_the_same_seed_gives_the_same_advice_and_every_candidate_stops_by_the_ru
     st = decision(caen_game(), "allies", "battle", turn=4)
     runs = [Advisor(st, HEURISTIC, 7, candidates=3, target=0.12, most=128).advise() for _ in range(2)]
     assert runs[0].to_json() == runs[1].to_json()
-    other = Advisor(st, HEURISTIC, 8, candidates=3, target=0.12, most=128).advise()
-    assert other.to_json() != runs[0].to_json()
+    # the test has teeth: another seed plays other rollouts, so the same seed's sameness is not that of advice that
+    # ignores its seed. One round of the heuristic's plan under each seed shows it, with the seed itself (which
+    # `to_json` names, so that whole advice of two seeds always differs) left out of the comparison.
+    quick = [{**Advisor(st, HEURISTIC, s, candidates=1, most=BATCH).advise().to_json(), "seed": None} for s in (7, 8)]
+    assert quick[0]["candidates"][0]["plan"] == quick[1]["candidates"][0]["plan"] and quick[0] != quick[1]
     advice = runs[0]
     assert advice.rollouts == sum(c.rollouts for c in advice.candidates)
     best = advice.candidates[0]
@@ -115,6 +119,13 @@ def test_a_candidate_is_dropped_only_when_the_best_is_clearly_ahead() -> None:
     assert 0.0 < three.low < 0.1 and three.high == 1.0
 
 
+def uniform(*key: object) -> float:
+    """A number in [0, 1) fixed by `key` and as good as random for the synthetic rollouts: 64 bits of a hash of it.
+    (A `random.Random` seeded from the key, as before, cost twice as much a rollout: seeding its Mersenne Twister
+    was most of the time of the equal-plans test, which plays some 130,000 synthetic rollouts.)"""
+    return int.from_bytes(hashlib.blake2b(repr(key).encode("utf-8"), digest_size=8).digest(), "big") / 2 ** 64
+
+
 class Synthetic(Advisor):
     """An advisor whose plans are judged by a model with known odds instead of the campaign: plan k wins rollout
     i with chance `odds[k]`, and most of the luck is shared by every plan in the same rollout (as the common random
@@ -133,9 +144,8 @@ class Synthetic(Advisor):
         k = int(plan.source.split()[1])
         shared = self.shared.get(index)
         if shared is None:
-            shared = self.shared[index] = random.Random(f"{self.seed} {index}").random()
-        own = random.Random(f"{self.seed} {index} {k}")
-        u = shared if own.random() < 0.8 else own.random()
+            shared = self.shared[index] = uniform(self.seed, index)
+        u = shared if uniform(self.seed, index, k, "shares") < 0.8 else uniform(self.seed, index, k)
         won = u < self.odds[k]
         return Ending("win" if won else "loss", self.camp if won else "other", 1 if won else -1)
 
