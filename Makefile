@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 COMPILE_STAMP := $(VENV)/.compiled
-QUICK_DIR := $(VENV)/warroom-compiled-quick
+QUICK_DIR := $(CURDIR)/$(VENV)/warroom-compiled-quick
 QUICK_STAMP := $(VENV)/.compiled-quick
 ENGINE_SOURCES := $(shell find warroom/core warroom/rulesets -name '*.py') warroom/ai/firestorm_kernel_bot.py \
 	warroom/ai/mcts.py \

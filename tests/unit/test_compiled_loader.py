@@ -93,6 +93,9 @@ def test_the_overlay_is_looked_for_in_the_venv_or_where_the_environment_says(mon
     assert compiled.overlay_dir() == Path(sys.prefix) / "warroom-compiled"
     monkeypatch.setenv(compiled.DIR_ENV, str(tmp_path))
     assert compiled.overlay_dir() == tmp_path
+    monkeypatch.chdir(tmp_path)  # a relative path: from where the process started, made absolute for its children
+    monkeypatch.setenv(compiled.DIR_ENV, "build/overlay")
+    assert compiled.overlay_dir() == tmp_path / "build" / "overlay"
 
 
 def test_the_finder_serves_only_the_compiled_modules(tmp_path: Path) -> None:
