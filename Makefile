@@ -27,15 +27,17 @@ PORT ?= 8000
 # asserts again in each worker. The suite starts hundreds of processes (the command line, workers, servers).
 unexport PYTHONDONTWRITEBYTECODE
 
+# Everything installs without bytecode (--no-compile): pip would compile every file of every package one after the
+# other, on one core, while the other waits (for what serving needs, mypy, NumPy, Arrow and Optuna some 25 s at the
+# start of `make test`, ahead of everything; for the test tools, Ray, SciPy, Playwright ..., some 20 s more), most
+# of it never run. What runs writes the bytecode of what it imports, once (`make` unexports PYTHONDONTWRITEBYTECODE,
+# above): the first `warroom serve` takes a few seconds longer, the suite hardly longer (its workers share it).
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[compile]'
+	$(BIN)/pip install --quiet --no-compile -e '.[compile]'
 	touch $(RUN_STAMP)
 
-# The test tools install without bytecode (--no-compile): pip would compile every file of Ray, SciPy, Playwright
-# ... one after the other, some 20 s, most of it never run. The suite is what runs them, and `make` lets it write
-# the bytecode of what it imports (unexport PYTHONDONTWRITEBYTECODE, above); what serving needs is compiled as usual.
 $(DEV_STAMP): $(RUN_STAMP)
 	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
 	touch $(DEV_STAMP)
