@@ -48,7 +48,7 @@ $(COMPILE_STAMP): $(RUN_STAMP) $(ENGINE_SOURCES)
 	@$(BIN)/python scripts/compile.py || true
 	@touch $(COMPILE_STAMP)
 
-# The tests' build (`make test`): the same C, compiled by gcc at -O0, in a third of the CPU time (scripts/compile.py's
+# The tests' build (`make test`): the same C, compiled by gcc at -O0, in about half the CPU time (scripts/compile.py's
 # QUICK), into an overlay of its own, so that it never replaces the full build that `make run` uses.
 $(QUICK_STAMP): $(RUN_STAMP) $(ENGINE_SOURCES)
 	@$(BIN)/python scripts/compile.py --quick --out $(QUICK_DIR) || true

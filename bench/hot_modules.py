@@ -4,7 +4,7 @@ For each workload (bot games of every bundled campaign as `warroom simulate` and
 heuristic bots, and a few searching decisions), the pure-Python engine runs under cProfile and each module's share
 of the time spent in its own code is taken. A module's figure is its largest share over the workloads. The
 compile (`scripts/compile.py`) optimises fully only the modules that matter: those listed in its `COLD` are ones
-this script shows under 1% in every workload, and are built at the C compiler's -O0, which compiles some three
+this script shows under 1% in every workload, and are built at the C compiler's -O0, which compiles nearly three
 times faster. Run this again when the engine's hot paths change, and move a module out of `COLD` when it rises.
 
 Usage: python bench/hot_modules.py [--games N] [--all]

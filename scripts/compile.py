@@ -8,7 +8,7 @@ the compiler's output goes to `<out>.log`.
 
 Needs mypy (which ships mypyc), setuptools and a C compiler. Exits 1 with one line on stderr if the build fails.
 
-`--quick` builds the same C with gcc at -O0 throughout (`QUICK`): about a third of the full build's CPU time, for
+`--quick` builds the same C with gcc at -O0 throughout (`QUICK`): a little over half the full build's CPU time, for
 the tests (`make test` builds one into `<venv>/warroom-compiled-quick`; the games it plays are the same, a little
 slower). `make run` and `make compile` build the full one.
 
@@ -81,9 +81,10 @@ with `COLD`: a build made with other levels is built again."""
 QUICK = {"opt_level": "0", "debug_level": "0", "cold_opt_level": "0"}
 """The levels of a `--quick` build, for the tests: mypyc writes the very same C (its translation of the sources is
 what the compiled engine's tests check, and what an edit of ours can break), and gcc compiles it without
-optimising, in 82 CPU-s against some 200 (2 cores, all 77 modules; its games do 20–35% more work than the full
-build's, valgrind's count of instructions). At mypyc's level 0 its runtime's C assertions are on too (it undefines
-NDEBUG), which checks more. What gcc's optimiser does to that C is gcc's to test, not ours."""
+optimising, in a little over half the CPU time of the full build (82 CPU-s against 142, 2 cores, all 77 modules;
+its games do 20–35% more work than the full build's, valgrind's count of instructions). At mypyc's level 0 the C
+assertions of its runtime are on too (it undefines NDEBUG), which checks more. What gcc's optimiser does to that
+C is gcc's to test, not ours."""
 COLD = frozenset({
     "warroom/rulesets/firestorm/battle.py", "warroom/rulesets/firestorm/bridge.py",
     "warroom/rulesets/firestorm/campaign.py", "warroom/rulesets/firestorm/counters.py",
@@ -106,8 +107,8 @@ COLD = frozenset({
 games of each campaign as `simulate` and the server play them, and searching bots): what a player's view, a
 description, a prompt, a refusal's reason and a saved action are made of, the rule system's set-up, and rules met
 once a campaign. gcc compiles them at -O0, 13 CPU-s against 35 at -O2 (a fifth of the engine's C); they still
-run compiled, and a game does at most about 1% more work (instructions counted by valgrind, random bots: Caen 0.7%
-more, Kampen om Norge's advanced game 0.6%, Norway 1.2%). A module that rises to 1% in a workload leaves this list
+run compiled, and a game does under 1% more work (instructions counted by valgrind, random bots: Caen 0.15% more,
+Norway 0.6%, Kampen om Norge's advanced game 0.7%). A module that rises to 1% in a workload leaves this list
 (the bench flags it)."""
 MOST_JOBS = 8
 """The most C compilers at once by default (the biggest file takes some 280 MB of memory to compile)."""
