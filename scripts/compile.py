@@ -114,6 +114,12 @@ MOST_JOBS = 8
 """The most C compilers at once by default (the biggest file takes some 280 MB of memory to compile)."""
 
 
+def quick_dir() -> Path:
+    """Where a `--quick` build goes unless told otherwise: beside the full build, never in its place (the engine
+    uses whatever build its folder holds)."""
+    return Path(sys.prefix) / "warroom-compiled-quick"
+
+
 def is_fresh(out: Path, root: Path = ROOT, flags: dict[str, str] = FLAGS) -> bool:
     """Whether `out` holds a build of exactly these sources, of this script's module list and `flags`, for this
     Python."""
@@ -165,9 +171,9 @@ def build(tmp: Path, sources: list[str], jobs: int, flags: dict[str, str]) -> No
             compile_one = self.compiler.compile
 
             def compile_file(file: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
-                if Path(file).name in cold_files:  # the last -O on gcc's command line is the one it takes
-                    later = [*(kwargs.get("extra_postargs") or []), f"-O{flags['cold_opt_level']}"]
-                    kwargs = {**kwargs, "extra_postargs": later}
+                later = level_after(Path(file).name, flags)
+                if later:
+                    kwargs = {**kwargs, "extra_postargs": [*(kwargs.get("extra_postargs") or []), *later]}
                 return list(compile_one([file], *args, **kwargs))
 
             def compile_all(files: list[str], *args: Any, **kwargs: Any) -> list[str]:
@@ -179,7 +185,6 @@ def build(tmp: Path, sources: list[str], jobs: int, flags: dict[str, str]) -> No
             self.compiler.compile = compile_all
             super().build_extensions()
 
-    cold_files = {c_file(module) for module in COLD}
     found = {path.name for path in (tmp / "c").glob("*.c")}
     missing = sorted(module for module in COLD if c_file(module) not in found)
     if missing:  # mypyc named its files otherwise: all at -O2, as before, and the log says why
@@ -193,6 +198,12 @@ def build(tmp: Path, sources: list[str], jobs: int, flags: dict[str, str]) -> No
 def c_file(module: str) -> str:
     """The C file mypyc (`multi_file`) writes for the module at `module` (a path like `COLD`'s)."""
     return "__native_" + module.removesuffix(".py").replace("/", "___") + ".c"
+
+
+def level_after(c_name: str, flags: dict[str, str]) -> list[str]:
+    """What goes last on the C compiler's command line for the C file `c_name` (the last -O is the one gcc takes):
+    the cold level for a `COLD` module's file, nothing for any other."""
+    return [f"-O{flags['cold_opt_level']}"] if c_name in {c_file(module) for module in COLD} else []
 
 
 def failure(log: Path) -> str:
@@ -241,7 +252,8 @@ def put_in_place(lib: Path, out: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=None, help="the overlay (default: <venv>/warroom-compiled)")
+    parser.add_argument("--out", type=Path, default=None, help="the overlay (default: <venv>/warroom-compiled, "
+                        "with --quick <venv>/warroom-compiled-quick)")
     parser.add_argument("--force", action="store_true", help="build even if the overlay is fresh")
     parser.add_argument("--quick", action="store_true", help="gcc at -O0 throughout: the tests' build (QUICK)")
     parser.add_argument("--verbose", action="store_true", help="show the compiler's output")
@@ -253,7 +265,7 @@ def main() -> int:
     if args.child:
         build(args.child, sources, max(1, args.jobs), QUICK if args.quick else FLAGS)
         return 0
-    out: Path = (args.out or compiled.overlay_dir()).resolve()
+    out: Path = (args.out or (quick_dir() if args.quick else compiled.overlay_dir())).resolve()
     flags = QUICK if args.quick else FLAGS
     if not args.force and is_fresh(out, flags=flags):
         print(f"warroom: the compiled engine in {out} is up to date")

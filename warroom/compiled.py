@@ -46,8 +46,8 @@ it, with '/')."""
 
 def overlay_dir() -> Path:
     """Where the compiled overlay is looked for: `WARROOM_COMPILED_DIR`, or `warroom-compiled` in the environment's
-    prefix (the venv). A relative `WARROOM_COMPILED_DIR` is taken from the directory the process started in, as an
-    absolute path: a process it starts in another directory looks in the same place."""
+    prefix (the venv), as an absolute path: a relative `WARROOM_COMPILED_DIR` is taken from the current directory
+    when asked (pass the absolute path on to a process started in another directory)."""
     return Path(os.environ.get(DIR_ENV) or Path(sys.prefix) / "warroom-compiled").absolute()
 
 

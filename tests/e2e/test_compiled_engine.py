@@ -27,7 +27,8 @@ from warroom.sim.conformance import cases as cases_of_conformance
 HERE = Path(__file__).parent
 BUILD = compiled.check(compiled.overlay_dir())
 needs_build = pytest.mark.skipif(not BUILD.compiled, reason=f"no fresh compiled build ({BUILD.reason}): "
-                                 "`make compile` or `python scripts/compile.py` builds one")
+                                 "`make compile` or `python scripts/compile.py` builds one (`make test` its quick "
+                                 "one, `scripts/compile.py --quick`)")
 PROBE = ("import warroom.compiled as c, warroom.core.dice as d, warroom.rulesets.firestorm.moves as m, "
          "warroom.rulesets.kampen.state as k, warroom.core.state as f, warroom.ai.mcts as s\n"
          "print(c.status().describe()); print(d.__file__); print(m.__file__); print(k.__file__); print(f.__file__); "
@@ -180,11 +181,16 @@ def test_a_machine_that_can_build_the_engine_has_built_it() -> None:
 
 
 def test_the_cold_modules_are_compiled_at_the_cold_level() -> None:
-    """`COLD` names compiled modules only, and the build compiled each of their C files with the cold level last on
-    gcc's command line (the one gcc takes), and every other module's at the full level: the levels its manifest
-    names, the full build's (`FLAGS`) or the quick one's (`QUICK`, all at -O0, as `make test` builds)."""
+    """`COLD` names compiled modules only; the cold level goes last on the command line of their C files and of no
+    other module's (for the full build, whose other modules are at -O2); and the build in use compiled each C file
+    at the level its manifest names for it: the full build's (`FLAGS`) or the quick one's (`QUICK`, all at -O0, as
+    `make test` builds)."""
     script = compile_script()
     assert script.COLD and set(script.compiled_sources()) >= script.COLD
+    cold_level = [f"-O{script.FLAGS['cold_opt_level']}"]
+    for module in script.compiled_sources():
+        assert script.level_after(script.c_file(module), script.FLAGS) == (
+            cold_level if module in script.COLD else []), module
     if not BUILD.compiled:
         pytest.skip(f"no fresh compiled build ({BUILD.reason})")
     manifest = json.loads((compiled.overlay_dir() / compiled.MANIFEST).read_text(encoding="utf-8"))
@@ -192,10 +198,12 @@ def test_the_cold_modules_are_compiled_at_the_cold_level() -> None:
         pytest.skip("the build predates this list of cold modules")
     levels: dict[str, str] = {}
     for line in script.build_log(compiled.overlay_dir()).read_text(encoding="utf-8").splitlines():
-        words = line.split()
-        if words[:1] == ["gcc"] and "-c" in words:
-            source = Path(words[words.index("-c") + 1]).name
-            levels[source] = [w for w in words if w.startswith("-O")][-1]
+        words = line.split()  # a compile command, whatever the compiler is called: '-c', then the C file
+        compiles = [i for i, word in enumerate(words[:-1]) if word == "-c" and words[i + 1].endswith(".c")]
+        if compiles:
+            levels[Path(words[compiles[0] + 1]).name] = [w for w in words if w.startswith("-O")][-1]
+    if not levels:
+        pytest.skip("the build's log holds no compile commands (a build made with --verbose writes them elsewhere)")
     cold = {script.c_file(module) for module in script.COLD}
     assert cold <= set(levels), sorted(cold - set(levels))
     flags = manifest["flags"]

@@ -206,10 +206,10 @@ ACTIONS = 260
 FETCHED = deep(6)
 """Each random game's first `ACTIONS` actions, the answer to every one of them searched; every URL is fetched as
 every link at `FETCHED` positions spread over them, and at the last. Fetching every URL as every link is some 30
-requests, most of them drawing the board: at depth 1 the 7 positions (every 43rd action, and the last) cost each
-game about half a CPU-s less than the 11 it had (every 26th), and still span it from its first position to past its
-200th action, in each of the four variants (and the bot games' 5 positions each). A deeper run fetches at more:
-14 positions at depth 2, more than before."""
+requests, most of them drawing the board: at depth 1 the 8 positions (every 43rd action from the first, and the
+last) cost each game about half a CPU-s less than the 11 it had (every 26th), and still span it from its first
+position to past its 200th action, in each of the four variants (and the bot games' 5 positions each). A deeper run
+fetches at more: 14 positions, the last among them, at depth 2, more than before."""
 
 
 @pytest.mark.parametrize(("params", "seed"), [({"seats": 3}, 1), ({"seats": 2}, 2),

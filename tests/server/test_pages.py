@@ -124,6 +124,7 @@ def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int
         proc.communicate(timeout=10)
 
 
+@pytest.mark.xdist_group("keyed-server")  # one worker: one server for both
 def test_a_second_server_on_a_busy_port_says_so_without_the_banner(tmp_path: Path,
                                                                    keyed_server: tuple[int, str]) -> None:
     port, _ = keyed_server  # listening on every address of this machine, so on 127.0.0.1 too
@@ -134,6 +135,7 @@ def test_a_second_server_on_a_busy_port_says_so_without_the_banner(tmp_path: Pat
     assert f"port {port}" in " ".join(err.split()) and "already in use" in " ".join(err.split())
 
 
+@pytest.mark.xdist_group("keyed-server")  # one worker: one server for both
 def test_serving_beyond_this_machine_needs_the_printed_key_unless_opened(tmp_path: Path,
                                                                          keyed_server: tuple[int, str]) -> None:
     import json
