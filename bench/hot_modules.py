@@ -32,29 +32,20 @@ from warroom.scenarios import load_game
 from warroom.sim.runner import play_one, play_summary
 
 
-def campaigns(scenario: str, bot: str, games: int, events: bool) -> Callable[[], None]:
+def campaigns(scenario: str, bot: str, games: int, events: bool,
+              params: dict[str, Any] | None = None) -> Callable[[], None]:
     """`games` bot games: as `warroom simulate` plays them (`events` False), or on the reference engine with its
-    event notes, as the server plays them."""
+    event notes, as the server plays them; `params` over the system's defaults for bot games."""
     sc = load_game(scenario)
     bots = dict.fromkeys(sc.sides, bot)
+    chosen = None if params is None else {**rulesets.of(sc).sim_params, **params}
 
     def run() -> None:
         for seed in range(games):
             if events:
-                play_one(scenario, seed, bots, record_events=True, sc=sc)
+                play_one(scenario, seed, bots, chosen, record_events=True, sc=sc)
             else:
-                play_summary(scenario, seed, bots, None, sc)
-    return run
-
-
-def kampen(advanced: bool, bot: str, games: int) -> Callable[[], None]:
-    sc = load_game("kampen")
-    system = rulesets.of(sc)
-    params = {**system.sim_params, "advanced": advanced}
-
-    def run() -> None:
-        for seed in range(games):
-            play_one("kampen", seed, dict.fromkeys(sc.sides, bot), params=params, record_events=True, sc=sc)
+                play_summary(scenario, seed, bots, chosen, sc)
     return run
 
 
@@ -102,7 +93,8 @@ def main() -> None:
             work[f"{scenario} {bot}, with notes"] = campaigns(scenario, bot, max(1, n // 2), events=True)
     for advanced in (False, True):
         for bot in ("random", "heuristic"):
-            work[f"kampen{' advanced' if advanced else ''} {bot}"] = kampen(advanced, bot, n)
+            work[f"kampen{' advanced' if advanced else ''} {bot}"] = campaigns("kampen", bot, n, events=True,
+                                                                              params={"advanced": advanced})
     for scenario, params in (("caen", {}), ("norway", {}), ("kampen", {}), ("kampen", {"advanced": True})):
         work[f"{scenario}{' advanced' if params else ''} search"] = searches(scenario, params, 8)
     most: defaultdict[str, float] = defaultdict(float)

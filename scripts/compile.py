@@ -200,10 +200,14 @@ def c_file(module: str) -> str:
     return "__native_" + module.removesuffix(".py").replace("/", "___") + ".c"
 
 
+COLD_FILES = frozenset(c_file(module) for module in COLD)
+"""The C files of the `COLD` modules."""
+
+
 def level_after(c_name: str, flags: dict[str, str]) -> list[str]:
     """What goes last on the C compiler's command line for the C file `c_name` (the last -O is the one gcc takes):
     the cold level for a `COLD` module's file, nothing for any other."""
-    return [f"-O{flags['cold_opt_level']}"] if c_name in {c_file(module) for module in COLD} else []
+    return [f"-O{flags['cold_opt_level']}"] if c_name in COLD_FILES else []
 
 
 def failure(log: Path) -> str:

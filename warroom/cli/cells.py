@@ -3,7 +3,7 @@ wrapped once for each text and width (`Cell`); and whole tables, drawn once for 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
 from functools import lru_cache
 
@@ -55,12 +55,18 @@ def _wrapped(console: Console, text: str, width: int, justify: JustifyMethod | N
     """As `Console.render` renders the text: the options it reads, and the console's tab size, are the key
     (`options` itself is not)."""
     key = (console, console.tab_size, text, width, justify, overflow, no_wrap, highlight)
-    done = _WRAPPED.get(key)
+    return _kept(_WRAPPED, 8192, key, lambda: console.render_str(text, highlight=highlight, markup=False)
+                 .__rich_console__(console, options))
+
+
+def _kept(store: dict[tuple[object, ...], tuple[Segment, ...]], most: int, key: tuple[object, ...],
+          draw: Callable[[], Iterable[Segment]]) -> tuple[Segment, ...]:
+    """What `draw` draws, kept in `store` under `key` (emptied when it holds `most`)."""
+    done = store.get(key)
     if done is None:
-        if len(_WRAPPED) >= 8192:
-            _WRAPPED.clear()
-        done = _WRAPPED[key] = tuple(console.render_str(text, highlight=highlight, markup=False)
-                                     .__rich_console__(console, options))
+        if len(store) >= most:
+            store.clear()
+        done = store[key] = tuple(draw())
     return done
 
 
@@ -91,12 +97,7 @@ class Drawn:
         except TypeError:
             return console.render(self.table, options)
         key = (console, console.tab_size, content, tuple(getattr(options, name) for name in _OPTIONS))
-        done = _DRAWN.get(key)
-        if done is None:
-            if len(_DRAWN) >= 256:
-                _DRAWN.clear()
-            done = _DRAWN[key] = tuple(console.render(self.table, options))
-        return done
+        return _kept(_DRAWN, 256, key, lambda: console.render(self.table, options))
 
 
 _OPTIONS = tuple(field.name for field in fields(ConsoleOptions))
